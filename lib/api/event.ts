@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { objectMeta } from './meta';
+
+export const involvedObjectSchema = z.strictObject({
+  apiVersion: z.string().max(253).optional(),
+  kind: z.string().max(63),
+  namespace: z.string().max(63).optional(),
+  name: z.string().max(253),
+});
+export type InvolvedObject = z.infer<typeof involvedObjectSchema>;
+
+/** core/v1 Event, as kubectl describe shows them. */
+export const eventSchema = z.strictObject({
+  apiVersion: z.literal('v1'),
+  kind: z.literal('Event'),
+  metadata: objectMeta,
+  involvedObject: involvedObjectSchema,
+  type: z.enum(['Normal', 'Warning']),
+  reason: z.string().max(128),
+  message: z.string().max(32_768),
+  count: z.number().int().positive().optional(),
+  firstTimestamp: z.string().max(64).optional(),
+  lastTimestamp: z.string().max(64).optional(),
+  source: z.strictObject({ component: z.string().max(253) }).optional(),
+});
+export type KubeEvent = z.infer<typeof eventSchema>;

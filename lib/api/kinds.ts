@@ -1,0 +1,70 @@
+import { apiGroupOf } from './resource-template';
+
+/** Identity of a stored object: its API group and kind, namespace ('' when cluster-scoped) and name. */
+export interface ObjectRef {
+  readonly group: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export interface KindInfo {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly namespaced: boolean;
+}
+
+export const PRIORITY_CLASS: KindInfo = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', plural: 'priorityclasses', namespaced: false };
+export const CLUSTER: KindInfo = { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', plural: 'clusters', namespaced: false };
+export const PROPAGATION_POLICY: KindInfo = { apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', plural: 'propagationpolicies', namespaced: true };
+export const CLUSTER_PROPAGATION_POLICY: KindInfo = { apiVersion: 'policy.karmada.io/v1alpha1', kind: 'ClusterPropagationPolicy', plural: 'clusterpropagationpolicies', namespaced: false };
+export const RESOURCE_BINDING: KindInfo = { apiVersion: 'work.karmada.io/v1alpha2', kind: 'ResourceBinding', plural: 'resourcebindings', namespaced: true };
+export const CLUSTER_RESOURCE_BINDING: KindInfo = { apiVersion: 'work.karmada.io/v1alpha2', kind: 'ClusterResourceBinding', plural: 'clusterresourcebindings', namespaced: false };
+export const EVENT: KindInfo = { apiVersion: 'v1', kind: 'Event', plural: 'events', namespaced: true };
+export const CLUSTER_ALLOCATION: KindInfo = { apiVersion: 'scheduling.outrank.io/v1alpha1', kind: 'ClusterAllocation', plural: 'clusterallocations', namespaced: false };
+
+export const SYSTEM_KINDS: readonly KindInfo[] = [
+  PRIORITY_CLASS,
+  CLUSTER,
+  PROPAGATION_POLICY,
+  CLUSTER_PROPAGATION_POLICY,
+  RESOURCE_BINDING,
+  CLUSTER_RESOURCE_BINDING,
+  EVENT,
+  CLUSTER_ALLOCATION,
+];
+
+export const TEMPLATE_KINDS: readonly KindInfo[] = [
+  { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments', namespaced: true },
+  { apiVersion: 'apps/v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true },
+  { apiVersion: 'apps/v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true },
+  { apiVersion: 'batch/v1', kind: 'Job', plural: 'jobs', namespaced: true },
+];
+
+export function kindInfo(apiVersion: string, kind: string): KindInfo | undefined {
+  const group = apiGroupOf(apiVersion);
+  return [...SYSTEM_KINDS, ...TEMPLATE_KINDS].find((k) => k.kind === kind && apiGroupOf(k.apiVersion) === group);
+}
+
+export function refOf(object: { apiVersion: string; kind: string; metadata: { namespace?: string; name: string } }): ObjectRef {
+  return {
+    group: apiGroupOf(object.apiVersion),
+    kind: object.kind,
+    namespace: object.metadata.namespace ?? '',
+    name: object.metadata.name,
+  };
+}
+
+export function refKey(ref: ObjectRef): string {
+  return `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}`;
+}
+
+export function sameRef(a: ObjectRef, b: ObjectRef): boolean {
+  return a.group === b.group && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
+}
+
+/** "default/web" or "web", as kubectl names objects. */
+export function displayName(ref: { namespace?: string; name: string }): string {
+  return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+}

@@ -1,0 +1,31 @@
+import type { LabelSelector } from './meta';
+
+export type Labels = Readonly<Record<string, string>>;
+
+/** Kubernetes label selector semantics: all matchLabels and all matchExpressions must hold; empty matches all. */
+export function matchesLabelSelector(selector: LabelSelector | undefined, labels: Labels | undefined): boolean {
+  if (!selector) return true;
+  const present = labels ?? {};
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (present[key] !== value) return false;
+  }
+  for (const requirement of selector.matchExpressions ?? []) {
+    const value = present[requirement.key];
+    const values = requirement.values ?? [];
+    switch (requirement.operator) {
+      case 'In':
+        if (value === undefined || !values.includes(value)) return false;
+        break;
+      case 'NotIn':
+        if (value !== undefined && values.includes(value)) return false;
+        break;
+      case 'Exists':
+        if (value === undefined) return false;
+        break;
+      case 'DoesNotExist':
+        if (value !== undefined) return false;
+        break;
+    }
+  }
+  return true;
+}

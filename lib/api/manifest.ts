@@ -1,0 +1,47 @@
+import { parseAllDocuments } from 'yaml';
+import { InvalidObjectError } from './invalid-object-error';
+
+/** Bounds that keep a hostile manifest from exhausting memory (alias bombs, huge documents). */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+const MAX_ALIASES = 64;
+const MAX_DOCUMENTS = 1000;
+
+function reject(message: string): never {
+  throw new InvalidObjectError('Manifest', '', [{ field: '<root>', message }], 400);
+}
+
+/**
+ * Reads a JSON or YAML text holding one or more manifests (YAML documents separated by "---", or a
+ * `kind: List` with `items`) and returns the raw objects in order.
+ */
+export function parseManifests(text: string): unknown[] {
+  if (Buffer.byteLength(text, 'utf8') > MAX_MANIFEST_BYTES) reject(`must be at most ${MAX_MANIFEST_BYTES} bytes`);
+  const documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false });
+  if (!Array.isArray(documents)) reject('is not a YAML or JSON stream');
+  if (documents.length > MAX_DOCUMENTS) reject(`must hold at most ${MAX_DOCUMENTS} documents`);
+  const objects: unknown[] = [];
+  for (const document of documents) {
+    const error = document.errors[0];
+    if (error) reject(`is not valid YAML or JSON: ${error.message.split('\n')[0]}`);
+    let value: unknown;
+    try {
+      value = document.toJS({ maxAliasCount: MAX_ALIASES });
+    } catch (cause) {
+      reject(`could not be read: ${(cause as Error).message.split('\n')[0]}`);
+    }
+    if (value === null || value === undefined) continue;
+    objects.push(...flattenList(value));
+  }
+  return objects;
+}
+
+function flattenList(value: unknown): unknown[] {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    if (typeof record.kind === 'string' && record.kind.endsWith('List') && Array.isArray(record.items)) {
+      return record.items;
+    }
+  }
+  if (Array.isArray(value)) return value;
+  return [value];
+}

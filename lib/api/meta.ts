@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+export const objectName = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(253, 'must be no more than 253 characters')
+  .regex(DNS_SUBDOMAIN, 'must be a lowercase RFC 1123 subdomain (a-z, 0-9, "-" and ".")');
+
+export const namespaceName = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(63, 'must be no more than 63 characters')
+  .regex(DNS_LABEL, 'must be a lowercase RFC 1123 label (a-z, 0-9 and "-")');
+
+/** A Kubernetes qualified name such as a label key: optional DNS prefix, "/", then a 63-character name. */
+export function isQualifiedName(value: string): boolean {
+  const parts = value.split('/');
+  if (parts.length > 2) return false;
+  const name = parts.length === 2 ? parts[1]! : parts[0]!;
+  const prefix = parts.length === 2 ? parts[0]! : undefined;
+  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
+    return false;
+  }
+  return name.length > 0 && name.length <= 63 && QUALIFIED_NAME.test(name);
+}
+
+export const qualifiedName = z
+  .string()
+  .max(317, 'must be no more than 317 characters')
+  .refine(isQualifiedName, 'must be a qualified name ([prefix/]name, name of at most 63 alphanumerics, "-", "_" or ".")');
+
+export const labelValue = z
+  .string()
+  .max(63, 'must be no more than 63 characters')
+  .regex(LABEL_VALUE, 'must be empty or alphanumerics, "-", "_" or ".", beginning and ending with an alphanumeric');
+
+export const labels = z.record(qualifiedName, labelValue);
+export const annotations = z.record(z.string().max(317), z.string().max(262_144));
+
+export const objectMeta = z.strictObject({
+  name: objectName,
+  namespace: namespaceName.optional(),
+  labels: labels.optional(),
+  annotations: annotations.optional(),
+  uid: z.string().max(64).optional(),
+  resourceVersion: z.string().max(32).optional(),
+  generation: z.number().int().nonnegative().optional(),
+  creationTimestamp: z.string().max(64).optional(),
+});
+export type ObjectMeta = z.infer<typeof objectMeta>;
+
+const selectorOperator = z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist']);
+
+export const labelSelectorRequirement = z
+  .strictObject({
+    key: qualifiedName,
+    operator: selectorOperator,
+    values: z.array(labelValue).max(1024).optional(),
+  })
+  .superRefine((requirement, context) => {
+    const count = requirement.values?.length ?? 0;
+    const needsValues = requirement.operator === 'In' || requirement.operator === 'NotIn';
+    if (needsValues && count === 0) {
+      context.addIssue({ code: 'custom', path: ['values'], message: `must be non-empty when operator is ${requirement.operator}` });
+    }
+    if (!needsValues && count > 0) {
+      context.addIssue({ code: 'custom', path: ['values'], message: `must be empty when operator is ${requirement.operator}` });
+    }
+  });
+
+export const labelSelector = z.strictObject({
+  matchLabels: labels.optional(),
+  matchExpressions: z.array(labelSelectorRequirement).max(64).optional(),
+});
+export type LabelSelector = z.infer<typeof labelSelector>;
+
+export const conditionStatus = z.enum(['True', 'False', 'Unknown']);
+
+export const condition = z.strictObject({
+  type: z.string().min(1).max(316),
+  status: conditionStatus,
+  reason: z.string().max(1024).optional(),
+  message: z.string().max(32_768).optional(),
+  lastTransitionTime: z.string().max(64).optional(),
+  lastUpdateTime: z.string().max(64).optional(),
+  observedGeneration: z.number().int().nonnegative().optional(),
+});
+export type Condition = z.infer<typeof condition>;
+
+export const int32 = z
+  .number()
+  .int('must be an integer')
+  .min(-2_147_483_648, 'must fit in a 32-bit signed integer')
+  .max(2_147_483_647, 'must fit in a 32-bit signed integer');

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { int32, objectMeta } from './meta';
+
+export const preemptionPolicy = z.enum(['PreemptLowerPriority', 'Never']);
+export type PreemptionPolicy = z.infer<typeof preemptionPolicy>;
+
+/** scheduling.k8s.io/v1 PriorityClass (000_ced50c21932b3714.txt, "Priority Classes"). */
+export const priorityClassSchema = z.strictObject({
+  apiVersion: z.literal('scheduling.k8s.io/v1'),
+  kind: z.literal('PriorityClass'),
+  metadata: objectMeta,
+  value: int32,
+  globalDefault: z.boolean().optional(),
+  preemptionPolicy: preemptionPolicy.optional(),
+  description: z.string().max(4096).optional(),
+});
+export type PriorityClass = z.infer<typeof priorityClassSchema>;
+
+export function effectivePreemptionPolicy(priorityClass: PriorityClass): PreemptionPolicy {
+  return priorityClass.preemptionPolicy ?? 'PreemptLowerPriority';
+}

@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { taintEffect } from './cluster';
+import { int32, labelSelector, labelValue, namespaceName, objectMeta, objectName, qualifiedName } from './meta';
+
+export const resourceSelectorSchema = z.strictObject({
+  apiVersion: z.string().min(1).max(253),
+  kind: z.string().min(1).max(63),
+  namespace: namespaceName.optional(),
+  name: objectName.optional(),
+  labelSelector: labelSelector.optional(),
+});
+export type ResourceSelector = z.infer<typeof resourceSelectorSchema>;
+
+export const clusterAffinitySchema = z.strictObject({
+  clusterNames: z.array(objectName).max(1024).optional(),
+  exclude: z.array(objectName).max(1024).optional(),
+  labelSelector: labelSelector.optional(),
+});
+export type ClusterAffinity = z.infer<typeof clusterAffinitySchema>;
+
+export const clusterAffinityTermSchema = clusterAffinitySchema.extend({
+  affinityName: qualifiedName,
+});
+export type ClusterAffinityTerm = z.infer<typeof clusterAffinityTermSchema>;
+
+export const tolerationSchema = z
+  .strictObject({
+    key: qualifiedName.optional(),
+    operator: z.enum(['Exists', 'Equal']).optional(),
+    value: labelValue.optional(),
+    effect: z.union([taintEffect, z.literal('')]).optional(),
+    tolerationSeconds: z.number().int().optional(),
+  })
+  .superRefine((toleration, context) => {
+    if (toleration.operator === 'Exists' && toleration.value) {
+      context.addIssue({ code: 'custom', path: ['value'], message: 'must be empty when operator is Exists' });
+    }
+    if (!toleration.key && toleration.operator !== 'Exists') {
+      context.addIssue({ code: 'custom', path: ['operator'], message: 'must be Exists when key is empty' });
+    }
+  });
+export type Toleration = z.infer<typeof tolerationSchema>;
+
+export const staticClusterWeightSchema = z.strictObject({
+  targetCluster: clusterAffinitySchema,
+  weight: z.number().int('must be an integer').min(1, 'must be at least 1').max(2_147_483_647),
+});
+export type StaticClusterWeight = z.infer<typeof staticClusterWeightSchema>;
+
+export const replicaSchedulingSchema = z
+  .strictObject({
+    replicaSchedulingType: z.enum(['Duplicated', 'Divided']).optional(),
+    replicaDivisionPreference: z.enum(['Aggregated', 'Weighted']).optional(),
+    weightPreference: z
+      .strictObject({
+        staticWeightList: z.array(staticClusterWeightSchema).max(1024).optional(),
+        dynamicWeight: z.literal('AvailableReplicas').optional(),
+      })
+      .superRefine((preference, context) => {
+        if (preference.dynamicWeight && preference.staticWeightList?.length) {
+          context.addIssue({
+            code: 'custom',
+            path: ['dynamicWeight'],
+            message: 'must not be set together with staticWeightList',
+          });
+        }
+      })
+      .optional(),
+  });
+export type ReplicaSchedulingStrategy = z.infer<typeof replicaSchedulingSchema>;
+
+export const placementSchema = z
+  .strictObject({
+    clusterAffinity: clusterAffinitySchema.optional(),
+    clusterAffinities: z.array(clusterAffinityTermSchema).max(64).optional(),
+    clusterTolerations: z.array(tolerationSchema).max(256).optional(),
+    replicaScheduling: replicaSchedulingSchema.optional(),
+  })
+  .superRefine((placement, context) => {
+    // 004_534d4b90920780ba.txt: clusterAffinities cannot co-exist with clusterAffinity, names are unique.
+    if (placement.clusterAffinity && placement.clusterAffinities) {
+      context.addIssue({
+        code: 'custom',
+        path: ['clusterAffinities'],
+        message: 'must not be set together with clusterAffinity',
+      });
+    }
+    const seen = new Set<string>();
+    placement.clusterAffinities?.forEach((term, index) => {
+      if (seen.has(term.affinityName)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['clusterAffinities', index, 'affinityName'],
+          message: `must be unique: "${term.affinityName}" is used by an earlier term`,
+        });
+      }
+      seen.add(term.affinityName);
+    });
+  });
+export type Placement = z.infer<typeof placementSchema>;
+
+export const schedulePrioritySchema = z
+  .strictObject({
+    priorityClassSource: z.enum(['KubePriorityClass', 'PodPriorityClass', 'FederatedPriorityClass']).optional(),
+    priorityClassName: objectName.optional(),
+  })
+  .superRefine((priority, context) => {
+    // 000_ced50c21932b3714.txt: FederatedPriorityClass is only a design extension.
+    if (priority.priorityClassSource === 'FederatedPriorityClass') {
+      context.addIssue({
+        code: 'custom',
+        path: ['priorityClassSource'],
+        message: 'FederatedPriorityClass is not supported; use KubePriorityClass or PodPriorityClass',
+      });
+    }
+    if (priority.priorityClassSource === 'PodPriorityClass' && priority.priorityClassName) {
+      context.addIssue({
+        code: 'custom',
+        path: ['priorityClassName'],
+        message: 'must be omitted when priorityClassSource is PodPriorityClass (the pod template names the class)',
+      });
+    }
+  });
+export type SchedulePriority = z.infer<typeof schedulePrioritySchema>;
+
+export const preemptibility = z.enum(['preemptible', 'non-preemptible']);
+export type Preemptibility = z.infer<typeof preemptibility>;
+
+export const suspensionSchema = z.strictObject({
+  scheduling: z.boolean().optional(),
+  dispatching: z.boolean().optional(),
+});
+
+const propagationSpecSchema = z.strictObject({
+  resourceSelectors: z.array(resourceSelectorSchema).min(1, 'must select at least one resource').max(256),
+  priority: int32.optional(),
+  preemption: z.enum(['Always', 'Never']).optional(),
+  schedulePriority: schedulePrioritySchema.optional(),
+  preemptibility: z
+    .string()
+    .max(64)
+    .pipe(
+      z.enum(['preemptible', 'non-preemptible'], {
+        message: 'must be "preemptible" or "non-preemptible" (semi-preemptible is not supported)',
+      }),
+    )
+    .optional(),
+  suspension: suspensionSchema.optional(),
+  placement: placementSchema.optional(),
+  propagateDeps: z.boolean().optional(),
+  conflictResolution: z.enum(['Abort', 'Overwrite']).optional(),
+  schedulerName: z.string().max(253).optional(),
+});
+export type PropagationSpec = z.infer<typeof propagationSpecSchema>;
+
+/** Kinds whose objects always live in a namespace, for selectors that must name them precisely. */
+export const NAMESPACED_TEMPLATE_KINDS: ReadonlySet<string> = new Set([
+  'Deployment',
+  'StatefulSet',
+  'ReplicaSet',
+  'DaemonSet',
+  'Job',
+  'CronJob',
+  'Pod',
+]);
+
+function checkPreemptionSelectors(
+  spec: PropagationSpec,
+  clusterScoped: boolean,
+  context: z.RefinementCtx,
+): void {
+  if (spec.preemption !== 'Always') return;
+  // 002_c1e3600153e75bad.txt, "Clarify the scope of preemption": a preempting policy names its resources.
+  spec.resourceSelectors.forEach((selector, index) => {
+    if (!selector.name) {
+      context.addIssue({
+        code: 'custom',
+        path: ['spec', 'resourceSelectors', index, 'name'],
+        message: 'must be set when preemption is Always',
+      });
+    }
+    if (clusterScoped && NAMESPACED_TEMPLATE_KINDS.has(selector.kind) && !selector.namespace) {
+      context.addIssue({
+        code: 'custom',
+        path: ['spec', 'resourceSelectors', index, 'namespace'],
+        message: `must be set for the namespaced kind ${selector.kind} when preemption is Always`,
+      });
+    }
+  });
+}
+
+export const propagationPolicySchema = z
+  .strictObject({
+    apiVersion: z.literal('policy.karmada.io/v1alpha1'),
+    kind: z.literal('PropagationPolicy'),
+    metadata: objectMeta,
+    spec: propagationSpecSchema,
+  })
+  .superRefine((policy, context) => {
+    checkPreemptionSelectors(policy.spec, false, context);
+    policy.spec.resourceSelectors.forEach((selector, index) => {
+      if (selector.namespace && policy.metadata.namespace && selector.namespace !== policy.metadata.namespace) {
+        context.addIssue({
+          code: 'custom',
+          path: ['spec', 'resourceSelectors', index, 'namespace'],
+          message: `must be empty or the policy's own namespace "${policy.metadata.namespace}"`,
+        });
+      }
+    });
+  });
+export type PropagationPolicy = z.infer<typeof propagationPolicySchema>;
+
+export const clusterPropagationPolicySchema = z
+  .strictObject({
+    apiVersion: z.literal('policy.karmada.io/v1alpha1'),
+    kind: z.literal('ClusterPropagationPolicy'),
+    metadata: objectMeta,
+    spec: propagationSpecSchema,
+  })
+  .superRefine((policy, context) => checkPreemptionSelectors(policy.spec, true, context));
+export type ClusterPropagationPolicy = z.infer<typeof clusterPropagationPolicySchema>;
+
+export type AnyPropagationPolicy = PropagationPolicy | ClusterPropagationPolicy;

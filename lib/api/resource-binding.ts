@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { quantityMap } from './cluster';
+import { condition, int32, namespaceName, objectMeta, objectName, type Condition } from './meta';
+import { preemptionPolicy } from './priority-class';
+import { placementSchema, preemptibility, suspensionSchema } from './propagation-policy';
+
+export const targetClusterSchema = z.strictObject({
+  name: objectName,
+  replicas: z.number().int().nonnegative(),
+});
+export type TargetCluster = z.infer<typeof targetClusterSchema>;
+
+const bindingSpecSchema = z.strictObject({
+  resource: z.strictObject({
+    apiVersion: z.string().min(1).max(253),
+    kind: z.string().min(1).max(63),
+    namespace: namespaceName.optional(),
+    name: objectName,
+    uid: z.string().max(64).optional(),
+    resourceVersion: z.string().max(32).optional(),
+  }),
+  replicas: z.number().int().nonnegative().optional(),
+  replicaRequirements: z.strictObject({ resourceRequest: quantityMap.optional() }).optional(),
+  placement: placementSchema.optional(),
+  schedulePriority: z
+    .strictObject({
+      priority: int32,
+      preemptionPolicy: preemptionPolicy,
+    })
+    .optional(),
+  preemptibility: preemptibility.optional(),
+  suspension: suspensionSchema.optional(),
+  clusters: z.array(targetClusterSchema).max(1024).optional(),
+});
+
+const bindingStatusSchema = z.strictObject({
+  conditions: z.array(condition).max(64).optional(),
+  schedulerObservedGeneration: z.number().int().nonnegative().optional(),
+  schedulerObservedAffinityName: z.string().max(317).optional(),
+  lastScheduledTime: z.string().max(64).optional(),
+});
+
+/** work.karmada.io/v1alpha2 ResourceBinding and ClusterResourceBinding, written by outrank itself. */
+export const resourceBindingSchema = z.strictObject({
+  apiVersion: z.literal('work.karmada.io/v1alpha2'),
+  kind: z.enum(['ResourceBinding', 'ClusterResourceBinding']),
+  metadata: objectMeta,
+  spec: bindingSpecSchema,
+  status: bindingStatusSchema.optional(),
+});
+export type ResourceBinding = z.infer<typeof resourceBindingSchema>;
+export type BindingStatus = z.infer<typeof bindingStatusSchema>;
+
+export const CONDITION_SCHEDULED = 'Scheduled';
+export const CONDITION_SCHEDULING_SUSPENDED = 'SchedulingSuspended';
+
+/** Reasons of the Scheduled condition, as Karmada's scheduler writes them. */
+export type ScheduledReason = 'Success' | 'NoClusterFit' | 'Unschedulable' | 'SchedulerError';
+
+export const POLICY_NAME_LABEL = 'propagationpolicy.karmada.io/name';
+export const POLICY_NAMESPACE_LABEL = 'propagationpolicy.karmada.io/namespace';
+export const CLUSTER_POLICY_NAME_LABEL = 'clusterpropagationpolicy.karmada.io/name';
+
+export function findCondition(binding: ResourceBinding, type: string): Condition | undefined {
+  return binding.status?.conditions?.find((c) => c.type === type);
+}
+
+/** Sets a condition, keeping lastTransitionTime when the status does not change (Kubernetes convention). */
+export function withCondition(conditions: readonly Condition[] | undefined, next: Condition): Condition[] {
+  const list = conditions ?? [];
+  const previous = list.find((c) => c.type === next.type);
+  const merged: Condition =
+    previous && previous.status === next.status
+      ? { ...next, lastTransitionTime: previous.lastTransitionTime ?? next.lastTransitionTime }
+      : next;
+  return previous ? list.map((c) => (c.type === next.type ? merged : c)) : [...list, merged];
+}
+
+export function isSuspended(binding: ResourceBinding): boolean {
+  return binding.spec.suspension?.scheduling === true;
+}
+
+export function bindingPriority(binding: ResourceBinding): number {
+  return binding.spec.schedulePriority?.priority ?? 0;
+}
+
+export function placedClusters(binding: ResourceBinding): readonly TargetCluster[] {
+  return binding.spec.clusters ?? [];
+}
+
+export function isPlaced(binding: ResourceBinding): boolean {
+  return placedClusters(binding).length > 0;
+}
+
+export function bindingName(templateName: string, kind: string): string {
+  return `${templateName}-${kind.toLowerCase()}`;
+}
+
+export function bindingNamespace(binding: ResourceBinding): string {
+  return binding.metadata.namespace ?? '';
+}

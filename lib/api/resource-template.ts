@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { parseQuantity, resourceUnit } from '../quantity';
+import { int32, labels, namespaceName, objectName, qualifiedName } from './meta';
+
+const quantityValue = z.union([z.string().max(64), z.number()]);
+
+/** A resource list as written in a container; each quantity must parse and must not be negative. */
+const quantityMap = z.record(qualifiedName, quantityValue).superRefine((map, context) => {
+  for (const [resource, value] of Object.entries(map)) {
+    try {
+      parseQuantity(value, resourceUnit(resource));
+    } catch (error) {
+      context.addIssue({ code: 'custom', path: [resource], message: (error as Error).message });
+    }
+  }
+});
+
+const containerSchema = z.looseObject({
+  name: z.string().max(253).optional(),
+  resources: z
+    .looseObject({
+      requests: quantityMap.optional(),
+      limits: quantityMap.optional(),
+    })
+    .optional(),
+});
+
+const podSpecSchema = z.looseObject({
+  containers: z.array(containerSchema).max(256).optional(),
+  initContainers: z.array(containerSchema).max(256).optional(),
+  overhead: quantityMap.optional(),
+  priorityClassName: objectName.optional(),
+});
+export type PodSpec = z.infer<typeof podSpecSchema>;
+
+const podTemplateSchema = z.looseObject({
+  metadata: z.looseObject({ labels: labels.optional() }).optional(),
+  spec: podSpecSchema.optional(),
+});
+
+const templateMetaSchema = z.looseObject({
+  name: objectName,
+  namespace: namespaceName.optional(),
+  labels: labels.optional(),
+  annotations: z.record(z.string().max(317), z.string().max(262_144)).optional(),
+  resourceVersion: z.string().max(32).optional(),
+  generation: z.number().int().nonnegative().optional(),
+  uid: z.string().max(64).optional(),
+});
+
+const replicaCount = int32.pipe(z.number().nonnegative('must not be negative'));
+
+/**
+ * A workload resource template: apps/v1 Deployment and StatefulSet, batch/v1 Job, and any other kind
+ * with `spec.replicas` and a pod template. Fields outside what scheduling reads are kept as written.
+ */
+export const resourceTemplateSchema = z
+  .looseObject({
+    apiVersion: z.string().min(1).max(253),
+    kind: z.string().min(1).max(63).regex(/^[A-Z][A-Za-z0-9]*$/, 'must be a Kubernetes kind such as Deployment'),
+    metadata: templateMetaSchema,
+    spec: z.looseObject({
+      replicas: replicaCount.optional(),
+      parallelism: replicaCount.optional(),
+      template: podTemplateSchema.optional(),
+    }),
+  })
+  .superRefine((template, context) => {
+    if (!template.spec.template) {
+      context.addIssue({
+        code: 'custom',
+        path: ['spec', 'template'],
+        message: 'is required: a resource template must carry a pod template',
+      });
+    }
+    const isJob = template.kind === 'Job';
+    const known = ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job'].includes(template.kind);
+    if (!known && !isJob && template.spec.replicas === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['spec', 'replicas'],
+        message: `is required for kind ${template.kind}: only workloads with replicas can be scheduled`,
+      });
+    }
+  });
+export type ResourceTemplate = z.infer<typeof resourceTemplateSchema>;
+
+/** Replicas as the workload controller would run them: Job parallelism, else spec.replicas (default 1). */
+export function templateReplicas(template: ResourceTemplate): number {
+  if (template.kind === 'Job') return template.spec.parallelism ?? 1;
+  return template.spec.replicas ?? 1;
+}
+
+export function templatePodSpec(template: ResourceTemplate): PodSpec {
+  return template.spec.template?.spec ?? {};
+}
+
+export function templatePodLabels(template: ResourceTemplate): Readonly<Record<string, string>> {
+  return template.spec.template?.metadata?.labels ?? {};
+}
+
+export function apiGroupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}

@@ -1,0 +1,70 @@
+/** Feature gates, as Karmada names them (000 and 002 design documents); all on by default. */
+export interface FeatureGates {
+  /** Off: the queue is plain first-in-first-out (000_ced50c21932b3714.txt). */
+  readonly PriorityBasedScheduling: boolean;
+  /** Off: no binding preemption (000_ced50c21932b3714.txt). */
+  readonly PriorityBasedPreemptiveScheduling: boolean;
+  /** Off: policies never take claimed templates (002_c1e3600153e75bad.txt). */
+  readonly PropagationPolicyPreemption: boolean;
+}
+
+export interface PriorityBand {
+  readonly name: string;
+  /** Lowest priority value that belongs to the band. */
+  readonly minPriority: number;
+}
+
+export interface SchedulerConfig {
+  readonly gates: FeatureGates;
+  /** 001_a1e1fac0121de70f.txt: with nothing explicit, priority below this is preemptible. */
+  readonly preemptibleBelowPriority: number;
+  /** Highest band first; the last band takes every priority below the others. */
+  readonly bands: readonly PriorityBand[];
+  readonly initialBackoffMs: number;
+  readonly maxBackoffMs: number;
+  /** At the latest after this long an unschedulable binding is tried again. */
+  readonly unschedulableRequeueMs: number;
+  readonly scheduleBatchSize: number;
+  /** Commit attempts after a write conflict before the message is left for redelivery. */
+  readonly maxCommitAttempts: number;
+  /** Oracle calls the exact victim search may spend before settling for its best answer so far. */
+  readonly victimSearchBudget: number;
+}
+
+export const DEFAULT_BANDS: readonly PriorityBand[] = [
+  { name: 'system', minPriority: 1_000_000_000 },
+  { name: 'high', minPriority: 1_000 },
+  { name: 'default', minPriority: 0 },
+  { name: 'low', minPriority: -2_147_483_648 },
+];
+
+export const DEFAULT_CONFIG: SchedulerConfig = {
+  gates: {
+    PriorityBasedScheduling: true,
+    PriorityBasedPreemptiveScheduling: true,
+    PropagationPolicyPreemption: true,
+  },
+  preemptibleBelowPriority: 100,
+  bands: DEFAULT_BANDS,
+  initialBackoffMs: 1_000,
+  maxBackoffMs: 10_000,
+  unschedulableRequeueMs: 5 * 60 * 1_000,
+  scheduleBatchSize: 10,
+  maxCommitAttempts: 5,
+  victimSearchBudget: 20_000,
+};
+
+export function withConfig(overrides: Partial<Omit<SchedulerConfig, 'gates'>> & { gates?: Partial<FeatureGates> } = {}): SchedulerConfig {
+  return { ...DEFAULT_CONFIG, ...overrides, gates: { ...DEFAULT_CONFIG.gates, ...overrides.gates } };
+}
+
+/** The band a priority falls in; with priority scheduling off every binding shares one band. */
+export function bandFor(config: SchedulerConfig, priority: number): PriorityBand {
+  if (!config.gates.PriorityBasedScheduling) return config.bands[config.bands.length - 1]!;
+  return config.bands.find((band) => priority >= band.minPriority) ?? config.bands[config.bands.length - 1]!;
+}
+
+/** 000_ced50c21932b3714.txt: failed attempts back off, doubling from the initial delay to the cap. */
+export function backoffMs(config: SchedulerConfig, attempt: number): number {
+  return Math.min(config.maxBackoffMs, config.initialBackoffMs * 2 ** Math.max(0, attempt - 1));
+}

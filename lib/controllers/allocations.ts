@@ -1,0 +1,42 @@
+import { CLUSTER_ALLOCATION } from '../api/kinds';
+import type { ObjectStore, Write } from '../ports/object-store';
+import { add, type ResourceList } from '../resources';
+
+/** What outrank has placed on one cluster; every placement changes it in the same transaction. */
+export interface ClusterAllocation {
+  readonly apiVersion: typeof CLUSTER_ALLOCATION.apiVersion;
+  readonly kind: 'ClusterAllocation';
+  readonly metadata: { readonly name: string; readonly resourceVersion?: string };
+  readonly spec: { readonly placed: ResourceList };
+}
+
+export function allocationRef(cluster: string) {
+  return { group: 'scheduling.outrank.io', kind: 'ClusterAllocation', namespace: '', name: cluster };
+}
+
+/**
+ * Conditional writes moving each cluster's allocation by the given deltas. Two schedulers placing on
+ * the same cluster at once conflict here, so one of them re-reads and decides again.
+ */
+export async function allocationWrites(store: ObjectStore, deltas: ReadonlyMap<string, ResourceList>): Promise<Write[]> {
+  const writes: Write[] = [];
+  for (const [cluster, delta] of [...deltas.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    if (Object.values(delta).every((amount) => amount === 0)) continue;
+    const current = await store.get<ClusterAllocation>(allocationRef(cluster));
+    const placed = Object.fromEntries(
+      Object.entries(add(current?.spec.placed ?? {}, delta)).filter(([, amount]) => amount !== 0),
+    );
+    const object: ClusterAllocation = {
+      apiVersion: CLUSTER_ALLOCATION.apiVersion,
+      kind: 'ClusterAllocation',
+      metadata: { name: cluster },
+      spec: { placed },
+    };
+    writes.push({ op: 'put', object, expectedVersion: current?.metadata.resourceVersion ?? null });
+  }
+  return writes;
+}
+
+export function addDelta(deltas: Map<string, ResourceList>, cluster: string, delta: ResourceList): void {
+  deltas.set(cluster, add(deltas.get(cluster) ?? {}, delta));
+}

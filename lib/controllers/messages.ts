@@ -1,0 +1,45 @@
+import type { ObjectRef } from '../api/kinds';
+
+/** policy-change queue: an object that the policy controller must look at (policy, template or cluster). */
+export interface ObjectChange {
+  readonly ref: ObjectRef;
+}
+
+export type BindingKind = 'ResourceBinding' | 'ClusterResourceBinding';
+
+export interface BindingRef {
+  readonly kind: BindingKind;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** binding-enqueue queue: a binding whose need for scheduling must be decided. */
+export interface BindingRequest {
+  readonly binding: BindingRef;
+  /** The version the sender saw, so a redelivered duplicate is recognisable. */
+  readonly resourceVersion: string;
+}
+
+/** Band queues: a binding waiting for a scheduling attempt. */
+export interface QueuedBinding {
+  readonly binding: BindingRef;
+  readonly priority: number;
+  /** When the binding was queued (milliseconds), for first-in-first-out within a priority. */
+  readonly enqueuedAt: number;
+}
+
+export function bindingObjectRef(binding: BindingRef): ObjectRef {
+  return { group: 'work.karmada.io', kind: binding.kind, namespace: binding.namespace, name: binding.name };
+}
+
+export function bindingRefOf(binding: { kind: string; metadata: { namespace?: string; name: string } }): BindingRef {
+  return {
+    kind: binding.kind === 'ClusterResourceBinding' ? 'ClusterResourceBinding' : 'ResourceBinding',
+    namespace: binding.metadata.namespace ?? '',
+    name: binding.metadata.name,
+  };
+}
+
+export function bindingGroupId(binding: BindingRef): string {
+  return `${binding.kind}/${binding.namespace}/${binding.name}`;
+}

@@ -1,0 +1,124 @@
+import { decodeObject, isBinding, isEvent, isPriorityClass, type KubeObject } from '../api/decode';
+import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
+import { displayName, refOf, type ObjectRef } from '../api/kinds';
+import { applyMergePatch } from '../api/merge-patch';
+import { NotFoundError } from '../api/not-found-error';
+import type { PriorityClass } from '../api/priority-class';
+import { isPlaced, isSuspended, type ResourceBinding } from '../api/resource-binding';
+import { ConflictError, type StoredObject } from '../ports/object-store';
+import { requestScheduling } from './binding-requests';
+import type { ControllerContext } from './context';
+
+export interface WriteResult {
+  readonly object: KubeObject;
+  readonly created: boolean;
+}
+
+function forbid(object: KubeObject, causes: FieldCause[]): never {
+  throw new InvalidObjectError(object.kind, object.metadata.name, causes, 422);
+}
+
+/** 000_ced50c21932b3714.txt, "About priority classes": only the description may change. */
+function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass): void {
+  const causes: FieldCause[] = [];
+  if (next.value !== previous.value) causes.push({ field: 'value', message: 'is immutable: delete and recreate the PriorityClass to change it' });
+  if ((next.globalDefault ?? false) !== (previous.globalDefault ?? false)) causes.push({ field: 'globalDefault', message: 'is immutable' });
+  if ((next.preemptionPolicy ?? 'PreemptLowerPriority') !== (previous.preemptionPolicy ?? 'PreemptLowerPriority')) {
+    causes.push({ field: 'preemptionPolicy', message: 'is immutable' });
+  }
+  if (causes.length > 0) forbid(next, causes);
+}
+
+/** 003_84d3efbe34f2569a.txt: only the suspension of a binding may be changed by users, and not to suspend a placed one. */
+function checkBindingUpdate(next: ResourceBinding, previous: ResourceBinding): void {
+  const { suspension: _next, ...nextSpec } = next.spec;
+  const { suspension: _previous, ...previousSpec } = previous.spec;
+  if (JSON.stringify(nextSpec) !== JSON.stringify(previousSpec) || JSON.stringify(next.status) !== JSON.stringify(previous.status)) {
+    forbid(next, [{ field: 'spec', message: 'is written by the scheduler; only spec.suspension may be changed' }]);
+  }
+  if (isSuspended(next) && !isSuspended(previous) && isPlaced(previous)) {
+    forbid(next, [{ field: 'spec.suspension.scheduling', message: 'cannot be set to true: the binding is already scheduled' }]);
+  }
+}
+
+/**
+ * The write path shared by the HTTP API and the simulator: validate, enforce update rules, write
+ * conditionally, then tell the controllers. Nothing is written when any rule fails.
+ */
+export class ObjectService {
+  constructor(private readonly context: ControllerContext) {}
+
+  async apply(raw: unknown): Promise<WriteResult> {
+    const object = decodeObject(raw);
+    if (isBinding(object)) {
+      forbid(object, [{ field: 'kind', message: 'bindings are created by outrank; patch spec.suspension instead' }]);
+    }
+    if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
+    const ref = refOf(object);
+    const existing = await this.context.store.get<KubeObject>(ref);
+    const requested = object.metadata.resourceVersion;
+    if (requested !== undefined && requested !== existing?.metadata.resourceVersion) throw new ConflictError([ref]);
+    if (existing && isPriorityClass(object)) checkPriorityClassUpdate(object, existing as PriorityClass);
+    return this.write(object, existing);
+  }
+
+  async patch(ref: ObjectRef, patch: unknown): Promise<WriteResult> {
+    const existing = await this.context.store.get<KubeObject>(ref);
+    if (!existing) throw new NotFoundError(ref.kind, displayName(ref));
+    const patched = applyMergePatch(existing, patch) as Record<string, unknown>;
+    const object = decodeObject({ ...patched, apiVersion: existing.apiVersion, kind: existing.kind });
+    const same = refOf(object);
+    if (same.name !== ref.name || same.namespace !== ref.namespace) {
+      forbid(object, [{ field: 'metadata.name', message: 'cannot be changed by a patch' }]);
+    }
+    if (isPriorityClass(object)) checkPriorityClassUpdate(object, existing as PriorityClass);
+    if (isBinding(object)) checkBindingUpdate(object, existing as ResourceBinding);
+    if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
+    return this.write(object, existing);
+  }
+
+  async delete(ref: ObjectRef): Promise<KubeObject> {
+    const existing = await this.context.store.get<KubeObject>(ref);
+    if (!existing) throw new NotFoundError(ref.kind, displayName(ref));
+    if (isBinding(existing) || isEvent(existing)) {
+      forbid(existing, [{ field: 'kind', message: `${existing.kind} objects are managed by outrank; delete the resource template instead` }]);
+    }
+    await this.context.store.transact([{ op: 'delete', ref, expectedVersion: existing.metadata.resourceVersion ?? '' }]);
+    await this.notify(existing);
+    return existing;
+  }
+
+  private async write(object: KubeObject, existing: KubeObject | undefined): Promise<WriteResult> {
+    const now = new Date(this.context.clock.now()).toISOString();
+    const metadata = {
+      ...object.metadata,
+      creationTimestamp: existing?.metadata.creationTimestamp ?? now,
+      generation: nextGeneration(object, existing),
+    };
+    delete (metadata as { resourceVersion?: string }).resourceVersion;
+    const [written] = await this.context.store.transact([
+      { op: 'put', object: { ...object, metadata } as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
+    ]);
+    await this.notify(written as KubeObject);
+    return { object: written as KubeObject, created: existing === undefined };
+  }
+
+  private async notify(object: KubeObject): Promise<void> {
+    if (isPriorityClass(object)) return;
+    if (isBinding(object)) {
+      await requestScheduling(this.context, [object]);
+      return;
+    }
+    const ref = refOf(object);
+    await this.context.queues.policyChange.send([
+      { body: { ref }, groupId: `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}`, deduplicationId: `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}@${object.metadata.resourceVersion ?? 'deleted'}@${this.context.clock.now()}` },
+    ]);
+  }
+}
+
+function nextGeneration(object: KubeObject, existing: KubeObject | undefined): number {
+  if (isBinding(object)) return object.metadata.generation ?? 1;
+  const previous = existing?.metadata.generation ?? 0;
+  const specOf = (o: KubeObject | undefined) => JSON.stringify(o && 'spec' in o ? o.spec : o && isPriorityClass(o) ? o.description : undefined);
+  return existing === undefined || specOf(object) !== specOf(existing) ? previous + 1 : previous;
+}

@@ -1,0 +1,206 @@
+import { isClusterReady, type Cluster } from '../api/cluster';
+import type { ObjectRef } from '../api/kinds';
+import type { PriorityClass } from '../api/priority-class';
+import type { AnyPropagationPolicy } from '../api/propagation-policy';
+import {
+  bindingName,
+  CLUSTER_POLICY_NAME_LABEL,
+  POLICY_NAME_LABEL,
+  POLICY_NAMESPACE_LABEL,
+  type ResourceBinding,
+} from '../api/resource-binding';
+import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
+import { buildBinding } from '../policy/build-binding';
+import { decideClaim, type ClaimDecision } from '../policy/claim';
+import { describePolicy, policyRef, type PolicyRef } from '../policy/policy-match';
+import { ConflictError, type Write } from '../ports/object-store';
+import { scale, toResourceList } from '../resources';
+import { addDelta, allocationRef, allocationWrites } from './allocations';
+import { listBindings, requestScheduling, requeueUnschedulable } from './binding-requests';
+import type { ControllerContext } from './context';
+import type { ObjectChange } from './messages';
+
+const POLICY_GROUP = 'policy.karmada.io';
+
+function claimantOf(binding: ResourceBinding | undefined): PolicyRef | undefined {
+  const labels = binding?.metadata.labels ?? {};
+  if (labels[CLUSTER_POLICY_NAME_LABEL]) {
+    return { kind: 'ClusterPropagationPolicy', namespace: '', name: labels[CLUSTER_POLICY_NAME_LABEL] };
+  }
+  if (labels[POLICY_NAME_LABEL]) {
+    return { kind: 'PropagationPolicy', namespace: labels[POLICY_NAMESPACE_LABEL] ?? '', name: labels[POLICY_NAME_LABEL] };
+  }
+  return undefined;
+}
+
+function bindingRefFor(template: ObjectRef): ObjectRef {
+  return {
+    group: 'work.karmada.io',
+    kind: template.namespace ? 'ResourceBinding' : 'ClusterResourceBinding',
+    namespace: template.namespace,
+    name: bindingName(template.name, template.kind),
+  };
+}
+
+/** Writes that remove a binding and give its room back to the clusters it was placed on. */
+async function deletionWrites(context: ControllerContext, binding: ResourceBinding): Promise<Write[]> {
+  const request = { ...toResourceList(binding.spec.replicaRequirements?.resourceRequest), pods: 1 };
+  const deltas = new Map();
+  for (const target of binding.spec.clusters ?? []) addDelta(deltas, target.name, scale(request, -target.replicas));
+  return [
+    {
+      op: 'delete',
+      ref: bindingRefFor({ group: apiGroupOf(binding.spec.resource.apiVersion), kind: binding.spec.resource.kind, namespace: binding.metadata.namespace ?? '', name: binding.spec.resource.name }),
+      expectedVersion: binding.metadata.resourceVersion ?? '',
+    },
+    ...(await allocationWrites(context.store, deltas)),
+  ];
+}
+
+/**
+ * policy-change: keeps templates claimed by the right policy (002_c1e3600153e75bad.txt) and their
+ * bindings in step with template and policy, and reacts to cluster changes (room freed, failover).
+ */
+export class PolicyChangeController {
+  constructor(private readonly context: ControllerContext) {}
+
+  async handle(change: ObjectChange): Promise<void> {
+    const { ref } = change;
+    if (ref.group === POLICY_GROUP && (ref.kind === 'PropagationPolicy' || ref.kind === 'ClusterPropagationPolicy')) {
+      await this.policyChanged(ref);
+    } else if (ref.group === 'cluster.karmada.io' && ref.kind === 'Cluster') {
+      await this.clusterChanged(ref.name);
+    } else {
+      await this.claimWithRetries(ref);
+    }
+  }
+
+  /** Every template the policy selects now or claimed before gets its claim decided again. */
+  private async policyChanged(ref: ObjectRef): Promise<void> {
+    const policy = await this.context.store.get<AnyPropagationPolicy>(ref);
+    const templates = new Map<string, ObjectRef>();
+    for (const binding of await listBindings(this.context)) {
+      const claimant = claimantOf(binding);
+      if (claimant && claimant.kind === ref.kind && claimant.namespace === ref.namespace && claimant.name === ref.name) {
+        const resource = binding.spec.resource;
+        const templateRef = { group: apiGroupOf(resource.apiVersion), kind: resource.kind, namespace: resource.namespace ?? '', name: resource.name };
+        templates.set(JSON.stringify(templateRef), templateRef);
+      }
+    }
+    for (const selector of policy?.spec.resourceSelectors ?? []) {
+      const namespace = ref.kind === 'PropagationPolicy' ? ref.namespace : selector.namespace;
+      for (const template of await this.context.store.list<ResourceTemplate>(apiGroupOf(selector.apiVersion), selector.kind, namespace)) {
+        const templateRef = { group: apiGroupOf(template.apiVersion), kind: template.kind, namespace: template.metadata.namespace ?? '', name: template.metadata.name };
+        templates.set(JSON.stringify(templateRef), templateRef);
+      }
+    }
+    for (const templateRef of [...templates.values()]) await this.claimWithRetries(templateRef);
+  }
+
+  private async clusterChanged(name: string): Promise<void> {
+    const cluster = await this.context.store.get<Cluster>({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name });
+    if (!cluster) {
+      const allocation = await this.context.store.get(allocationRef(name));
+      if (allocation) {
+        await this.context.store.transact([{ op: 'delete', ref: allocationRef(name), expectedVersion: allocation.metadata.resourceVersion ?? '' }]);
+      }
+    }
+    // Bindings on a cluster that went away or stopped being ready are placed again (failover).
+    if (!cluster || !isClusterReady(cluster)) {
+      const stranded = (await listBindings(this.context)).filter((b) => b.spec.clusters?.some((t) => t.name === name));
+      await requestScheduling(this.context, stranded);
+    }
+    await requeueUnschedulable(this.context);
+  }
+
+  private async claimWithRetries(templateRef: ObjectRef): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.claim(templateRef, attempt >= this.context.config.maxCommitAttempts);
+        return;
+      } catch (error) {
+        if (!(error instanceof ConflictError) || attempt >= this.context.config.maxCommitAttempts) throw error;
+      }
+    }
+  }
+
+  private async claim(templateRef: ObjectRef, lastAttempt: boolean): Promise<void> {
+    const { store, config } = this.context;
+    const bindingRef = bindingRefFor(templateRef);
+    const [template, existing] = await Promise.all([
+      store.get<ResourceTemplate>(templateRef),
+      store.get<ResourceBinding>(bindingRef),
+    ]);
+    if (!template) {
+      if (existing) await this.removeBinding(existing);
+      return;
+    }
+    const policies = [
+      ...(templateRef.namespace ? await store.list<AnyPropagationPolicy>(POLICY_GROUP, 'PropagationPolicy', templateRef.namespace) : []),
+      ...(await store.list<AnyPropagationPolicy>(POLICY_GROUP, 'ClusterPropagationPolicy')),
+    ];
+    const decision = decideClaim(template, policies, claimantOf(existing), config.gates.PropagationPolicyPreemption);
+    if (decision.kind === 'unclaimed') {
+      if (existing) await this.removeBinding(existing);
+      return;
+    }
+    const priorityClasses = await store.list<PriorityClass>('scheduling.k8s.io', 'PriorityClass');
+    const built = buildBinding({
+      template,
+      policy: decision.policy,
+      priorityClasses,
+      preemptibleBelowPriority: config.preemptibleBelowPriority,
+      existing,
+    });
+    const relabelled = JSON.stringify(existing?.metadata.labels) !== JSON.stringify(built.binding.metadata.labels);
+    if (built.changed || relabelled) {
+      try {
+        const [written] = await store.transact([
+          { op: 'put', object: built.binding, expectedVersion: existing?.metadata.resourceVersion ?? null },
+        ]);
+        await requestScheduling(this.context, [written as ResourceBinding]);
+      } catch (error) {
+        if (decision.kind === 'preempt' && (lastAttempt || !(error instanceof ConflictError))) {
+          await this.preemptionFailed(template, decision, error);
+        }
+        throw error;
+      }
+      for (const warning of built.warnings) await this.context.events.record(warning);
+    }
+    if (decision.kind === 'preempt') await this.preemptionSucceeded(template, decision);
+  }
+
+  private async removeBinding(binding: ResourceBinding): Promise<void> {
+    await this.context.store.transact(await deletionWrites(this.context, binding));
+    if ((binding.spec.clusters ?? []).length > 0) await requeueUnschedulable(this.context);
+  }
+
+  private async preemptionSucceeded(template: ResourceTemplate, decision: Extract<ClaimDecision, { kind: 'preempt' }>): Promise<void> {
+    this.context.metrics.count('PolicyPreemptions', { result: 'success' });
+    await this.context.events.record({
+      type: 'Normal',
+      reason: 'PreemptPolicySucceed',
+      object: templateObject(template),
+      message: `${describePolicy(policyRef(decision.policy))} took over the template from ${describePolicy(policyRef(decision.from))}`,
+    });
+  }
+
+  private async preemptionFailed(template: ResourceTemplate, decision: Extract<ClaimDecision, { kind: 'preempt' }>, error: unknown): Promise<void> {
+    this.context.metrics.count('PolicyPreemptions', { result: 'error' });
+    await this.context.events.record({
+      type: 'Warning',
+      reason: 'PreemptPolicyFailed',
+      object: templateObject(template),
+      message: `${describePolicy(policyRef(decision.policy))} could not take over the template from ${describePolicy(policyRef(decision.from))}: ${(error as Error).message}`,
+    });
+  }
+}
+
+function templateObject(template: ResourceTemplate) {
+  return {
+    apiVersion: template.apiVersion,
+    kind: template.kind,
+    ...(template.metadata.namespace ? { namespace: template.metadata.namespace } : {}),
+    name: template.metadata.name,
+  };
+}

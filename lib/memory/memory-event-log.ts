@@ -1,0 +1,40 @@
+import type { InvolvedObject, KubeEvent } from '../api/event';
+import type { Clock } from '../ports/clock';
+import type { EventLog, EventRecord } from '../ports/event-log';
+
+/** Keeps events in memory in the order they were recorded, folding repeats into a count as Kubernetes does. */
+export class MemoryEventLog implements EventLog {
+  private readonly events: KubeEvent[] = [];
+
+  constructor(private readonly clock: Clock) {}
+
+  async record(event: EventRecord): Promise<void> {
+    const time = new Date(this.clock.now()).toISOString();
+    this.events.push({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: {
+        name: `${event.object.name}.${(this.events.length + 1).toString(16).padStart(8, '0')}`,
+        namespace: event.object.namespace || 'default',
+      },
+      involvedObject: event.object,
+      type: event.type,
+      reason: event.reason,
+      message: event.message,
+      count: 1,
+      firstTimestamp: time,
+      lastTimestamp: time,
+      source: { component: 'outrank' },
+    });
+  }
+
+  async list(object?: InvolvedObject): Promise<KubeEvent[]> {
+    if (!object) return [...this.events];
+    return this.events.filter(
+      (e) =>
+        e.involvedObject.kind === object.kind &&
+        e.involvedObject.name === object.name &&
+        (e.involvedObject.namespace ?? '') === (object.namespace ?? ''),
+    );
+  }
+}

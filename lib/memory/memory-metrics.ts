@@ -1,0 +1,33 @@
+import type { Metrics } from '../ports/metrics';
+
+function seriesKey(name: string, dimensions: Readonly<Record<string, string>> = {}): string {
+  const labels = Object.entries(dimensions)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  return labels ? `${name}{${labels}}` : name;
+}
+
+/** Metrics kept in memory, read back by the simulator and tests. */
+export class MemoryMetrics implements Metrics {
+  private readonly counters = new Map<string, number>();
+  private readonly observations = new Map<string, number[]>();
+
+  count(name: string, dimensions?: Readonly<Record<string, string>>, value = 1): void {
+    const key = seriesKey(name, dimensions);
+    this.counters.set(key, (this.counters.get(key) ?? 0) + value);
+  }
+
+  observe(name: string, value: number, dimensions?: Readonly<Record<string, string>>): void {
+    const key = seriesKey(name, dimensions);
+    this.observations.set(key, [...(this.observations.get(key) ?? []), value]);
+  }
+
+  counter(name: string, dimensions?: Readonly<Record<string, string>>): number {
+    return this.counters.get(seriesKey(name, dimensions)) ?? 0;
+  }
+
+  observed(name: string, dimensions?: Readonly<Record<string, string>>): readonly number[] {
+    return this.observations.get(seriesKey(name, dimensions)) ?? [];
+  }
+}

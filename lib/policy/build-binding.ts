@@ -1,0 +1,140 @@
+import type { PriorityClass } from '../api/priority-class';
+import type { AnyPropagationPolicy } from '../api/propagation-policy';
+import {
+  bindingName,
+  CLUSTER_POLICY_NAME_LABEL,
+  POLICY_NAME_LABEL,
+  POLICY_NAMESPACE_LABEL,
+  type ResourceBinding,
+} from '../api/resource-binding';
+import { templatePodLabels, templatePodSpec, templateReplicas, type ResourceTemplate } from '../api/resource-template';
+import type { EventRecord } from '../ports/event-log';
+import { formatQuantity } from '../quantity';
+import { podTemplateRequest } from '../resources';
+import { resolvePreemptibility } from './resolve-preemptibility';
+import { resolvePriority } from './resolve-priority';
+
+export interface BindingInputs {
+  readonly template: ResourceTemplate;
+  readonly policy: AnyPropagationPolicy;
+  readonly priorityClasses: readonly PriorityClass[];
+  readonly preemptibleBelowPriority: number;
+  /** The binding as stored, if any: its status, placement and generation carry over. */
+  readonly existing: ResourceBinding | undefined;
+}
+
+export interface BuiltBinding {
+  readonly binding: ResourceBinding;
+  /** True when the spec differs from the stored one (or there was none). */
+  readonly changed: boolean;
+  readonly warnings: readonly EventRecord[];
+}
+
+function policyLabels(policy: AnyPropagationPolicy): Record<string, string> {
+  return policy.kind === 'PropagationPolicy'
+    ? { [POLICY_NAMESPACE_LABEL]: policy.metadata.namespace ?? '', [POLICY_NAME_LABEL]: policy.metadata.name }
+    : { [CLUSTER_POLICY_NAME_LABEL]: policy.metadata.name };
+}
+
+function perReplicaRequest(template: ResourceTemplate): Record<string, string> {
+  const request: Record<string, string> = {};
+  for (const [resource, amount] of Object.entries(podTemplateRequest(templatePodSpec(template)))) {
+    // Every replica is one pod; the scheduler adds that itself, as Karmada's binding omits it.
+    if (resource !== 'pods' && amount > 0) request[resource] = formatQuantity(amount, resource);
+  }
+  return request;
+}
+
+/**
+ * The binding a policy makes of a template (named `<template>-<kind>`), with priority and
+ * preemptibility resolved now: later PriorityClass changes do not touch existing bindings
+ * (000_ced50c21932b3714.txt, "Components change").
+ */
+export function buildBinding(inputs: BindingInputs): BuiltBinding {
+  const { template, policy, existing } = inputs;
+  const templateRef = {
+    apiVersion: template.apiVersion,
+    kind: template.kind,
+    namespace: template.metadata.namespace,
+    name: template.metadata.name,
+  };
+  const warnings: EventRecord[] = [];
+  const podSpec = templatePodSpec(template);
+  const priority = resolvePriority(policy.spec.schedulePriority, podSpec, inputs.priorityClasses);
+  if (priority.missingClassName) {
+    warnings.push({
+      type: 'Warning',
+      reason: 'PriorityClassNotFound',
+      object: templateRef,
+      message: `PriorityClass "${priority.missingClassName}" does not exist; using priority ${priority.priority} and preemption policy ${priority.preemptionPolicy}`,
+    });
+  }
+  const preemptibility = resolvePreemptibility({
+    policyPreemptibility: policy.spec.preemptibility,
+    templateLabels: template.metadata.labels,
+    podLabels: templatePodLabels(template),
+    priority: priority.priority,
+    preemptibleBelowPriority: inputs.preemptibleBelowPriority,
+  });
+  for (const invalid of preemptibility.invalidLabels) {
+    warnings.push({
+      type: 'Warning',
+      reason: 'InvalidPreemptibility',
+      object: templateRef,
+      message: `${invalid.where} label kai.scheduler/preemptibility="${invalid.value}" is not preemptible or non-preemptible; ignored`,
+    });
+  }
+
+  const request = perReplicaRequest(template);
+  const spec: ResourceBinding['spec'] = {
+    resource: {
+      apiVersion: template.apiVersion,
+      kind: template.kind,
+      ...(template.metadata.namespace ? { namespace: template.metadata.namespace } : {}),
+      name: template.metadata.name,
+    },
+    replicas: templateReplicas(template),
+    ...(Object.keys(request).length > 0 ? { replicaRequirements: { resourceRequest: request } } : {}),
+    ...(policy.spec.placement ? { placement: policy.spec.placement } : {}),
+    schedulePriority: { priority: priority.priority, preemptionPolicy: priority.preemptionPolicy },
+    preemptibility: preemptibility.preemptibility,
+    ...suspensionFor(policy, existing),
+    ...(existing?.spec.clusters ? { clusters: existing.spec.clusters } : {}),
+  };
+
+  const changed = !existing || JSON.stringify(withoutClusters(existing.spec)) !== JSON.stringify(withoutClusters(spec));
+  const namespaced = Boolean(template.metadata.namespace);
+  const binding: ResourceBinding = {
+    apiVersion: 'work.karmada.io/v1alpha2',
+    kind: namespaced ? 'ResourceBinding' : 'ClusterResourceBinding',
+    metadata: {
+      name: bindingName(template.metadata.name, template.kind),
+      ...(namespaced ? { namespace: template.metadata.namespace } : {}),
+      labels: policyLabels(policy),
+      generation: (existing?.metadata.generation ?? 0) + (changed ? 1 : 0),
+      ...(existing?.metadata.resourceVersion ? { resourceVersion: existing.metadata.resourceVersion } : {}),
+    },
+    spec,
+    ...(existing?.status ? { status: existing.status } : {}),
+  };
+  return { binding, changed, warnings };
+}
+
+/**
+ * The policy's scheduling suspension (003_84d3efbe34f2569a.txt). A policy that says nothing leaves a
+ * suspension set on the binding itself (by an external queue controller) alone; a binding already
+ * placed cannot be switched to suspended.
+ */
+function suspensionFor(policy: AnyPropagationPolicy, existing: ResourceBinding | undefined): Pick<ResourceBinding['spec'], 'suspension'> {
+  const declared = policy.spec.suspension?.scheduling;
+  const current = existing?.spec.suspension?.scheduling === true;
+  const wanted = declared ?? current;
+  const placed = (existing?.spec.clusters?.length ?? 0) > 0;
+  if (wanted && placed && !current) return {};
+  return wanted ? { suspension: { scheduling: true } } : {};
+}
+
+function withoutClusters(spec: ResourceBinding['spec']): Omit<ResourceBinding['spec'], 'clusters'> {
+  const { clusters: _clusters, ...rest } = spec;
+  return rest;
+}

@@ -1,0 +1,30 @@
+/** A message for a FIFO queue: ordered within its group, dropped when its deduplication id was seen recently. */
+export interface OutgoingMessage<T> {
+  readonly body: T;
+  readonly groupId: string;
+  readonly deduplicationId: string;
+}
+
+export interface Delivery<T> {
+  readonly body: T;
+  /** Handle for delete and retry, valid until the message becomes visible again. */
+  readonly receipt: string;
+  /** 1 on the first delivery; grows with every redelivery (drives the backoff). */
+  readonly receiveCount: number;
+  /** When the message was first sent, in milliseconds since the epoch. */
+  readonly sentAt: number;
+}
+
+/**
+ * The queue port, with the semantics of an SQS FIFO queue: a received message stays invisible until
+ * deleted or until its visibility timeout passes, then it is delivered again; while a message of a
+ * group is in flight no later message of that group is delivered.
+ */
+export interface MessageQueue<T> {
+  readonly name: string;
+  send(messages: readonly OutgoingMessage<T>[]): Promise<void>;
+  receive(maxMessages: number): Promise<Delivery<T>[]>;
+  delete(receipts: readonly string[]): Promise<void>;
+  /** Makes a received message visible again after `delayMs` (backoff), keeping its receive count. */
+  retryAfter(receipt: string, delayMs: number): Promise<void>;
+}

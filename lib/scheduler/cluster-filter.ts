@@ -1,0 +1,49 @@
+import { isClusterReady, type Cluster, type Taint } from '../api/cluster';
+import { matchesLabelSelector } from '../api/label-selector';
+import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
+
+export type FilterFailure = 'affinity' | 'taint' | 'not-ready';
+
+/** Kubernetes toleration semantics: an empty effect matches every effect, Exists ignores the value. */
+export function tolerates(toleration: Toleration, taint: Taint): boolean {
+  if (toleration.effect && toleration.effect !== taint.effect) return false;
+  if (toleration.key && toleration.key !== taint.key) return false;
+  if (toleration.operator === 'Exists') return true;
+  return (toleration.value ?? '') === (taint.value ?? '');
+}
+
+export function untoleratedTaint(cluster: Cluster, tolerations: readonly Toleration[]): Taint | undefined {
+  return cluster.spec?.taints?.find(
+    (taint) => taint.effect !== 'PreferNoSchedule' && !tolerations.some((toleration) => tolerates(toleration, taint)),
+  );
+}
+
+export function matchesClusterAffinity(affinity: ClusterAffinity | undefined, cluster: Cluster): boolean {
+  if (!affinity) return true;
+  const name = cluster.metadata.name;
+  if (affinity.clusterNames && affinity.clusterNames.length > 0 && !affinity.clusterNames.includes(name)) return false;
+  if (affinity.exclude?.includes(name)) return false;
+  return matchesLabelSelector(affinity.labelSelector, cluster.metadata.labels);
+}
+
+/** Why a cluster cannot take the binding under this affinity, or undefined when it can. */
+export function filterCluster(cluster: Cluster, affinity: ClusterAffinity | undefined, tolerations: readonly Toleration[]): FilterFailure | undefined {
+  if (!matchesClusterAffinity(affinity, cluster)) return 'affinity';
+  if (untoleratedTaint(cluster, tolerations)) return 'taint';
+  if (!isClusterReady(cluster)) return 'not-ready';
+  return undefined;
+}
+
+const FAILURE_TEXT: Record<FilterFailure, string> = {
+  affinity: 'did not match the placement cluster affinity',
+  taint: 'had untolerated taints',
+  'not-ready': 'were not ready',
+};
+
+/** "0/3 clusters are available: 2 did not match the placement cluster affinity, 1 had untolerated taints." */
+export function describeFilterFailures(total: number, failures: ReadonlyMap<FilterFailure, number>): string {
+  const parts = [...failures.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([failure, count]) => `${count} ${FAILURE_TEXT[failure]}`);
+  return `0/${total} clusters are available${parts.length > 0 ? `: ${parts.join(', ')}` : ''}`;
+}

@@ -1,0 +1,79 @@
+import type { Placement, StaticClusterWeight } from '../api/propagation-policy';
+import type { Cluster } from '../api/cluster';
+import { matchesClusterAffinity } from './cluster-filter';
+import { divideAggregated } from './divide/aggregated';
+import type { ClusterCapacity, Division } from './divide/division';
+import { divideDuplicated } from './divide/duplicated';
+import { divideByAvailableReplicas } from './divide/dynamic-weight';
+import { divideByStaticWeight } from './divide/static-weight';
+
+/**
+ * How a placement spreads replicas (Karmada's replicaScheduling): with no replicaScheduling the
+ * binding is Duplicated; Divided defaults to Weighted, and Weighted without a preference weighs every
+ * cluster equally.
+ */
+export type ReplicaStrategy =
+  | { readonly type: 'duplicated' }
+  | { readonly type: 'static-weight'; readonly weights: readonly StaticClusterWeight[] }
+  | { readonly type: 'available-replicas' }
+  | { readonly type: 'aggregated' };
+
+export function replicaStrategy(placement: Placement | undefined): ReplicaStrategy {
+  const scheduling = placement?.replicaScheduling;
+  if (!scheduling || scheduling.replicaSchedulingType !== 'Divided') return { type: 'duplicated' };
+  if (scheduling.replicaDivisionPreference === 'Aggregated') return { type: 'aggregated' };
+  if (scheduling.weightPreference?.dynamicWeight === 'AvailableReplicas') return { type: 'available-replicas' };
+  return { type: 'static-weight', weights: scheduling.weightPreference?.staticWeightList ?? [] };
+}
+
+/** The weight of a cluster under a static weight list: the largest weight whose target matches it. */
+export function staticWeightOf(weights: readonly StaticClusterWeight[], cluster: Cluster): number {
+  let weight = 0;
+  for (const entry of weights) {
+    if (matchesClusterAffinity(entry.targetCluster, cluster)) weight = Math.max(weight, entry.weight);
+  }
+  return weight;
+}
+
+export function divide(
+  strategy: ReplicaStrategy,
+  replicas: number,
+  capacities: readonly ClusterCapacity[],
+  clustersByName: ReadonlyMap<string, Cluster>,
+): Division {
+  switch (strategy.type) {
+    case 'duplicated':
+      return divideDuplicated(replicas, capacities);
+    case 'static-weight':
+      return divideByStaticWeight(replicas, capacities, (name) => {
+        const cluster = clustersByName.get(name);
+        return cluster ? staticWeightOf(strategy.weights, cluster) : 0;
+      });
+    case 'available-replicas':
+      return divideByAvailableReplicas(replicas, capacities);
+    case 'aggregated':
+      return divideAggregated(replicas, capacities);
+  }
+}
+
+/**
+ * What the binding needs for a placement to exist. Duplicated and static weights fix each cluster's
+ * share up front (independent of room); the dynamic strategies only need enough room in total.
+ */
+export type Requirement =
+  | { readonly type: 'per-cluster'; readonly need: ReadonlyMap<string, number> }
+  | { readonly type: 'pooled'; readonly replicas: number };
+
+export function requirementOf(
+  strategy: ReplicaStrategy,
+  replicas: number,
+  clusterNames: readonly string[],
+  clustersByName: ReadonlyMap<string, Cluster>,
+): Requirement {
+  if (strategy.type === 'available-replicas' || strategy.type === 'aggregated') return { type: 'pooled', replicas };
+  const unlimited = clusterNames.map((name) => ({ name, availableReplicas: Number.MAX_SAFE_INTEGER }));
+  const division = divide(strategy, replicas, unlimited, clustersByName);
+  const need = new Map<string, number>();
+  if (division.ok) for (const target of division.targets) need.set(target.name, target.replicas);
+  return { type: 'per-cluster', need };
+}

@@ -1,0 +1,143 @@
+import type { Cluster } from '../api/cluster';
+import type { ClusterAffinity, Placement } from '../api/propagation-policy';
+import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
+import { add, availableReplicas } from '../resources';
+import { describeFilterFailures, filterCluster, type FilterFailure } from './cluster-filter';
+import { planPreemption } from './preemption';
+import { divide, replicaStrategy, requirementOf, type ReplicaStrategy } from './replica-strategy';
+import { bindingState, usageOn, type BindingState, type ClusterState, type SchedulingSnapshot } from './snapshot';
+
+export type ScheduleDecision =
+  | {
+      readonly result: 'scheduled';
+      readonly targets: readonly TargetCluster[];
+      /** The clusterAffinities term used, recorded as status.schedulerObservedAffinityName. */
+      readonly affinityName: string | undefined;
+      readonly victims: readonly BindingState[];
+      readonly exactVictims: boolean;
+    }
+  | {
+      readonly result: 'unschedulable';
+      /** Karmada's reasons: no cluster passed the filters, or none had room. */
+      readonly reason: 'NoClusterFit' | 'Unschedulable';
+      readonly message: string;
+    };
+
+export interface ScheduleOptions {
+  /** Preemption allowed: the gate is on and the binding may preempt (000_ced50c21932b3714.txt). */
+  readonly preemption: boolean;
+  readonly victimSearchBudget: number;
+}
+
+interface AffinityTerm {
+  readonly name: string | undefined;
+  readonly affinity: ClusterAffinity | undefined;
+}
+
+/**
+ * 004_534d4b90920780ba.txt: the terms of clusterAffinities are evaluated in order, starting from the one
+ * recorded in status.schedulerObservedAffinityName; a placement with a single clusterAffinity is one term.
+ */
+export function affinityTerms(placement: Placement | undefined, observed: string | undefined): AffinityTerm[] {
+  const terms = placement?.clusterAffinities;
+  if (!terms || terms.length === 0) return [{ name: undefined, affinity: placement?.clusterAffinity }];
+  const start = Math.max(0, terms.findIndex((term) => term.affinityName === observed));
+  return terms.slice(start).map(({ affinityName, ...affinity }) => ({ name: affinityName, affinity }));
+}
+
+interface TermView {
+  readonly term: AffinityTerm;
+  readonly feasible: readonly ClusterState[];
+  readonly failures: ReadonlyMap<FilterFailure, number>;
+}
+
+function filterTerm(term: AffinityTerm, snapshot: SchedulingSnapshot, placement: Placement | undefined): TermView {
+  const feasible: ClusterState[] = [];
+  const failures = new Map<FilterFailure, number>();
+  for (const cluster of snapshot.clusters.values()) {
+    const failure = filterCluster(cluster.cluster, term.affinity, placement?.clusterTolerations ?? []);
+    if (failure) failures.set(failure, (failures.get(failure) ?? 0) + 1);
+    else feasible.push(cluster);
+  }
+  return { term, feasible, failures };
+}
+
+function clustersByName(view: TermView): Map<string, Cluster> {
+  return new Map(view.feasible.map((c) => [c.name, c.cluster]));
+}
+
+function divideOn(
+  view: TermView,
+  strategy: ReplicaStrategy,
+  state: BindingState,
+  replicas: number,
+  snapshot: SchedulingSnapshot,
+  freed: ReadonlyMap<string, Readonly<Record<string, number>>> = new Map(),
+) {
+  const capacities = view.feasible.map((cluster) => ({
+    name: cluster.name,
+    availableReplicas: availableReplicas(add(snapshot.free(cluster, state), freed.get(cluster.name) ?? {}), state.request),
+  }));
+  return divide(strategy, replicas, capacities, clustersByName(view));
+}
+
+/**
+ * Places one binding (filter → select → assign replicas), preempting only when no term can place it
+ * without: a placement that needs no preemption in any term beats preemption in an earlier one.
+ */
+export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSnapshot, options: ScheduleOptions): ScheduleDecision {
+  const state = bindingState(binding);
+  const placement = binding.spec.placement;
+  const replicas = binding.spec.replicas ?? 0;
+  const strategy = replicaStrategy(placement);
+  const views = affinityTerms(placement, binding.status?.schedulerObservedAffinityName).map((term) =>
+    filterTerm(term, snapshot, placement),
+  );
+
+  const reasons: string[] = [];
+  for (const view of views) {
+    const label = view.term.name === undefined ? '' : `affinity term "${view.term.name}": `;
+    if (view.feasible.length === 0) {
+      reasons.push(`${label}${describeFilterFailures(snapshot.clusters.size, view.failures)}`);
+      continue;
+    }
+    const division = divideOn(view, strategy, state, replicas, snapshot);
+    if (division.ok) {
+      return { result: 'scheduled', targets: division.targets, affinityName: view.term.name, victims: [], exactVictims: true };
+    }
+    reasons.push(`${label}${division.reason}`);
+  }
+
+  const mayPreempt =
+    options.preemption && binding.kind === 'ResourceBinding' && binding.spec.schedulePriority?.preemptionPolicy === 'PreemptLowerPriority';
+  if (mayPreempt) {
+    for (const view of views) {
+      if (view.feasible.length === 0) continue;
+      const requirement = requirementOf(strategy, replicas, view.feasible.map((c) => c.name), clustersByName(view));
+      const plan = planPreemption(state, view.feasible, requirement, snapshot, options.victimSearchBudget);
+      if (!plan) continue;
+      const division = divideOn(view, strategy, state, replicas, snapshot, freedBy(plan.victims));
+      if (!division.ok) continue;
+      return {
+        result: 'scheduled',
+        targets: division.targets,
+        affinityName: view.term.name,
+        victims: plan.victims,
+        exactVictims: plan.exact,
+      };
+    }
+  }
+
+  const noClusterFit = views.every((view) => view.feasible.length === 0);
+  return { result: 'unschedulable', reason: noClusterFit ? 'NoClusterFit' : 'Unschedulable', message: reasons.join('; ') };
+}
+
+function freedBy(victims: readonly BindingState[]): Map<string, Record<string, number>> {
+  const freed = new Map<string, Record<string, number>>();
+  for (const victim of victims) {
+    for (const target of victim.clusters) {
+      freed.set(target.name, { ...add(freed.get(target.name) ?? {}, usageOn(victim, target.replicas)) });
+    }
+  }
+  return freed;
+}

@@ -1,0 +1,518 @@
+/**
+ * Victim search for binding preemption.
+ *
+ * Rule (spec 000_ced50c21932b3714.txt, "Preemption order"): the scheduler minimises the
+ * number of preempted bindings, even if that means preempting a higher-priority binding
+ * while lower-priority ones keep running. Ties go to the lower highest victim priority,
+ * then to the lower sum of victim priorities; remaining ties go to the lexicographically
+ * smallest sorted id list (then index list) so that the answer is deterministic.
+ *
+ * The module knows nothing about Kubernetes objects: the caller describes candidates by
+ * id and priority and answers feasibility questions through an incremental oracle.
+ */
+
+export interface VictimCandidate {
+  readonly id: string;
+  readonly priority: number;
+}
+
+/** Incremental feasibility oracle: the caller owns the capacity bookkeeping. */
+export interface FeasibilityOracle {
+  /** Pretend candidate[index] is removed (its resources freed). */
+  evict(index: number): void;
+  /** Undo evict. */
+  restore(index: number): void;
+  /** Would the preemptor fit given the currently evicted set? Must be monotone in that set. */
+  feasible(): boolean;
+}
+
+export interface VictimSelection {
+  /** Candidate indexes, sorted ascending. */
+  readonly victims: number[];
+  /** True when the search proved optimality. */
+  readonly exact: boolean;
+}
+
+export interface VictimSearchOptions {
+  /**
+   * Bound on the total number of oracle.feasible() calls. The greedy upper bound's
+   * n + 1 calls always run (and count); the exact search stops when the budget is spent.
+   */
+  readonly searchBudget?: number;
+}
+
+export interface VictimKey {
+  readonly count: number;
+  /** -Infinity for an empty selection. */
+  readonly maxPriority: number;
+  readonly sumPriority: number;
+}
+
+export const DEFAULT_SEARCH_BUDGET = 20_000;
+const BRUTE_FORCE_LIMIT = 20;
+
+export function victimKey(candidates: readonly VictimCandidate[], victims: readonly number[]): VictimKey {
+  let maxPriority = Number.NEGATIVE_INFINITY;
+  let sumPriority = 0;
+  for (const index of victims) {
+    const { priority } = candidateAt(candidates, index);
+    if (priority > maxPriority) maxPriority = priority;
+    sumPriority += priority;
+  }
+  return { count: victims.length, maxPriority, sumPriority };
+}
+
+/** Negative when `a` is the better (preferred) selection, per 000_ced50c21932b3714.txt. */
+export function compareVictimKeys(a: VictimKey, b: VictimKey): number {
+  return (
+    compareNumbers(a.count, b.count) ||
+    compareNumbers(a.maxPriority, b.maxPriority) ||
+    compareNumbers(a.sumPriority, b.sumPriority)
+  );
+}
+
+/**
+ * Step 1 alone: the Kubernetes-style reprieve greedy (default preemption's
+ * selectVictimsOnNode). Evict everything, then give each candidate back, most important
+ * first, keeping every reprieve that stays feasible. The result is inclusion-minimal.
+ */
+export function greedyReprieveVictims(
+  candidates: readonly VictimCandidate[],
+  oracle: FeasibilityOracle,
+): number[] | null {
+  const tracked = new TrackedOracle(oracle, candidates.length, Number.POSITIVE_INFINITY);
+  try {
+    return runGreedy(searchOrder(candidates), tracked);
+  } finally {
+    tracked.restoreAll();
+  }
+}
+
+/**
+ * The minimum-key victim set: greedy reprieve for an upper bound, then an exact
+ * branch-and-bound search within `searchBudget` feasibility calls. The result is never
+ * worse than the greedy; `exact` is false when the budget ran out first. The oracle is
+ * left with nothing evicted.
+ */
+export function selectVictims(
+  candidates: readonly VictimCandidate[],
+  oracle: FeasibilityOracle,
+  options?: VictimSearchOptions,
+): VictimSelection | null {
+  const budget = options?.searchBudget ?? DEFAULT_SEARCH_BUDGET;
+  if (!(budget >= 0)) throw new RangeError(`searchBudget must be >= 0, got ${budget}`);
+  const order = searchOrder(candidates);
+  const tracked = new TrackedOracle(oracle, candidates.length, budget);
+  try {
+    const greedy = runGreedy(order, tracked);
+    if (greedy === null) return null;
+    if (greedy.length === 0) return { victims: [], exact: true };
+    const search = new ExactSearch(candidates, order, tracked, greedy);
+    const exact = search.run();
+    return { victims: search.bestVictims, exact };
+  } finally {
+    tracked.restoreAll();
+  }
+}
+
+/** Enumerates every subset (Gray-code order). For tests and benchmarks only. */
+export function bruteForceVictims(
+  candidates: readonly VictimCandidate[],
+  oracle: FeasibilityOracle,
+): number[] | null {
+  const n = candidates.length;
+  if (n > BRUTE_FORCE_LIMIT) {
+    throw new RangeError(`bruteForceVictims enumerates 2^n subsets; refusing n = ${n} > ${BRUTE_FORCE_LIMIT}`);
+  }
+  const tracked = new TrackedOracle(oracle, n, Number.POSITIVE_INFINITY);
+  try {
+    if (tracked.feasible()) return [];
+    let best: number[] | null = null;
+    let mask = 0;
+    let count = 0;
+    for (let step = 1; step < 1 << n; step++) {
+      const bit = 31 - Math.clz32(step & -step);
+      mask ^= 1 << bit;
+      if (mask & (1 << bit)) {
+        tracked.evict(bit);
+        count++;
+      } else {
+        tracked.restore(bit);
+        count--;
+      }
+      if ((best !== null && count > best.length) || !tracked.feasible()) continue;
+      const victims = bitsOf(mask, n);
+      if (best === null || compareVictimSets(candidates, victims, best) < 0) best = victims;
+    }
+    return best;
+  } finally {
+    tracked.restoreAll();
+  }
+}
+
+class BudgetExhausted extends Error {}
+
+/** Counts calls, enforces the budget, and remembers what to restore. */
+class TrackedOracle {
+  calls = 0;
+  private readonly oracle: FeasibilityOracle;
+  private readonly evicted: Uint8Array;
+  private readonly budget: number;
+
+  constructor(oracle: FeasibilityOracle, size: number, budget: number) {
+    this.oracle = oracle;
+    this.evicted = new Uint8Array(size);
+    this.budget = budget;
+  }
+
+  evict(index: number): void {
+    this.evicted[index] = 1;
+    this.oracle.evict(index);
+  }
+
+  restore(index: number): void {
+    this.evicted[index] = 0;
+    this.oracle.restore(index);
+  }
+
+  feasible(): boolean {
+    this.calls++;
+    return this.oracle.feasible();
+  }
+
+  budgetedFeasible(): boolean {
+    if (this.calls >= this.budget) throw new BudgetExhausted();
+    return this.feasible();
+  }
+
+  evictAll(): void {
+    for (let index = 0; index < this.evicted.length; index++) {
+      if (this.evicted[index] === 0) this.evict(index);
+    }
+  }
+
+  restoreAll(): void {
+    for (let index = 0; index < this.evicted.length; index++) {
+      if (this.evicted[index] === 1) this.restore(index);
+    }
+  }
+}
+
+/**
+ * Candidate indexes by priority ascending, then id, then index. Both the greedy (walking it
+ * backwards) and the exact search rely on this order; see ExactSearch for why.
+ */
+function searchOrder(candidates: readonly VictimCandidate[]): Int32Array {
+  const indexes = candidates.map((candidate, index) => {
+    if (!Number.isFinite(candidate.priority)) {
+      throw new RangeError(`candidate ${candidate.id} has non-finite priority ${candidate.priority}`);
+    }
+    return index;
+  });
+  indexes.sort((a, b) => {
+    const left = candidateAt(candidates, a);
+    const right = candidateAt(candidates, b);
+    return compareNumbers(left.priority, right.priority) || compareStrings(left.id, right.id) || a - b;
+  });
+  return Int32Array.from(indexes);
+}
+
+/** Leaves the returned victims evicted in `oracle`. */
+function runGreedy(order: Int32Array, oracle: TrackedOracle): number[] | null {
+  oracle.evictAll();
+  if (!oracle.feasible()) return null;
+  const victims: number[] = [];
+  // Reprieve the most important first; among equal priorities the larger id is reprieved
+  // first, so the greedy also leans toward the smaller sorted id list.
+  for (let position = order.length - 1; position >= 0; position--) {
+    const index = order[position]!;
+    oracle.restore(index);
+    if (!oracle.feasible()) {
+      oracle.evict(index);
+      victims.push(index);
+    }
+  }
+  return victims.sort(compareNumbers);
+}
+
+/**
+ * Branch and bound over victim sets of one size at a time, in sorted-position space
+ * (position p holds the p-th candidate of searchOrder).
+ *
+ * Levels: the greedy gives count c. By monotonicity any feasible set of size < k extends
+ * to a feasible set of size k, so levels are searched downwards from c - 1 until one has
+ * no feasible set, which proves the count optimal; this also finds fewer victims early
+ * when the budget is short. A level search minimises (max, sum, ids) once it has found a
+ * set, and level c itself is searched only to improve the greedy's tie-break.
+ *
+ * Within a level a set {q1 > q2 > … > qk} is built highest position first, so the root
+ * choice q1 fixes the maximum priority and roots are tried in ascending order.
+ * Node state invariant: the chosen set S plus every free position below the last choice
+ * is evicted (the optimistic completion, known feasible). Pruning:
+ * - bound: the best key reachable from a child is (k, max, sum(S) + prio(q) + the r - 1
+ *   lowest priorities); it rises with q, so the admissible children are a prefix;
+ * - optimistic completion: S ∪ positions[0..q] is monotone in q, so a binary search finds
+ *   the first child whose subtree can contain a feasible set at all;
+ * - leaves: among S ∪ {q} the key (ids included, thanks to the position order) rises with
+ *   q, so the first feasible leaf is the node's best.
+ */
+class ExactSearch {
+  private readonly candidates: readonly VictimCandidate[];
+  private readonly order: Int32Array;
+  private readonly positionOf: Int32Array;
+  private readonly oracle: TrackedOracle;
+  private readonly priorities: Float64Array;
+  /** lowestSum[m]: sum of the m lowest priorities. */
+  private readonly lowestSum: Float64Array;
+  /** Chosen positions, highest (the maximum priority) first. */
+  private readonly path: Int32Array;
+  private readonly greedyCount: number;
+  /** Free positions [0, prefix) are evicted. */
+  private prefix = 0;
+  private level = 0;
+  private foundAtLevel = false;
+
+  bestVictims: number[];
+  private bestCount: number;
+  private bestMax: number;
+  private bestSum: number;
+
+  constructor(
+    candidates: readonly VictimCandidate[],
+    order: Int32Array,
+    oracle: TrackedOracle,
+    greedy: number[],
+  ) {
+    const n = order.length;
+    this.candidates = candidates;
+    this.order = order;
+    this.oracle = oracle;
+    this.positionOf = new Int32Array(n);
+    this.priorities = new Float64Array(n);
+    this.lowestSum = new Float64Array(n + 1);
+    for (let position = 0; position < n; position++) {
+      this.positionOf[order[position]!] = position;
+      const priority = candidateAt(candidates, order[position]!).priority;
+      this.priorities[position] = priority;
+      this.lowestSum[position + 1] = this.lowestSum[position]! + priority;
+    }
+    this.path = new Int32Array(n);
+    const key = victimKey(candidates, greedy);
+    this.greedyCount = key.count;
+    this.bestVictims = greedy;
+    this.bestCount = key.count;
+    this.bestMax = key.maxPriority;
+    this.bestSum = key.sumPriority;
+  }
+
+  /** True when the search completed, i.e. bestVictims is proven optimal. */
+  run(): boolean {
+    try {
+      this.improveBySwaps();
+      const startCount = this.bestCount;
+      for (let size = startCount - 1; size >= 1; size--) {
+        if (!this.searchLevel(size)) break;
+      }
+      if (this.bestCount === startCount) this.searchLevel(startCount);
+      return true;
+    } catch (error) {
+      if (error instanceof BudgetExhausted) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Exchange step before the exact search: evict one running candidate and reprieve the
+   * victims again, most important first; keep the first change that improves the key and
+   * repeat. Cheap (victims-many calls per try) and it finds the spec's "one higher-priority
+   * victim instead of several lower ones" answers (000_ced50c21932b3714.txt) when the
+   * budget cannot finish the exact search. Oracle state: exactly bestVictims evicted.
+   */
+  private improveBySwaps(): void {
+    let improved = true;
+    // One victim cannot get fewer; its tie-break is left to the level-1 search.
+    while (improved && this.bestCount > 1) {
+      improved = false;
+      const isVictim = new Uint8Array(this.order.length);
+      for (const index of this.bestVictims) isVictim[index] = 1;
+      const byImportance = this.bestVictims.slice().sort((a, b) => this.positionOf[b]! - this.positionOf[a]!);
+      for (let position = 0; position < this.order.length && !improved; position++) {
+        const extra = this.order[position]!;
+        if (isVictim[extra] === 0) improved = this.trySwap(extra, byImportance);
+      }
+    }
+  }
+
+  private trySwap(extra: number, byImportance: readonly number[]): boolean {
+    this.oracle.evict(extra);
+    const reprieved: number[] = [];
+    for (const index of byImportance) {
+      this.oracle.restore(index);
+      if (this.oracle.budgetedFeasible()) reprieved.push(index);
+      else this.oracle.evict(index);
+    }
+    if (reprieved.length > 0) {
+      const victims = [extra, ...byImportance.filter((index) => !reprieved.includes(index))].sort(compareNumbers);
+      if (this.improve(victims)) return true;
+    }
+    for (const index of reprieved) this.oracle.evict(index);
+    this.oracle.restore(extra);
+    return false;
+  }
+
+  private searchLevel(size: number): boolean {
+    this.level = size;
+    this.foundAtLevel = false;
+    this.oracle.evictAll();
+    this.prefix = this.order.length;
+    this.expand(0, 0, this.order.length, size);
+    return this.foundAtLevel;
+  }
+
+  /**
+   * Chooses `remaining` more positions below `end`. On entry and exit S ∪ positions[0, end)
+   * is evicted and feasible.
+   */
+  private expand(depth: number, sum: number, end: number, remaining: number): void {
+    const last = this.lastAdmissible(depth, sum, end, remaining);
+    const first = this.firstOpen(remaining - 1, last, end);
+    if (first <= last) {
+      if (remaining === 1) this.scanLeaves(depth, sum, first, last);
+      else this.scanChildren(depth, sum, first, last, remaining);
+    }
+    this.movePrefix(end);
+  }
+
+  private scanChildren(depth: number, sum: number, first: number, last: number, remaining: number): void {
+    for (let q = first; q <= last && this.admits(depth, sum, q, remaining); q++) {
+      this.movePrefix(q + 1);
+      this.path[depth] = q;
+      // q stays evicted as a chosen victim; the child's free prefix is [0, q).
+      this.prefix = q;
+      this.expand(depth + 1, sum + this.priorities[q]!, q, remaining - 1);
+      this.prefix = q + 1;
+    }
+  }
+
+  private scanLeaves(depth: number, sum: number, first: number, last: number): void {
+    this.movePrefix(0);
+    for (let q = first; q <= last && this.admits(depth, sum, q, 1); q++) {
+      const index = this.order[q]!;
+      this.oracle.evict(index);
+      const feasible = this.oracle.budgetedFeasible();
+      this.oracle.restore(index);
+      if (feasible) {
+        this.record(depth, q);
+        return;
+      }
+    }
+  }
+
+  /** Can a child at position q still lead to a set better than the best? */
+  private admits(depth: number, sum: number, q: number, remaining: number): boolean {
+    if (this.bestCount > this.level) return true;
+    const max = this.priorities[depth === 0 ? q : this.path[0]!]!;
+    if (max !== this.bestMax) return max < this.bestMax;
+    return sum + this.priorities[q]! + this.lowestSum[remaining - 1]! <= this.bestSum;
+  }
+
+  /** Last child position in [remaining - 1, end) that admits (a prefix), or remaining - 2. */
+  private lastAdmissible(depth: number, sum: number, end: number, remaining: number): number {
+    let low = remaining - 1;
+    let high = end;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.admits(depth, sum, mid, remaining)) low = mid + 1;
+      else high = mid;
+    }
+    return low - 1;
+  }
+
+  /**
+   * First q in [low, high] with S ∪ positions[0..q] feasible, or high + 1. Children below
+   * it cannot contain a feasible set (monotonicity); q = end - 1 is known feasible.
+   */
+  private firstOpen(low: number, high: number, end: number): number {
+    let limit = high + 1;
+    while (low < limit) {
+      const mid = (low + limit) >>> 1;
+      if (mid === end - 1 || this.prefixFeasible(mid + 1)) limit = mid;
+      else low = mid + 1;
+    }
+    return low;
+  }
+
+  private prefixFeasible(size: number): boolean {
+    this.movePrefix(size);
+    return this.oracle.budgetedFeasible();
+  }
+
+  private movePrefix(target: number): void {
+    while (this.prefix < target) this.oracle.evict(this.order[this.prefix++]!);
+    while (this.prefix > target) this.oracle.restore(this.order[--this.prefix]!);
+  }
+
+  private record(depth: number, leaf: number): void {
+    const victims: number[] = [this.order[leaf]!];
+    for (let level = 0; level < depth; level++) victims.push(this.order[this.path[level]!]!);
+    if (this.improve(victims.sort(compareNumbers))) this.foundAtLevel = true;
+  }
+
+  /** Adopts `victims` (sorted indexes) if it beats the best. */
+  private improve(victims: number[]): boolean {
+    if (compareVictimSets(this.candidates, victims, this.bestVictims) >= 0) return false;
+    const key = victimKey(this.candidates, victims);
+    this.bestVictims = victims;
+    this.bestCount = key.count;
+    this.bestMax = key.maxPriority;
+    this.bestSum = key.sumPriority;
+    return true;
+  }
+}
+
+/** Total order on victim sets (sorted index lists): key, then sorted ids, then indexes. */
+function compareVictimSets(
+  candidates: readonly VictimCandidate[],
+  a: readonly number[],
+  b: readonly number[],
+): number {
+  return (
+    compareVictimKeys(victimKey(candidates, a), victimKey(candidates, b)) ||
+    compareLists(sortedIds(candidates, a), sortedIds(candidates, b), compareStrings) ||
+    compareLists(a, b, compareNumbers)
+  );
+}
+
+function sortedIds(candidates: readonly VictimCandidate[], victims: readonly number[]): string[] {
+  return victims.map((index) => candidateAt(candidates, index).id).sort(compareStrings);
+}
+
+function compareLists<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number): number {
+  const shared = Math.min(a.length, b.length);
+  for (let i = 0; i < shared; i++) {
+    const order = compare(a[i]!, b[i]!);
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
+}
+
+function compareNumbers(a: number, b: number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Code-unit order, independent of locale. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function bitsOf(mask: number, width: number): number[] {
+  const bits: number[] = [];
+  for (let bit = 0; bit < width; bit++) if (mask & (1 << bit)) bits.push(bit);
+  return bits;
+}
+
+function candidateAt(candidates: readonly VictimCandidate[], index: number): VictimCandidate {
+  const candidate = candidates[index];
+  if (candidate === undefined) throw new RangeError(`no candidate at index ${index}`);
+  return candidate;
+}

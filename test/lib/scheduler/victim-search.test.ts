@@ -1,0 +1,439 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  bruteForceVictims,
+  compareVictimKeys,
+  greedyReprieveVictims,
+  selectVictims,
+  victimKey,
+  type FeasibilityOracle,
+  type VictimCandidate,
+} from '../../../lib/scheduler/victim-search';
+
+const SPEC = '000_ced50c21932b3714.txt';
+
+type Vector = readonly number[];
+
+/** Resources a binding occupies (or a preemptor needs) on one cluster. */
+interface Placement {
+  readonly cluster: number;
+  readonly amount: Vector;
+}
+
+interface Binding extends VictimCandidate {
+  readonly placements: readonly Placement[];
+}
+
+type Demand =
+  /** Every listed amount must fit on its cluster. */
+  | { readonly kind: 'each'; readonly needs: readonly Placement[] }
+  /** Divided replicas: sum over clusters of floor(free / request) >= replicas. */
+  | { readonly kind: 'pooled'; readonly request: Vector; readonly replicas: number };
+
+interface Scenario {
+  readonly capacity: readonly Vector[];
+  readonly bindings: readonly Binding[];
+  readonly demand: Demand;
+}
+
+/** Multi-cluster, multi-resource test oracle; rejects misuse (double evict/restore). */
+class ResourceOracle implements FeasibilityOracle {
+  calls = 0;
+  private readonly free: number[][];
+  private readonly evicted: boolean[];
+  private readonly scenario: Scenario;
+
+  constructor(scenario: Scenario) {
+    this.scenario = scenario;
+    this.free = scenario.capacity.map((vector) => [...vector]);
+    this.evicted = scenario.bindings.map(() => false);
+    scenario.bindings.forEach((_, index) => this.shift(index, -1));
+  }
+
+  evict(index: number): void {
+    if (this.evicted[index] !== false) throw new Error(`evict(${index}) twice or out of range`);
+    this.evicted[index] = true;
+    this.shift(index, 1);
+  }
+
+  restore(index: number): void {
+    if (this.evicted[index] !== true) throw new Error(`restore(${index}) of a running binding`);
+    this.evicted[index] = false;
+    this.shift(index, -1);
+  }
+
+  feasible(): boolean {
+    this.calls++;
+    const { demand } = this.scenario;
+    return demand.kind === 'each' ? this.fitsEach(demand.needs) : this.pooledReplicas(demand.request) >= demand.replicas;
+  }
+
+  evictedCount(): number {
+    return this.evicted.filter(Boolean).length;
+  }
+
+  private fitsEach(needs: readonly Placement[]): boolean {
+    return needs.every(({ cluster, amount }) => amount.every((value, r) => this.freeAt(cluster, r) >= value));
+  }
+
+  private pooledReplicas(request: Vector): number {
+    let replicas = 0;
+    for (let cluster = 0; cluster < this.free.length; cluster++) {
+      let fit = Number.POSITIVE_INFINITY;
+      request.forEach((value, r) => {
+        if (value > 0) fit = Math.min(fit, Math.floor(Math.max(0, this.freeAt(cluster, r)) / value));
+      });
+      replicas += fit;
+    }
+    return replicas;
+  }
+
+  private freeAt(cluster: number, resource: number): number {
+    return this.free[cluster]?.[resource] ?? 0;
+  }
+
+  private shift(index: number, sign: 1 | -1): void {
+    for (const { cluster, amount } of this.scenario.bindings[index]?.placements ?? []) {
+      const free = this.free[cluster];
+      if (free === undefined) throw new Error(`binding ${index} on unknown cluster ${cluster}`);
+      amount.forEach((value, r) => {
+        free[r] = (free[r] ?? 0) + sign * value;
+      });
+    }
+  }
+}
+
+function feasibleAfter(scenario: Scenario, victims: readonly number[]): boolean {
+  const oracle = new ResourceOracle(scenario);
+  victims.forEach((index) => oracle.evict(index));
+  return oracle.feasible();
+}
+
+/** One cluster, one resource: `bindings` are [priority, request]; the preemptor needs `need`. */
+function singlePool(capacity: number, bindings: readonly (readonly [number, number])[], need: number): Scenario {
+  return {
+    capacity: [[capacity]],
+    bindings: bindings.map(([priority, request], index) => ({
+      id: `b${index}`,
+      priority,
+      placements: [{ cluster: 0, amount: [request] }],
+    })),
+    demand: { kind: 'each', needs: [{ cluster: 0, amount: [need] }] },
+  };
+}
+
+function select(scenario: Scenario, searchBudget?: number) {
+  const oracle = new ResourceOracle(scenario);
+  const selection = selectVictims(scenario.bindings, oracle, searchBudget === undefined ? undefined : { searchBudget });
+  expect(oracle.evictedCount()).toBe(0);
+  return { selection, calls: oracle.calls };
+}
+
+function greedy(scenario: Scenario): number[] | null {
+  return greedyReprieveVictims(scenario.bindings, new ResourceOracle(scenario));
+}
+
+function brute(scenario: Scenario): number[] | null {
+  return bruteForceVictims(scenario.bindings, new ResourceOracle(scenario));
+}
+
+interface TableCase {
+  readonly name: string;
+  readonly scenario: Scenario;
+  readonly victims: number[] | null;
+  readonly greedy: number[] | null;
+}
+
+const table: readonly TableCase[] = [
+  {
+    name: `${SPEC} example: capacity 10, priorities 0..3 requesting 1,2,5,2, need 5 → only the priority-2 binding`,
+    scenario: singlePool(10, [[0, 1], [1, 2], [2, 5], [3, 2]], 5),
+    victims: [2],
+    greedy: [2],
+  },
+  {
+    name: `${SPEC}: fewer victims beat lower priorities (one priority-3 binding, not two lower ones)`,
+    scenario: singlePool(10, [[0, 2], [1, 3], [3, 5]], 5),
+    victims: [2],
+    greedy: [0, 1],
+  },
+  {
+    name: `${SPEC}: equal counts go to the lower highest victim priority`,
+    scenario: singlePool(10, [[5, 4], [3, 4], [0, 2]], 4),
+    victims: [1],
+    greedy: [1],
+  },
+  {
+    name: `${SPEC}: equal count and highest priority go to the lower priority sum`,
+    scenario: singlePool(10, [[4, 3], [0, 2], [3, 2], [9, 3]], 5),
+    victims: [0, 1],
+    greedy: [0, 1],
+  },
+  {
+    name: `${SPEC}: count, then max, then sum — greedy keeps the big binding and evicts three`,
+    scenario: singlePool(10, [[4, 4], [0, 2], [2, 2], [1, 2]], 6),
+    victims: [0, 1],
+    greedy: [1, 2, 3],
+  },
+  {
+    name: 'full ties go to the smallest sorted id list',
+    scenario: {
+      ...singlePool(10, [[1, 5], [1, 5]], 5),
+      bindings: [
+        { id: 'zeta', priority: 1, placements: [{ cluster: 0, amount: [5] }] },
+        { id: 'alpha', priority: 1, placements: [{ cluster: 0, amount: [5] }] },
+      ],
+    },
+    victims: [1],
+    greedy: [1],
+  },
+  {
+    name: 'null when even evicting every candidate is not enough',
+    scenario: singlePool(10, [[0, 4], [1, 6]], 11),
+    victims: null,
+    greedy: null,
+  },
+  {
+    name: 'empty when the preemptor already fits',
+    scenario: singlePool(10, [[0, 4], [1, 4]], 2),
+    victims: [],
+    greedy: [],
+  },
+  {
+    name: `${SPEC}: one multi-cluster binding beats two single-cluster ones (needs on two clusters)`,
+    scenario: {
+      capacity: [
+        [4, 8],
+        [4, 8],
+      ],
+      bindings: [
+        { id: 'a', priority: 0, placements: [{ cluster: 0, amount: [2, 4] }] },
+        { id: 'b', priority: 0, placements: [{ cluster: 1, amount: [2, 4] }] },
+        {
+          id: 'span',
+          priority: 5,
+          placements: [
+            { cluster: 0, amount: [2, 4] },
+            { cluster: 1, amount: [2, 4] },
+          ],
+        },
+      ],
+      demand: {
+        kind: 'each',
+        needs: [
+          { cluster: 0, amount: [2, 4] },
+          { cluster: 1, amount: [2, 4] },
+        ],
+      },
+    },
+    victims: [2],
+    greedy: [0, 1],
+  },
+  {
+    name: `${SPEC}: pooled replicas across clusters — emptying one cluster beats two lower-priority victims`,
+    scenario: {
+      capacity: [[6], [6]],
+      bindings: [
+        { id: 'a', priority: 0, placements: [{ cluster: 0, amount: [2] }] },
+        { id: 'b', priority: 1, placements: [{ cluster: 0, amount: [4] }] },
+        { id: 'h', priority: 3, placements: [{ cluster: 1, amount: [6] }] },
+      ],
+      demand: { kind: 'pooled', request: [2], replicas: 3 },
+    },
+    victims: [2],
+    greedy: [0, 1],
+  },
+];
+
+describe(`victim search (${SPEC}, "Preemption order")`, () => {
+  it.each(table)('$name', ({ scenario, victims, greedy: greedyVictims }) => {
+    const { selection } = select(scenario);
+    expect(selection).toEqual(victims === null ? null : { victims, exact: true });
+    expect(brute(scenario)).toEqual(victims);
+    expect(greedy(scenario)).toEqual(greedyVictims);
+  });
+
+  it(`${SPEC}: with no budget the greedy answer comes back, not marked exact`, () => {
+    const scenario = singlePool(10, [[0, 2], [1, 3], [3, 5]], 5);
+    expect(select(scenario, 0).selection).toEqual({ victims: [0, 1], exact: false });
+  });
+
+  it('rejects a negative budget and non-finite priorities', () => {
+    const scenario = singlePool(10, [[0, 2]], 9);
+    expect(() => selectVictims(scenario.bindings, new ResourceOracle(scenario), { searchBudget: -1 })).toThrow(RangeError);
+    const broken = { ...scenario, bindings: [{ ...scenario.bindings[0]!, priority: Number.NaN }] };
+    expect(() => selectVictims(broken.bindings, new ResourceOracle(broken))).toThrow(RangeError);
+  });
+
+  it('bruteForceVictims refuses more than 20 candidates', () => {
+    const scenario = singlePool(100, Array.from({ length: 21 }, () => [0, 1] as const), 1);
+    expect(() => bruteForceVictims(scenario.bindings, new ResourceOracle(scenario))).toThrow(RangeError);
+  });
+});
+
+describe(`victimKey / compareVictimKeys (${SPEC})`, () => {
+  const candidates: VictimCandidate[] = [
+    { id: 'a', priority: 3 },
+    { id: 'b', priority: -1 },
+    { id: 'c', priority: 2 },
+  ];
+
+  it('computes count, highest and summed priority', () => {
+    expect(victimKey(candidates, [0, 1])).toEqual({ count: 2, maxPriority: 3, sumPriority: 2 });
+    expect(victimKey(candidates, [])).toEqual({ count: 0, maxPriority: Number.NEGATIVE_INFINITY, sumPriority: 0 });
+  });
+
+  it('orders by count, then highest priority, then sum', () => {
+    const key = (count: number, maxPriority: number, sumPriority: number) => ({ count, maxPriority, sumPriority });
+    expect(compareVictimKeys(key(1, 9, 9), key(2, 0, 0))).toBeLessThan(0);
+    expect(compareVictimKeys(key(2, 3, 9), key(2, 4, 4))).toBeLessThan(0);
+    expect(compareVictimKeys(key(2, 4, 4), key(2, 4, 5))).toBeLessThan(0);
+    expect(compareVictimKeys(key(2, 4, 4), key(2, 4, 4))).toBe(0);
+    expect(compareVictimKeys(victimKey(candidates, []), victimKey(candidates, []))).toBe(0);
+  });
+});
+
+const scenarioArbitrary: fc.Arbitrary<Scenario> = fc
+  .record({ clusters: fc.integer({ min: 1, max: 3 }), resources: fc.integer({ min: 1, max: 3 }) })
+  .chain(({ clusters, resources }) => {
+    const vector = (max: number) => fc.array(fc.nat(max), { minLength: resources, maxLength: resources });
+    const placement = (max: number) => fc.record({ cluster: fc.nat(clusters - 1), amount: vector(max) });
+    const binding = fc.record({
+      priority: fc.integer({ min: -2, max: 6 }),
+      placements: fc.array(placement(6), { minLength: 1, maxLength: clusters }),
+    });
+    const demand: fc.Arbitrary<Demand> = fc.oneof(
+      fc.record({ kind: fc.constant('each' as const), needs: fc.array(placement(8), { minLength: 1, maxLength: clusters }) }),
+      fc.record({ kind: fc.constant('pooled' as const), request: vector(4), replicas: fc.integer({ min: 1, max: 6 }) }),
+    );
+    const bindings = fc
+      .array(binding, { maxLength: 10 })
+      .chain((drafts) =>
+        fc
+          .shuffledSubarray(
+            drafts.map((_, index) => index),
+            { minLength: drafts.length, maxLength: drafts.length },
+          )
+          .map((ids) => drafts.map((draft, index) => ({ ...draft, id: `b${ids[index]}` }))),
+      );
+    return fc.record({
+      capacity: fc.array(vector(14), { minLength: clusters, maxLength: clusters }),
+      bindings,
+      demand,
+    });
+  });
+
+function keyOf(scenario: Scenario, victims: readonly number[]) {
+  return victimKey(scenario.bindings, victims);
+}
+
+describe(`victim search properties (${SPEC})`, () => {
+  it('is feasible, matches the brute-force minimum exactly, and never loses to the greedy', () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, (scenario) => {
+        const expected = brute(scenario);
+        const { selection } = select(scenario);
+        if (expected === null) {
+          expect(selection).toBeNull();
+          expect(greedy(scenario)).toBeNull();
+          return;
+        }
+        expect(selection).toEqual({ victims: expected, exact: true });
+        expect(feasibleAfter(scenario, expected)).toBe(true);
+        const greedyVictims = greedy(scenario);
+        expect(greedyVictims).not.toBeNull();
+        expect(feasibleAfter(scenario, greedyVictims!)).toBe(true);
+        expect(compareVictimKeys(keyOf(scenario, expected), keyOf(scenario, greedyVictims!))).toBeLessThanOrEqual(0);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('with a tight budget stays feasible, within budget and no worse than the greedy', () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, fc.nat(60), (scenario, searchBudget) => {
+        const { selection, calls } = select(scenario, searchBudget);
+        const greedyVictims = greedy(scenario);
+        expect(calls).toBeLessThanOrEqual(Math.max(searchBudget, scenario.bindings.length + 1));
+        if (greedyVictims === null) {
+          expect(selection).toBeNull();
+          return;
+        }
+        expect(selection).not.toBeNull();
+        expect(feasibleAfter(scenario, selection!.victims)).toBe(true);
+        expect(compareVictimKeys(keyOf(scenario, selection!.victims), keyOf(scenario, greedyVictims))).toBeLessThanOrEqual(0);
+        if (selection!.exact) expect(selection!.victims).toEqual(brute(scenario));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('is deterministic: permuting the candidates yields the same victim ids', () => {
+    fc.assert(
+      fc.property(
+        scenarioArbitrary.chain((scenario) =>
+          fc.tuple(fc.constant(scenario), fc.shuffledSubarray([...scenario.bindings], { minLength: scenario.bindings.length, maxLength: scenario.bindings.length })),
+        ),
+        ([scenario, permuted]) => {
+          const ids = (s: Scenario, victims: readonly number[] | undefined) => victims?.map((index) => s.bindings[index]!.id).sort();
+          const shuffled: Scenario = { ...scenario, bindings: permuted };
+          expect(ids(shuffled, select(shuffled).selection?.victims)).toEqual(ids(scenario, select(scenario).selection?.victims));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+/** Deterministic pseudo-random source (mulberry32) for the large case. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function largeScenario(size: number, seed: number, demand: Demand): Scenario {
+  const next = random(seed);
+  const integer = (max: number) => Math.floor(next() * (max + 1));
+  const bindings: Binding[] = Array.from({ length: size }, (_, index) => ({
+    id: `binding-${String(index).padStart(3, '0')}`,
+    priority: integer(20),
+    placements: [{ cluster: integer(2), amount: [1 + integer(7), 1 + integer(15), 1] }],
+  }));
+  // Each cluster is exactly full, so any demand needs victims.
+  const capacity = [0, 1, 2].map((cluster) =>
+    [0, 1, 2].map((resource) =>
+      bindings.reduce(
+        (sum, { placements }) => sum + placements.reduce((s, p) => s + (p.cluster === cluster ? (p.amount[resource] ?? 0) : 0), 0),
+        0,
+      ),
+    ),
+  );
+  return { capacity, bindings, demand };
+}
+
+describe(`victim search at scale (${SPEC})`, () => {
+  const demands: readonly Demand[] = [
+    { kind: 'each', needs: [{ cluster: 0, amount: [20, 40, 3] }, { cluster: 1, amount: [10, 30, 2] }] },
+    { kind: 'pooled', request: [6, 11, 1], replicas: 5 },
+  ];
+
+  it.each(demands)('200 candidates ($kind demand) finish within budget, feasible and no worse than the greedy', (demand) => {
+    const scenario = largeScenario(200, 7, demand);
+    const searchBudget = 20_000;
+    const { selection, calls } = select(scenario, searchBudget);
+    const greedyVictims = greedy(scenario);
+    expect(greedyVictims).not.toBeNull();
+    expect(selection).not.toBeNull();
+    expect(calls).toBeLessThanOrEqual(searchBudget);
+    expect(feasibleAfter(scenario, selection!.victims)).toBe(true);
+    expect(selection!.victims.length).toBeLessThanOrEqual(greedyVictims!.length);
+    expect(compareVictimKeys(keyOf(scenario, selection!.victims), keyOf(scenario, greedyVictims!))).toBeLessThanOrEqual(0);
+    expect(typeof selection!.exact).toBe('boolean');
+  });
+});
