@@ -89,8 +89,9 @@ export function greedyReprieveVictims(
 }
 
 /**
- * The minimum-key victim set: greedy reprieve for an upper bound, then an exact
- * branch-and-bound search within `searchBudget` feasibility calls. The result is never
+ * The minimum-key victim set: greedy reprieve for an upper bound, an exchange step that
+ * lowers it, then an exact branch-and-bound search, all within `searchBudget` feasibility
+ * calls. The result is never
  * worse than the greedy; `exact` is false when the budget ran out first. The oracle is
  * left with nothing evicted.
  */
@@ -239,18 +240,20 @@ function runGreedy(order: Int32Array, oracle: TrackedOracle): number[] | null {
  * Branch and bound over victim sets of one size at a time, in sorted-position space
  * (position p holds the p-th candidate of searchOrder).
  *
- * Levels: the greedy gives count c. By monotonicity any feasible set of size < k extends
- * to a feasible set of size k, so levels are searched downwards from c - 1 until one has
- * no feasible set, which proves the count optimal; this also finds fewer victims early
- * when the budget is short. A level search minimises (max, sum, ids) once it has found a
- * set, and level c itself is searched only to improve the greedy's tie-break.
+ * Levels: the greedy, improved by the exchange step, gives count c. By monotonicity any
+ * feasible set of size < k extends to a feasible set of size k, so levels are searched
+ * downwards from c - 1 until one has no feasible set, which proves the count optimal; this
+ * also finds fewer victims early when the budget is short. A level search minimises
+ * (max, sum, ids) once it has found a set, and level c itself is searched only to improve
+ * the starting set's tie-break.
  *
  * Within a level a set {q1 > q2 > … > qk} is built highest position first, so the root
  * choice q1 fixes the maximum priority and roots are tried in ascending order.
  * Node state invariant: the chosen set S plus every free position below the last choice
  * is evicted (the optimistic completion, known feasible). Pruning:
- * - bound: the best key reachable from a child is (k, max, sum(S) + prio(q) + the r - 1
- *   lowest priorities); it rises with q, so the admissible children are a prefix;
+ * - bound: once the best has k victims, a child q can reach at best (k, max, sum(S) +
+ *   prio(q) + the r - 1 lowest priorities), r being the victims still to choose; that rises
+ *   with q, so the admissible children are a prefix;
  * - optimistic completion: S ∪ positions[0..q] is monotone in q, so a binary search finds
  *   the first child whose subtree can contain a feasible set at all;
  * - leaves: among S ∪ {q} the key (ids included, thanks to the position order) rises with
@@ -266,7 +269,6 @@ class ExactSearch {
   private readonly lowestSum: Float64Array;
   /** Chosen positions, highest (the maximum priority) first. */
   private readonly path: Int32Array;
-  private readonly greedyCount: number;
   /** Free positions [0, prefix) are evicted. */
   private prefix = 0;
   private level = 0;
@@ -298,7 +300,6 @@ class ExactSearch {
     }
     this.path = new Int32Array(n);
     const key = victimKey(candidates, greedy);
-    this.greedyCount = key.count;
     this.bestVictims = greedy;
     this.bestCount = key.count;
     this.bestMax = key.maxPriority;
@@ -324,9 +325,10 @@ class ExactSearch {
   /**
    * Exchange step before the exact search: evict one running candidate and reprieve the
    * victims again, most important first; keep the first change that improves the key and
-   * repeat. Cheap (victims-many calls per try) and it finds the spec's "one higher-priority
+   * repeat. Cheap (one call per victim per try), it reaches the spec's "one higher-priority
    * victim instead of several lower ones" answers (000_ced50c21932b3714.txt) when the
-   * budget cannot finish the exact search. Oracle state: exactly bestVictims evicted.
+   * budget cannot finish the exact search, and a lower bound prunes the search harder.
+   * Oracle state: exactly bestVictims evicted, on entry and exit.
    */
   private improveBySwaps(): void {
     let improved = true;

@@ -122,6 +122,19 @@ function singlePool(capacity: number, bindings: readonly (readonly [number, numb
   };
 }
 
+/** One cluster, several resources: `bindings` are [id, priority, usage]. */
+function singleCluster(
+  capacity: Vector,
+  bindings: readonly (readonly [string, number, Vector])[],
+  need: Vector,
+): Scenario {
+  return {
+    capacity: [capacity],
+    bindings: bindings.map(([id, priority, amount]) => ({ id, priority, placements: [{ cluster: 0, amount }] })),
+    demand: { kind: 'each', needs: [{ cluster: 0, amount: need }] },
+  };
+}
+
 function select(scenario: Scenario, searchBudget?: number) {
   const oracle = new ResourceOracle(scenario);
   const selection = selectVictims(scenario.bindings, oracle, searchBudget === undefined ? undefined : { searchBudget });
@@ -174,6 +187,39 @@ const table: readonly TableCase[] = [
     scenario: singlePool(10, [[4, 4], [0, 2], [2, 2], [1, 2]], 6),
     victims: [0, 1],
     greedy: [1, 2, 3],
+  },
+  {
+    // cpu is full: one of z/y must go; z frees enough memory to pair with the smallest binding.
+    name: `${SPEC}: equal count and highest priority — the exact search finds the lower sum the greedy misses`,
+    scenario: singleCluster(
+      [5, 12],
+      [
+        ['a', 2, [0, 1]],
+        ['z', 9, [3, 2]],
+        ['b', 3, [0, 5]],
+        ['c', 4, [0, 3]],
+        ['y', 9, [2, 1]],
+      ],
+      [1, 3],
+    ),
+    victims: [0, 1],
+    greedy: [2, 4],
+  },
+  {
+    name: 'equal count, highest priority and sum go to the smallest sorted id list (found by the exact search)',
+    scenario: singleCluster(
+      [5, 12],
+      [
+        ['a', 1, [0, 1]],
+        ['z', 4, [3, 2]],
+        ['b', 1, [0, 5]],
+        ['c', 1, [0, 3]],
+        ['y', 4, [2, 1]],
+      ],
+      [1, 3],
+    ),
+    victims: [0, 1],
+    greedy: [2, 4],
   },
   {
     name: 'full ties go to the smallest sorted id list',
@@ -435,5 +481,12 @@ describe(`victim search at scale (${SPEC})`, () => {
     expect(selection!.victims.length).toBeLessThanOrEqual(greedyVictims!.length);
     expect(compareVictimKeys(keyOf(scenario, selection!.victims), keyOf(scenario, greedyVictims!))).toBeLessThanOrEqual(0);
     expect(typeof selection!.exact).toBe('boolean');
+  });
+
+  it('200 candidates, one cluster: the budgeted search still finds fewer victims than the greedy', () => {
+    const scenario = largeScenario(200, 7, { kind: 'each', needs: [{ cluster: 2, amount: [40, 60, 6] }] });
+    const { selection } = select(scenario);
+    expect(selection!.victims.length).toBeLessThan(greedy(scenario)!.length);
+    expect(feasibleAfter(scenario, selection!.victims)).toBe(true);
   });
 });
