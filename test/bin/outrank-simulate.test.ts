@@ -1,0 +1,33 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
+
+describe('outrank simulate', () => {
+  it('prints the simulation as JSON', async () => {
+    const { stdout } = await run('node', ['bin/outrank.mjs', 'simulate', '-f', 'examples/000-binding-preemption.yaml', '-o', 'json'], { cwd: root });
+    const result = JSON.parse(stdout);
+    expect(result.metrics.bindingPreemptions).toBe(1);
+    expect(result.bindings.map((b: { name: string }) => b.name)).toContain('urgent-deployment');
+  });
+
+  it('prints a table for people', async () => {
+    const { stdout } = await run('node', ['bin/outrank.mjs', 'simulate', '-f', 'examples/000-binding-preemption.yaml'], { cwd: root });
+    expect(stdout).toMatch(/^NAMESPACE\s+BINDING\s+PRIORITY/);
+    expect(stdout).toMatch(/urgent-deployment\s+10\s+preemptible\s+member1:1\s+True\s+Success/);
+    expect(stdout).toContain('Preempted');
+  });
+
+  it('fails with a message naming the scenario field', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'outrank-')), 'bad.yaml');
+    await writeFile(file, 'steps: [{wait: soon}]\n');
+    const failure = await run('node', ['bin/outrank.mjs', 'simulate', '-f', file], { cwd: root }).catch((error) => error);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toContain('invalid scenario: steps[0]');
+  });
+});

@@ -1,0 +1,120 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../../lib/simulate/load-scenario';
+import { runScenario, type SimulationResult } from '../../../lib/simulate/run-scenario';
+
+async function simulate(file: string): Promise<SimulationResult> {
+  return runScenario(loadScenario(await readFile(new URL(`../../../examples/${file}`, import.meta.url), 'utf8')));
+}
+
+function binding(result: SimulationResult, name: string) {
+  const found = result.bindings.find((b) => b.name === name);
+  if (!found) throw new Error(`no binding ${name}`);
+  return found;
+}
+
+describe('examples', () => {
+  it('000-binding-preemption: the capacity-10 example preempts only the priority-2 binding (000_ced50c21932b3714.txt)', async () => {
+    const result = await simulate('000-binding-preemption.yaml');
+    expect(result.errors).toEqual([]);
+    expect(binding(result, 'urgent-deployment').clusters).toEqual([{ name: 'member1', replicas: 1 }]);
+    expect(binding(result, 'batch-p2-deployment').clusters).toEqual([]);
+    for (const survivor of ['batch-p0-deployment', 'batch-p1-deployment', 'batch-p3-deployment']) {
+      expect(binding(result, survivor).clusters).toEqual([{ name: 'member1', replicas: 1 }]);
+    }
+    const preempted = result.events.filter((e) => e.reason === 'Preempted');
+    expect(preempted).toHaveLength(1);
+    expect(preempted[0]).toMatchObject({ type: 'Warning', object: { kind: 'ResourceBinding', namespace: 'default', name: 'batch-p2-deployment' } });
+    expect(preempted[0]!.message).toContain('urgent-deployment');
+    expect(preempted[0]!.message).toContain('member1');
+    expect(result.metrics.bindingPreemptions).toBe(1);
+  });
+
+  it('001-preemptibility: a preemptible high priority is preempted, a non-preemptible low priority is not (001_a1e1fac0121de70f.txt)', async () => {
+    const result = await simulate('001-preemptibility.yaml');
+    expect(binding(result, 'etl-job')).toMatchObject({ preemptibility: 'non-preemptible', priority: 10, clusters: [{ name: 'gpu-east', replicas: 2 }] });
+    expect(binding(result, 'finetune-job')).toMatchObject({ preemptibility: 'preemptible', priority: 500, clusters: [] });
+    expect(binding(result, 'llm-deployment').clusters).toEqual([{ name: 'gpu-east', replicas: 2 }]);
+  });
+
+  it('002-policy-preemption: a higher-priority Always policy takes the template, a cluster policy does not (002_c1e3600153e75bad.txt)', async () => {
+    const result = await simulate('002-policy-preemption.yaml');
+    expect(binding(result, 'nginx-deployment')).toMatchObject({
+      policy: { kind: 'PropagationPolicy', namespace: 'default', name: 'nginx-propagation-preemption' },
+      clusters: [{ name: 'member3', replicas: 2 }],
+    });
+    expect(result.events.filter((e) => e.reason === 'PreemptPolicySucceed')).toHaveLength(1);
+    expect(result.metrics.policyPreemptions).toEqual({ success: 1, error: 0 });
+  });
+
+  it('003-scheduling-suspension: suspended bindings wait, resume schedules, suspending a scheduled one is rejected (003_84d3efbe34f2569a.txt)', async () => {
+    const result = await simulate('003-scheduling-suspension.yaml');
+    expect(binding(result, 'backfill-job')).toMatchObject({ suspended: true, clusters: [] });
+    expect(binding(result, 'backfill-job').conditions).toContainEqual(expect.objectContaining({ type: 'SchedulingSuspended', status: 'True' }));
+    expect(binding(result, 'report-job')).toMatchObject({ suspended: false, clusters: [{ name: 'member1', replicas: 1 }] });
+    expect(binding(result, 'report-job').conditions).toContainEqual(expect.objectContaining({ type: 'SchedulingSuspended', status: 'False' }));
+    expect(result.rejections).toEqual([
+      expect.objectContaining({ step: 2, message: expect.stringContaining('spec.suspension.scheduling') }),
+    ]);
+  });
+
+  it('004-cluster-affinity-groups: the first feasible group is used and failover continues from it (004_534d4b90920780ba.txt)', async () => {
+    const result = await simulate('004-cluster-affinity-groups.yaml');
+    expect(binding(result, 'nginx-deployment')).toMatchObject({
+      clusters: [{ name: 'member2', replicas: 3 }],
+      schedulerObservedAffinityName: 'dc-hongkong',
+    });
+    const placements = result.events.filter((e) => e.reason === 'ScheduleBindingSucceed').map((e) => e.message);
+    expect(placements).toEqual(['placed on member1 (3)', 'placed on member2 (3)']);
+  });
+});
+
+describe('simulation output', () => {
+  it('has exactly the documented keys for bindings, events, rejections and metrics', async () => {
+    const result = await simulate('003-scheduling-suspension.yaml');
+    expect(Object.keys(result).sort()).toEqual(['bindings', 'errors', 'events', 'metrics', 'rejections']);
+    expect(Object.keys(binding(result, 'report-job'))).toEqual(
+      expect.arrayContaining([
+        'kind', 'namespace', 'name', 'resource', 'policy', 'priority', 'preemptionPolicy', 'preemptibility',
+        'suspended', 'clusters', 'schedulerObservedAffinityName', 'conditions',
+      ]),
+    );
+    expect(binding(result, 'report-job').resource).toEqual({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'tenant-a', name: 'report' });
+    expect(result.metrics).toEqual({ policyPreemptions: { success: 0, error: 0 }, bindingPreemptions: 0 });
+  });
+
+  it('reports a rejected manifest with its step and goes on', async () => {
+    const result = await runScenario(
+      loadScenario(`
+steps:
+  - apply:
+      - apiVersion: policy.karmada.io/v1alpha1
+        kind: PropagationPolicy
+        metadata: {name: bad, namespace: default}
+        spec:
+          preemption: Always
+          resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
+      - apiVersion: cluster.karmada.io/v1alpha1
+        kind: Cluster
+        metadata: {name: member1}
+`),
+    );
+    expect(result.rejections).toEqual([
+      {
+        step: 0,
+        object: { kind: 'PropagationPolicy', namespace: 'default', name: 'bad' },
+        message: expect.stringContaining('spec.resourceSelectors[0].name: must be set when preemption is Always'),
+      },
+    ]);
+  });
+});
+
+describe('loadScenario', () => {
+  it.each([
+    ['not a list of steps', 'steps: 3', 'steps'],
+    ['an unknown step', 'steps: [{explode: []}]', 'steps[0]'],
+    ['a bad duration', 'steps: [{wait: soon}]', 'steps[0]'],
+  ])('rejects %s naming the field', (_, text, field) => {
+    expect(() => loadScenario(text)).toThrow(field);
+  });
+});
