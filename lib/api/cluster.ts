@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { condition, labelValue, objectMeta, qualifiedName } from './meta';
+import { condition, labelValue, objectMeta, qualifiedName, quantityMap } from './meta';
 
 export const taintEffect = z.enum(['NoSchedule', 'NoExecute', 'PreferNoSchedule']);
 
@@ -10,9 +10,6 @@ export const taintSchema = z.strictObject({
   timeAdded: z.string().max(64).optional(),
 });
 export type Taint = z.infer<typeof taintSchema>;
-
-const quantityValue = z.union([z.string().max(64), z.number()]);
-export const quantityMap = z.record(qualifiedName, quantityValue);
 
 export const resourceSummarySchema = z.strictObject({
   allocatable: quantityMap.optional(),

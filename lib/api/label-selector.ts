@@ -7,10 +7,10 @@ export function matchesLabelSelector(selector: LabelSelector | undefined, labels
   if (!selector) return true;
   const present = labels ?? {};
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (present[key] !== value) return false;
+    if (labelValue(present, key) !== value) return false;
   }
   for (const requirement of selector.matchExpressions ?? []) {
-    const value = present[requirement.key];
+    const value = labelValue(present, requirement.key);
     const values = requirement.values ?? [];
     switch (requirement.operator) {
       case 'In':
@@ -28,4 +28,9 @@ export function matchesLabelSelector(selector: LabelSelector | undefined, labels
     }
   }
   return true;
+}
+
+/** Own labels only: "constructor" and "toString" are valid label keys, not inherited object members. */
+function labelValue(labels: Labels, key: string): string | undefined {
+  return Object.hasOwn(labels, key) ? labels[key] : undefined;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseQuantity, resourceUnit } from '../quantity';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -40,6 +41,24 @@ export const labelValue = z
   .regex(LABEL_VALUE, 'must be empty or alphanumerics, "-", "_" or ".", beginning and ending with an alphanumeric');
 
 export const labels = z.record(qualifiedName, labelValue);
+
+const quantityValue = z.union([z.string().max(64), z.number()], {
+  error: 'must be a quantity: a string such as "500m" or "2Gi", or a number',
+});
+
+/**
+ * A resource list (resource name → Kubernetes quantity) as containers, clusters and bindings write it.
+ * Every quantity must parse and must not be negative, so a stored object never fails later arithmetic.
+ */
+export const quantityMap = z.record(qualifiedName, quantityValue).superRefine((map, context) => {
+  for (const [resource, value] of Object.entries(map)) {
+    try {
+      parseQuantity(value, resourceUnit(resource));
+    } catch (error) {
+      context.addIssue({ code: 'custom', path: [resource], message: (error as Error).message });
+    }
+  }
+});
 export const annotations = z.record(z.string().max(317), z.string().max(262_144));
 
 export const objectMeta = z.strictObject({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { quantityMap } from './cluster';
-import { condition, int32, namespaceName, objectMeta, objectName, type Condition } from './meta';
+import { condition, int32, namespaceName, objectMeta, objectName, quantityMap, type Condition } from './meta';
 import { preemptionPolicy } from './priority-class';
 import { placementSchema, preemptibility, suspensionSchema } from './propagation-policy';
 

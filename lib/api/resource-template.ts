@@ -1,19 +1,5 @@
 import { z } from 'zod';
-import { parseQuantity, resourceUnit } from '../quantity';
-import { int32, labels, namespaceName, objectName, qualifiedName } from './meta';
-
-const quantityValue = z.union([z.string().max(64), z.number()]);
-
-/** A resource list as written in a container; each quantity must parse and must not be negative. */
-const quantityMap = z.record(qualifiedName, quantityValue).superRefine((map, context) => {
-  for (const [resource, value] of Object.entries(map)) {
-    try {
-      parseQuantity(value, resourceUnit(resource));
-    } catch (error) {
-      context.addIssue({ code: 'custom', path: [resource], message: (error as Error).message });
-    }
-  }
-});
+import { int32, labels, namespaceName, objectName, quantityMap } from './meta';
 
 const containerSchema = z.looseObject({
   name: z.string().max(253).optional(),

@@ -84,7 +84,7 @@ export class ObjectService {
       forbid(existing, [{ field: 'kind', message: `${existing.kind} objects are managed by outrank; delete the resource template instead` }]);
     }
     await this.context.store.transact([{ op: 'delete', ref, expectedVersion: existing.metadata.resourceVersion ?? '' }]);
-    await this.notify(existing);
+    await this.notify(existing, 'deleted');
     return existing;
   }
 
@@ -99,19 +99,22 @@ export class ObjectService {
     const [written] = await this.context.store.transact([
       { op: 'put', object: { ...object, metadata } as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
     ]);
-    await this.notify(written as KubeObject);
+    await this.notify(written as KubeObject, 'written');
     return { object: written as KubeObject, created: existing === undefined };
   }
 
-  private async notify(object: KubeObject): Promise<void> {
+  private async notify(object: KubeObject, change: 'written' | 'deleted'): Promise<void> {
     if (isPriorityClass(object)) return;
     if (isBinding(object)) {
       await requestScheduling(this.context, [object]);
       return;
     }
     const ref = refOf(object);
+    const key = `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}`;
+    // A deletion carries the version of the last write, and the virtual clock may not have moved since:
+    // without the change in the id, the deletion would be dropped as a duplicate of that write.
     await this.context.queues.policyChange.send([
-      { body: { ref }, groupId: `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}`, deduplicationId: `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}@${object.metadata.resourceVersion ?? 'deleted'}@${this.context.clock.now()}` },
+      { body: { ref }, groupId: key, deduplicationId: `${key}@${object.metadata.resourceVersion ?? ''}@${change}@${this.context.clock.now()}` },
     ]);
   }
 }

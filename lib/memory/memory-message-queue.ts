@@ -50,17 +50,19 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
 
   async receive(maxMessages: number): Promise<Delivery<T>[]> {
     const now = this.clock.now();
-    const blockedGroups = new Set<string>();
+    // FIFO: a message in flight or waiting holds back the rest of its group; within one receive the
+    // visible head of a group may come with its followers, in order, as SQS does.
+    const heldGroups = new Set<string>();
     const deliveries: Delivery<T>[] = [];
     for (const message of [...this.messages]) {
       if (deliveries.length >= maxMessages) break;
-      if (blockedGroups.has(message.groupId)) continue;
-      // FIFO: a message that is in flight or waiting holds back the rest of its group.
-      blockedGroups.add(message.groupId);
-      if (message.visibleAt > now) continue;
+      if (heldGroups.has(message.groupId)) continue;
+      if (message.visibleAt > now) {
+        heldGroups.add(message.groupId);
+        continue;
+      }
       if (this.options.maxReceiveCount !== undefined && message.receiveCount >= this.options.maxReceiveCount) {
         this.moveToDeadLetterQueue(message);
-        blockedGroups.delete(message.groupId);
         continue;
       }
       message.receiveCount += 1;

@@ -67,7 +67,9 @@ export class MemoryObjectStore implements ObjectStore {
   }
 }
 
+/** Namespace then name, compared byte-wise like DynamoDB's sort key `<namespace>/<name>`. */
 function compareByNamespaceAndName(a: StoredObject, b: StoredObject): number {
-  const byNamespace = (a.metadata.namespace ?? '').localeCompare(b.metadata.namespace ?? '');
-  return byNamespace !== 0 ? byNamespace : a.metadata.name.localeCompare(b.metadata.name);
+  const left = `${a.metadata.namespace ?? ''}/${a.metadata.name}`;
+  const right = `${b.metadata.namespace ?? ''}/${b.metadata.name}`;
+  return left < right ? -1 : left > right ? 1 : 0;
 }

@@ -1,0 +1,65 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SchedulerConfig } from '../../lib/config';
+import type { ControllerContext } from '../../lib/controllers/context';
+import type { BindingRequest, ObjectChange, QueuedBinding } from '../../lib/controllers/messages';
+import type { Clock } from '../../lib/ports/clock';
+import type { Metrics } from '../../lib/ports/metrics';
+import { DynamoDbEventLog } from './dynamodb-event-log';
+import { DynamoDbObjectStore } from './dynamodb-object-store';
+import { ScheduleTickingQueue } from './schedule-ticking-queue';
+import { SqsMessageQueue } from './sqs-message-queue';
+
+/** Where the deployed resources are: table names and queue URLs. */
+export interface AwsResources {
+  readonly objectsTable: string;
+  readonly eventsTable: string;
+  readonly policyChangeQueueUrl: string;
+  readonly bindingEnqueueQueueUrl: string;
+  readonly scheduleTickQueueUrl: string;
+  /** Schedule queue URL by band name. */
+  readonly bandQueueUrls: Readonly<Record<string, string>>;
+}
+
+export interface AwsClients {
+  readonly dynamodb: DynamoDBClient;
+  readonly documents: DynamoDBDocumentClient;
+  readonly sqs: SQSClient;
+}
+
+/** SDK clients; AWS_ENDPOINT_URL (LocalStack, moto) and the region come from the environment. */
+export function awsClients(): AwsClients {
+  const dynamodb = new DynamoDBClient({});
+  return { dynamodb, documents: DynamoDBDocumentClient.from(dynamodb), sqs: new SQSClient({}) };
+}
+
+export function awsControllerContext(
+  clients: AwsClients,
+  resources: AwsResources,
+  config: SchedulerConfig,
+  clock: Clock,
+  metrics: Metrics,
+): ControllerContext {
+  const tick = new SqsMessageQueue<{ tick: true }>(clients.sqs, 'schedule-tick', resources.scheduleTickQueueUrl);
+  const bands = new Map(
+    config.bands.map((band) => {
+      const url = resources.bandQueueUrls[band.name];
+      if (!url) throw new Error(`no queue URL for priority band ${band.name}`);
+      const queue = new SqsMessageQueue<QueuedBinding>(clients.sqs, `schedule-${band.name}`, url);
+      return [band.name, new ScheduleTickingQueue(queue, tick)] as const;
+    }),
+  );
+  return {
+    store: new DynamoDbObjectStore(clients.documents, resources.objectsTable),
+    events: new DynamoDbEventLog(clients.documents, resources.eventsTable, clock),
+    queues: {
+      policyChange: new SqsMessageQueue<ObjectChange>(clients.sqs, 'policy-change', resources.policyChangeQueueUrl),
+      bindingEnqueue: new SqsMessageQueue<BindingRequest>(clients.sqs, 'binding-enqueue', resources.bindingEnqueueQueueUrl),
+      bands,
+    },
+    clock,
+    metrics,
+    config,
+  };
+}

@@ -1,0 +1,83 @@
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { allQueues, type QueueDefinition, type ResourceDefinitions, type TableDefinition } from './definitions';
+
+export interface ProvisionedQueues {
+  /** Queue URL by queue name. */
+  readonly urls: ReadonlyMap<string, string>;
+}
+
+async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: table.name }));
+    return;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  await client.send(
+    new CreateTableCommand({
+      TableName: table.name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: table.partitionKey, AttributeType: 'S' },
+        { AttributeName: table.sortKey, AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: table.partitionKey, KeyType: 'HASH' },
+        { AttributeName: table.sortKey, KeyType: 'RANGE' },
+      ],
+    }),
+  );
+  if (table.timeToLiveAttribute) {
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: table.name,
+        TimeToLiveSpecification: { AttributeName: table.timeToLiveAttribute, Enabled: true },
+      }),
+    );
+  }
+}
+
+async function ensureQueue(client: SQSClient, queue: QueueDefinition): Promise<[string, string]> {
+  const fifo = { FifoQueue: 'true', ContentBasedDeduplication: 'false' };
+  const deadLetter = await client.send(new CreateQueueCommand({ QueueName: queue.deadLetterName, Attributes: fifo }));
+  const deadLetterArn = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: deadLetter.QueueUrl, AttributeNames: ['QueueArn'] }),
+  );
+  const created = await client.send(
+    new CreateQueueCommand({
+      QueueName: queue.name,
+      Attributes: {
+        ...fifo,
+        VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: deadLetterArn.Attributes?.QueueArn,
+          maxReceiveCount: queue.maxReceiveCount,
+        }),
+      },
+    }),
+  );
+  return [queue.name, created.QueueUrl!];
+}
+
+/** Creates whatever of the tables and queues is missing (CreateQueue is idempotent for equal attributes). */
+export async function provision(
+  dynamodb: DynamoDBClient,
+  sqs: SQSClient,
+  definitions: ResourceDefinitions,
+): Promise<ProvisionedQueues> {
+  await ensureTable(dynamodb, definitions.objectsTable);
+  await ensureTable(dynamodb, definitions.eventsTable);
+  const urls = new Map<string, string>();
+  for (const queue of allQueues(definitions)) {
+    const [name, url] = await ensureQueue(sqs, queue);
+    urls.set(name, url);
+  }
+  return { urls };
+}

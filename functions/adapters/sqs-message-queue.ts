@@ -1,0 +1,100 @@
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { createHash } from 'node:crypto';
+import type { Delivery, MessageQueue, OutgoingMessage } from '../../lib/ports/message-queue';
+
+/** SQS takes at most ten messages per batch call. */
+const BATCH = 10;
+/** SQS limits group and deduplication ids to 128 characters. */
+const MAX_ID_LENGTH = 128;
+
+function sqsId(id: string): string {
+  return id.length <= MAX_ID_LENGTH ? id : createHash('sha256').update(id).digest('hex');
+}
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += BATCH) result.push(items.slice(start, start + BATCH));
+  return result;
+}
+
+export interface SqsQueueOptions {
+  /** Long-poll wait for receive; 0 returns at once (the schedule cycle drains bands without waiting). */
+  readonly waitTimeSeconds?: number;
+}
+
+/** MessageQueue on an SQS FIFO queue; bodies travel as JSON. */
+export class SqsMessageQueue<T> implements MessageQueue<T> {
+  constructor(
+    private readonly client: SQSClient,
+    readonly name: string,
+    private readonly queueUrl: string,
+    private readonly options: SqsQueueOptions = {},
+  ) {}
+
+  async send(messages: readonly OutgoingMessage<T>[]): Promise<void> {
+    for (const batch of chunks(messages)) {
+      const result = await this.client.send(
+        new SendMessageBatchCommand({
+          QueueUrl: this.queueUrl,
+          Entries: batch.map((message, index) => ({
+            Id: String(index),
+            MessageBody: JSON.stringify(message.body),
+            MessageGroupId: sqsId(message.groupId),
+            MessageDeduplicationId: sqsId(message.deduplicationId),
+          })),
+        }),
+      );
+      const failed = result.Failed ?? [];
+      if (failed.length > 0) {
+        throw new Error(`${this.name}: ${failed.length} message(s) not sent: ${failed.map((f) => f.Message ?? f.Code).join('; ')}`);
+      }
+    }
+  }
+
+  async receive(maxMessages: number): Promise<Delivery<T>[]> {
+    const result = await this.client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: this.queueUrl,
+        MaxNumberOfMessages: Math.max(1, Math.min(BATCH, maxMessages)),
+        WaitTimeSeconds: this.options.waitTimeSeconds ?? 0,
+        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+      }),
+    );
+    return (result.Messages ?? []).map((message) => ({
+      body: JSON.parse(message.Body ?? 'null') as T,
+      receipt: message.ReceiptHandle ?? '',
+      receiveCount: Number(message.Attributes?.ApproximateReceiveCount ?? '1'),
+      sentAt: Number(message.Attributes?.SentTimestamp ?? Date.now()),
+    }));
+  }
+
+  async delete(receipts: readonly string[]): Promise<void> {
+    for (const batch of chunks(receipts)) {
+      const result = await this.client.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: this.queueUrl,
+          Entries: batch.map((receipt, index) => ({ Id: String(index), ReceiptHandle: receipt })),
+        }),
+      );
+      // A receipt that expired means the message was redelivered meanwhile; its new holder deletes it.
+      const failed = (result.Failed ?? []).filter((f) => f.Code !== 'ReceiptHandleIsInvalid');
+      if (failed.length > 0) throw new Error(`${this.name}: ${failed.length} message(s) not deleted: ${failed.map((f) => f.Message ?? f.Code).join('; ')}`);
+    }
+  }
+
+  async retryAfter(receipt: string, delayMs: number): Promise<void> {
+    await this.client.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: this.queueUrl,
+        ReceiptHandle: receipt,
+        VisibilityTimeout: Math.min(43_200, Math.ceil(delayMs / 1000)),
+      }),
+    );
+  }
+}

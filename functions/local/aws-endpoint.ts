@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface AwsEndpoint {
+  readonly url: string;
+  /** True when this process started the emulator (and so stops it). */
+  readonly started: boolean;
+  stop(): Promise<void>;
+}
+
+export class MissingEmulatorError extends Error {
+  constructor() {
+    super(
+      'No local AWS endpoint: set AWS_ENDPOINT_URL (LocalStack: http://localhost:4566) or install moto server ' +
+        '(pip install "moto[server]") so that `moto_server` is on the PATH.',
+    );
+    this.name = 'MissingEmulatorError';
+  }
+}
+
+async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`moto_server exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/moto-api/`);
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`moto_server did not answer on ${url} within ${timeoutMs} ms`);
+}
+
+/** Default credentials and region for an emulator, which accepts any; real ones in the environment win. */
+export function useEmulatorCredentials(): void {
+  process.env.AWS_ACCESS_KEY_ID ??= 'test';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+  process.env.AWS_REGION ??= 'us-east-1';
+}
+
+/**
+ * The local AWS endpoint: AWS_ENDPOINT_URL when set (LocalStack or a running moto), otherwise a
+ * moto_server started on a free loopback port and stopped by `stop()`.
+ */
+export async function startAwsEndpoint(): Promise<AwsEndpoint> {
+  useEmulatorCredentials();
+  const configured = process.env.AWS_ENDPOINT_URL;
+  if (configured) return { url: configured, started: false, stop: async () => {} };
+
+  const port = await freeLoopbackPort();
+  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  const spawnFailure = new Promise<never>((_, reject) => {
+    child.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new MissingEmulatorError() : error));
+  });
+  const url = `http://localhost:${port}`;
+  await Promise.race([waitUntilServing(url, child, 30_000), spawnFailure]);
+  return {
+    url,
+    started: true,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,18 @@
+import { SqsMessageQueue } from '../../functions/adapters/sqs-message-queue';
+import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
+import { provisionTestAws } from '../support/aws';
+import { messageQueueContract } from './message-queue.contract';
+import { objectStoreContract } from './object-store.contract';
+
+objectStoreContract('DynamoDB', async () => {
+  const aws = await provisionTestAws();
+  return new DynamoDbObjectStore(aws.clients.documents, aws.resources.objectsTable);
+});
+
+messageQueueContract('SQS FIFO', async () => {
+  const aws = await provisionTestAws();
+  return {
+    queue: new SqsMessageQueue(aws.clients.sqs, 'contract', aws.resources.policyChangeQueueUrl),
+    wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+});

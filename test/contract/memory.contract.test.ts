@@ -1,0 +1,12 @@
+import { ManualClock } from '../../lib/memory/manual-clock';
+import { MemoryMessageQueue } from '../../lib/memory/memory-message-queue';
+import { MemoryObjectStore } from '../../lib/memory/memory-store';
+import { messageQueueContract } from './message-queue.contract';
+import { objectStoreContract } from './object-store.contract';
+
+objectStoreContract('in-memory', async () => new MemoryObjectStore());
+
+messageQueueContract('in-memory', async () => {
+  const clock = new ManualClock();
+  return { queue: new MemoryMessageQueue('contract', clock), wait: async (ms) => clock.advance(ms) };
+});

@@ -1,0 +1,104 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ConflictError, type ObjectStore, type StoredObject } from '../../lib/ports/object-store';
+
+const ref = (name: string, namespace = 'default') => ({ group: 'apps', kind: 'Deployment', namespace, name });
+
+function deployment(name: string, namespace = 'default', replicas = 1): StoredObject & { spec: { replicas: number } } {
+  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace }, spec: { replicas } };
+}
+
+/** The behaviour every ObjectStore must have; run against the in-memory and the DynamoDB store. */
+export function objectStoreContract(name: string, makeStore: () => Promise<ObjectStore>): void {
+  describe(`ObjectStore contract: ${name}`, () => {
+    let store: ObjectStore;
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+
+    it('creates an object only when it does not exist, giving it a version', async () => {
+      const [created] = await store.transact([{ op: 'put', object: deployment('web'), expectedVersion: null }]);
+      expect(created?.metadata.resourceVersion).toBeTruthy();
+      expect(await store.get(ref('web'))).toEqual(created);
+      await expect(store.transact([{ op: 'put', object: deployment('web'), expectedVersion: null }])).rejects.toBeInstanceOf(ConflictError);
+    });
+
+    it('updates only at the version read, so a lost update is impossible', async () => {
+      const [created] = await store.transact([{ op: 'put', object: deployment('web'), expectedVersion: null }]);
+      const version = created!.metadata.resourceVersion!;
+      const [updated] = await store.transact([{ op: 'put', object: deployment('web', 'default', 2), expectedVersion: version }]);
+      expect(updated!.metadata.resourceVersion).not.toBe(version);
+      await expect(
+        store.transact([{ op: 'put', object: deployment('web', 'default', 3), expectedVersion: version }]),
+      ).rejects.toBeInstanceOf(ConflictError);
+      expect(((await store.get(ref('web'))) as ReturnType<typeof deployment>).spec.replicas).toBe(2);
+    });
+
+    it('writes all of a transaction or nothing, naming the failed condition', async () => {
+      const [a] = await store.transact([{ op: 'put', object: deployment('a'), expectedVersion: null }]);
+      await store.transact([{ op: 'put', object: deployment('b'), expectedVersion: null }]);
+      const failure = await store
+        .transact([
+          { op: 'put', object: deployment('a', 'default', 5), expectedVersion: a!.metadata.resourceVersion! },
+          { op: 'put', object: deployment('b', 'default', 5), expectedVersion: 'stale' },
+          { op: 'put', object: deployment('c'), expectedVersion: null },
+        ])
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ConflictError);
+      expect((failure as ConflictError).refs).toContainEqual(ref('b'));
+      expect(await store.get(ref('a'))).toEqual(a);
+      expect(await store.get(ref('c'))).toBeUndefined();
+    });
+
+    it('checks an object without writing it', async () => {
+      const [a] = await store.transact([{ op: 'put', object: deployment('a'), expectedVersion: null }]);
+      await store.transact([
+        { op: 'check', ref: ref('a'), expectedVersion: a!.metadata.resourceVersion! },
+        { op: 'put', object: deployment('b'), expectedVersion: null },
+      ]);
+      expect(await store.get(ref('a'))).toEqual(a);
+      await expect(
+        store.transact([
+          { op: 'check', ref: ref('a'), expectedVersion: 'stale' },
+          { op: 'put', object: deployment('c'), expectedVersion: null },
+        ]),
+      ).rejects.toBeInstanceOf(ConflictError);
+      expect(await store.get(ref('c'))).toBeUndefined();
+    });
+
+    it('deletes at the version read; a recreated object never matches an old version', async () => {
+      const [first] = await store.transact([{ op: 'put', object: deployment('web'), expectedVersion: null }]);
+      const version = first!.metadata.resourceVersion!;
+      await expect(store.transact([{ op: 'delete', ref: ref('web'), expectedVersion: 'stale' }])).rejects.toBeInstanceOf(ConflictError);
+      await store.transact([{ op: 'delete', ref: ref('web'), expectedVersion: version }]);
+      expect(await store.get(ref('web'))).toBeUndefined();
+      const [second] = await store.transact([{ op: 'put', object: deployment('web'), expectedVersion: null }]);
+      expect(second!.metadata.resourceVersion).not.toBe(version);
+    });
+
+    it('lists by kind, optionally in one namespace, ordered by namespace then name', async () => {
+      for (const [name, namespace] of [['b', 'prod'], ['a', 'prod'], ['z', 'dev'], ['web', 'default']] as const) {
+        await store.transact([{ op: 'put', object: deployment(name, namespace), expectedVersion: null }]);
+      }
+      await store.transact([
+        { op: 'put', object: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'prod' } }, expectedVersion: null },
+      ]);
+      const names = (objects: StoredObject[]) => objects.map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
+      expect(names(await store.list('apps', 'Deployment'))).toEqual(['default/web', 'dev/z', 'prod/a', 'prod/b']);
+      expect(names(await store.list('apps', 'Deployment', 'prod'))).toEqual(['prod/a', 'prod/b']);
+      expect(await store.list('apps', 'StatefulSet')).toEqual([]);
+    });
+
+    it('keeps objects exactly as written, including nested maps, empty maps and large numbers', async () => {
+      const object = {
+        ...deployment('web'),
+        spec: { replicas: 3, selector: {}, template: { metadata: { labels: { 'app.kubernetes.io/name': 'web' } } } },
+        status: { big: 9_007_199_254_740_991, list: [1, 'two', { three: null }] },
+      };
+      await store.transact([{ op: 'put', object, expectedVersion: null }]);
+      const { metadata, ...rest } = (await store.get(ref('web')))!;
+      const { metadata: written, ...expected } = object;
+      expect(rest).toEqual(expected);
+      expect(metadata.name).toBe(written.name);
+    });
+  });
+}
