@@ -77,7 +77,7 @@ export function decodeObject(raw: unknown): KubeObject {
     throw new InvalidObjectError(
       kind,
       name,
-      result.error.issues.map((issue) => ({ field: issueField(issue), message: issue.message })),
+      result.error.issues.map((issue) => ({ field: issueField(issue), message: issueMessage(issue) })),
     );
   }
   return result.data as KubeObject;
@@ -88,6 +88,14 @@ function issueField(issue: z.core.$ZodIssue): string {
     return issue.keys.map((key) => fieldPath([...issue.path, key])).join(', ');
   }
   return fieldPath(issue.path);
+}
+
+/** A map key that breaks its rule (a label key, a resource name) is reported with that rule, not zod's "Invalid key in record". */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_key' && issue.issues.length > 0) {
+    return `key ${issue.issues.map((inner) => inner.message).join('; ')}`;
+  }
+  return issue.message;
 }
 
 export function isPriorityClass(object: KubeObject): object is PriorityClass {

@@ -7,10 +7,10 @@ export function matchesLabelSelector(selector: LabelSelector | undefined, labels
   if (!selector) return true;
   const present = labels ?? {};
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (labelValue(present, key) !== value) return false;
+    if (ownLabel(present, key) !== value) return false;
   }
   for (const requirement of selector.matchExpressions ?? []) {
-    const value = labelValue(present, requirement.key);
+    const value = ownLabel(present, requirement.key);
     const values = requirement.values ?? [];
     switch (requirement.operator) {
       case 'In':
@@ -31,6 +31,6 @@ export function matchesLabelSelector(selector: LabelSelector | undefined, labels
 }
 
 /** Own labels only: "constructor" and "toString" are valid label keys, not inherited object members. */
-function labelValue(labels: Labels, key: string): string | undefined {
+function ownLabel(labels: Labels, key: string): string | undefined {
   return Object.hasOwn(labels, key) ? labels[key] : undefined;
 }

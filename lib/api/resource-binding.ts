@@ -9,6 +9,20 @@ export const targetClusterSchema = z.strictObject({
 });
 export type TargetCluster = z.infer<typeof targetClusterSchema>;
 
+/** A cluster listed twice would be counted twice against its capacity but freed once. */
+const targetClustersSchema = z
+  .array(targetClusterSchema)
+  .max(1024)
+  .superRefine((targets, context) => {
+    const seen = new Set<string>();
+    targets.forEach((target, index) => {
+      if (seen.has(target.name)) {
+        context.addIssue({ code: 'custom', path: [index, 'name'], message: `must be unique: cluster "${target.name}" is listed twice` });
+      }
+      seen.add(target.name);
+    });
+  });
+
 const bindingSpecSchema = z.strictObject({
   resource: z.strictObject({
     apiVersion: z.string().min(1).max(253),
@@ -29,7 +43,7 @@ const bindingSpecSchema = z.strictObject({
     .optional(),
   preemptibility: preemptibility.optional(),
   suspension: suspensionSchema.optional(),
-  clusters: z.array(targetClusterSchema).max(1024).optional(),
+  clusters: targetClustersSchema.optional(),
 });
 
 const bindingStatusSchema = z.strictObject({

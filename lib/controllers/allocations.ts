@@ -15,8 +15,9 @@ export function allocationRef(cluster: string) {
 }
 
 /**
- * Conditional writes moving each cluster's allocation by the given deltas. Two schedulers placing on
- * the same cluster at once conflict here, so one of them re-reads and decides again.
+ * Conditional writes moving each cluster's allocation by the given deltas; an allocation left with
+ * nothing placed is removed (the cluster may be gone). Two schedulers placing on the same cluster at
+ * once conflict here, so one of them re-reads and decides again.
  */
 export async function allocationWrites(store: ObjectStore, deltas: ReadonlyMap<string, ResourceList>): Promise<Write[]> {
   const writes: Write[] = [];
@@ -26,6 +27,10 @@ export async function allocationWrites(store: ObjectStore, deltas: ReadonlyMap<s
     const placed = Object.fromEntries(
       Object.entries(add(current?.spec.placed ?? {}, delta)).filter(([, amount]) => amount !== 0),
     );
+    if (current && Object.keys(placed).length === 0) {
+      writes.push({ op: 'delete', ref: allocationRef(cluster), expectedVersion: current.metadata.resourceVersion ?? '' });
+      continue;
+    }
     const object: ClusterAllocation = {
       apiVersion: CLUSTER_ALLOCATION.apiVersion,
       kind: 'ClusterAllocation',

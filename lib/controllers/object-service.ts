@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { decodeObject, isBinding, isEvent, isPriorityClass, type KubeObject } from '../api/decode';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
 import { displayName, refOf, type ObjectRef } from '../api/kinds';
@@ -33,7 +34,9 @@ function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass):
 function checkBindingUpdate(next: ResourceBinding, previous: ResourceBinding): void {
   const { suspension: _next, ...nextSpec } = next.spec;
   const { suspension: _previous, ...previousSpec } = previous.spec;
-  if (JSON.stringify(nextSpec) !== JSON.stringify(previousSpec) || JSON.stringify(next.status) !== JSON.stringify(previous.status)) {
+  // Compared by value: decoding the patched object orders its keys as the schema does, which is not
+  // the order in which the controllers wrote the stored one.
+  if (!isDeepStrictEqual(nextSpec, previousSpec) || !isDeepStrictEqual(next.status, previous.status)) {
     forbid(next, [{ field: 'spec', message: 'is written by the scheduler; only spec.suspension may be changed' }]);
   }
   if (isSuspended(next) && !isSuspended(previous) && isPlaced(previous)) {
@@ -71,6 +74,9 @@ export class ObjectService {
     if (same.name !== ref.name || same.namespace !== ref.namespace) {
       forbid(object, [{ field: 'metadata.name', message: 'cannot be changed by a patch' }]);
     }
+    // A resourceVersion the patch sets is its precondition, as in Kubernetes, not a value to drop.
+    const requested = object.metadata.resourceVersion;
+    if (requested !== undefined && requested !== existing.metadata.resourceVersion) throw new ConflictError([ref]);
     if (isPriorityClass(object)) checkPriorityClassUpdate(object, existing as PriorityClass);
     if (isBinding(object)) checkBindingUpdate(object, existing as ResourceBinding);
     if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);

@@ -14,8 +14,8 @@ import { buildBinding } from '../policy/build-binding';
 import { decideClaim, type ClaimDecision } from '../policy/claim';
 import { describePolicy, policyRef, type PolicyRef } from '../policy/policy-match';
 import { ConflictError, type Write } from '../ports/object-store';
-import { scale, toResourceList } from '../resources';
-import { addDelta, allocationRef, allocationWrites } from './allocations';
+import { scale, toResourceList, type ResourceList } from '../resources';
+import { addDelta, allocationWrites } from './allocations';
 import { listBindings, requestScheduling, requeueUnschedulable } from './binding-requests';
 import type { ControllerContext } from './context';
 import type { ObjectChange } from './messages';
@@ -42,11 +42,16 @@ function bindingRefFor(template: ObjectRef): ObjectRef {
   };
 }
 
+/** Moves `deltas` by what the binding occupies on each cluster it is placed on, times `sign`. */
+function addPlacedUsage(deltas: Map<string, ResourceList>, binding: ResourceBinding, sign: 1 | -1): void {
+  const request = { ...toResourceList(binding.spec.replicaRequirements?.resourceRequest), pods: 1 };
+  for (const target of binding.spec.clusters ?? []) addDelta(deltas, target.name, scale(request, sign * target.replicas));
+}
+
 /** Writes that remove a binding and give its room back to the clusters it was placed on. */
 async function deletionWrites(context: ControllerContext, binding: ResourceBinding): Promise<Write[]> {
-  const request = { ...toResourceList(binding.spec.replicaRequirements?.resourceRequest), pods: 1 };
-  const deltas = new Map();
-  for (const target of binding.spec.clusters ?? []) addDelta(deltas, target.name, scale(request, -target.replicas));
+  const deltas = new Map<string, ResourceList>();
+  addPlacedUsage(deltas, binding, -1);
   return [
     {
       op: 'delete',
@@ -55,6 +60,19 @@ async function deletionWrites(context: ControllerContext, binding: ResourceBindi
     },
     ...(await allocationWrites(context.store, deltas)),
   ];
+}
+
+/**
+ * A placed binding whose per-replica request changes occupies more or less where it stays placed; its
+ * allocations move in the same transaction, or they would no longer be the sum of the placed bindings
+ * and a later move or removal would subtract the new request from what the old one added.
+ */
+async function requestChangeWrites(context: ControllerContext, existing: ResourceBinding | undefined, next: ResourceBinding): Promise<Write[]> {
+  if (!existing) return [];
+  const deltas = new Map<string, ResourceList>();
+  addPlacedUsage(deltas, existing, -1);
+  addPlacedUsage(deltas, next, +1);
+  return allocationWrites(context.store, deltas);
 }
 
 /**
@@ -99,12 +117,8 @@ export class PolicyChangeController {
 
   private async clusterChanged(name: string): Promise<void> {
     const cluster = await this.context.store.get<Cluster>({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name });
-    if (!cluster) {
-      const allocation = await this.context.store.get(allocationRef(name));
-      if (allocation) {
-        await this.context.store.transact([{ op: 'delete', ref: allocationRef(name), expectedVersion: allocation.metadata.resourceVersion ?? '' }]);
-      }
-    }
+    // A deleted cluster's allocation stays: the bindings placed there still count on it until they move
+    // off (which empties and removes it), and count again if the cluster comes back first.
     // Bindings on a cluster that went away or stopped being ready are placed again (failover).
     if (!cluster || !isClusterReady(cluster)) {
       const stranded = (await listBindings(this.context)).filter((b) => b.spec.clusters?.some((t) => t.name === name));
@@ -157,6 +171,7 @@ export class PolicyChangeController {
       try {
         const [written] = await store.transact([
           { op: 'put', object: built.binding, expectedVersion: existing?.metadata.resourceVersion ?? null },
+          ...(await requestChangeWrites(this.context, existing, built.binding)),
         ]);
         await requestScheduling(this.context, [written as ResourceBinding]);
       } catch (error) {

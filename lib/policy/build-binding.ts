@@ -102,7 +102,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
     ...(existing?.spec.clusters ? { clusters: existing.spec.clusters } : {}),
   };
 
-  const changed = !existing || JSON.stringify(withoutClusters(existing.spec)) !== JSON.stringify(withoutClusters(spec));
+  const changed = !existing || canonicalJson(withoutClusters(existing.spec)) !== canonicalJson(withoutClusters(spec));
   const namespaced = Boolean(template.metadata.namespace);
   const binding: ResourceBinding = {
     apiVersion: 'work.karmada.io/v1alpha2',
@@ -132,6 +132,19 @@ function suspensionFor(policy: AnyPropagationPolicy, existing: ResourceBinding |
   const placed = (existing?.spec.clusters?.length ?? 0) > 0;
   if (wanted && placed && !current) return {};
   return wanted ? { suspension: { scheduling: true } } : {};
+}
+
+/**
+ * JSON with object keys sorted: map order carries no meaning (a request built from reordered container
+ * resources, a re-applied label selector, a store that does not keep key order), so it must not bump
+ * the generation and trigger a reschedule.
+ */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, member: unknown) =>
+    typeof member === 'object' && member !== null && !Array.isArray(member)
+      ? Object.fromEntries(Object.entries(member).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : member,
+  );
 }
 
 function withoutClusters(spec: ResourceBinding['spec']): Omit<ResourceBinding['spec'], 'clusters'> {

@@ -9,8 +9,8 @@ import { divideByStaticWeight } from './divide/static-weight';
 
 /**
  * How a placement spreads replicas (Karmada's replicaScheduling): with no replicaScheduling the
- * binding is Duplicated; Divided defaults to Weighted, and Weighted without a preference weighs every
- * cluster equally.
+ * binding is Duplicated; a replicaScheduling without replicaSchedulingType is Divided (Karmada's CRD
+ * default); Divided defaults to Weighted, and Weighted without a preference weighs every cluster equally.
  */
 export type ReplicaStrategy =
   | { readonly type: 'duplicated' }
@@ -20,7 +20,7 @@ export type ReplicaStrategy =
 
 export function replicaStrategy(placement: Placement | undefined): ReplicaStrategy {
   const scheduling = placement?.replicaScheduling;
-  if (!scheduling || scheduling.replicaSchedulingType !== 'Divided') return { type: 'duplicated' };
+  if (!scheduling || scheduling.replicaSchedulingType === 'Duplicated') return { type: 'duplicated' };
   if (scheduling.replicaDivisionPreference === 'Aggregated') return { type: 'aggregated' };
   if (scheduling.weightPreference?.dynamicWeight === 'AvailableReplicas') return { type: 'available-replicas' };
   return { type: 'static-weight', weights: scheduling.weightPreference?.staticWeightList ?? [] };

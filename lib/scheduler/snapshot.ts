@@ -110,10 +110,14 @@ export class SchedulingSnapshot {
     }
   }
 
-  /** Free room on a cluster; `ignoring` is a binding whose own placement counts as free (it is being rescheduled). */
+  /**
+   * Free room on a cluster; `ignoring` is a binding whose own placement counts as free (it is being
+   * rescheduled). What is given back is what was counted for it here: its request may have changed since.
+   */
   free(cluster: ClusterState, ignoring?: BindingState): ResourceList {
     const free = subtract(cluster.capacity, cluster.placed);
     const own = ignoring ? cluster.residents.get(ignoring.key) : undefined;
-    return own && ignoring ? add(free, usageOn(ignoring, own)) : free;
+    const counted = ignoring ? this.bindings.get(ignoring.key) : undefined;
+    return own && counted ? add(free, usageOn(counted, own)) : free;
   }
 }

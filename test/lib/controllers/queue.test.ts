@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { Cluster } from '../../../lib/api/cluster';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
 import { ConflictError, type Write } from '../../../lib/ports/object-store';
@@ -219,7 +220,7 @@ const ROOM_CASES: readonly RoomCase[] = [
   {
     name: 'a cluster grows (status patched)',
     free: async (system) => {
-      await system.objects.patch(refs.cluster('m1'), { status: { resourceSummary: { allocatable: { cpu: '4' } } } });
+      await system.objects.patch(refs.cluster('m1'), { status: { resourceSummary: { allocatable: { cpu: '6' } } } });
     },
     placedOn: { m1: 1 },
   },
@@ -232,13 +233,16 @@ const ROOM_CASES: readonly RoomCase[] = [
   },
 ];
 
+/** Divided onto as few clusters as possible, so that a binding can go to whichever cluster has room. */
+const AGGREGATED = { placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } } };
+
 describe(`unschedulable bindings are queued again when room is freed (${SPEC.priority})`, () => {
   it.each(ROOM_CASES)(`${SPEC.priority}: $name`, async ({ free, placedOn }) => {
     const system = newSystem();
     await applyAll(system, [
       cluster('m1', { cpu: '4' }, { allocated: { cpu: '2' } }),
       ...neverClasses(1),
-      podPriorityPolicy(),
+      podPriorityPolicy('by-pod-priority', AGGREGATED),
       deployment('holder', { priorityClassName: 'p1', requests: { cpu: '2' } }),
     ]);
     await applyAll(system, [deployment('waiting', { priorityClassName: 'p1', requests: { cpu: '2' } })]);
@@ -285,9 +289,9 @@ describe(`unschedulable bindings are queued again when room is freed (${SPEC.pri
 
 /** Grows a cluster behind the controllers' back, as a status update nobody is told about would. */
 async function growSilently(system: MemorySystem, name: string, cpu: string): Promise<void> {
-  const current = await system.store.get<Record<string, unknown> & { metadata: { name: string; resourceVersion?: string } }>(refs.cluster(name));
-  const grown = { ...current!, status: { resourceSummary: { allocatable: { cpu } } } };
-  await system.store.transact([{ op: 'put', object: grown, expectedVersion: current!.metadata.resourceVersion ?? null }]);
+  const current = (await system.store.get<Cluster>(refs.cluster(name)))!;
+  const grown: Cluster = { ...current, status: { resourceSummary: { allocatable: { cpu } } } };
+  await system.store.transact([{ op: 'put', object: grown, expectedVersion: current.metadata.resourceVersion ?? null }]);
 }
 
 async function failedAttempts(system: MemorySystem, name: string): Promise<number> {

@@ -1,10 +1,14 @@
 /** Manifests and helpers shared by the controller tests, which drive the real controllers through MemorySystem. */
+import { expect } from 'vitest';
 import type { KubeEvent } from '../../../lib/api/event';
 import { CLUSTER_ALLOCATION, SYSTEM_KINDS, TEMPLATE_KINDS, type ObjectRef } from '../../../lib/api/kinds';
 import type { Condition } from '../../../lib/api/meta';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import { apiGroupOf } from '../../../lib/api/resource-template';
 import { withConfig } from '../../../lib/config';
+import type { ClusterAllocation } from '../../../lib/controllers/allocations';
+import { listBindings } from '../../../lib/controllers/binding-requests';
+import { add, scale, toResourceList, type ResourceList } from '../../../lib/resources';
 import { MemorySystem } from '../../../lib/runtime/memory-system';
 
 export const SPEC = {
@@ -191,4 +195,38 @@ export async function rejectionOf(action: () => Promise<unknown>): Promise<Error
     return error as Error;
   }
   throw new Error('expected the call to be rejected');
+}
+
+function withoutZeros(list: ResourceList): ResourceList {
+  return Object.fromEntries(Object.entries(list).filter(([, amount]) => amount !== 0));
+}
+
+/** Drops zero amounts, then clusters with nothing left. */
+function nonEmpty(byCluster: Record<string, ResourceList>): Record<string, ResourceList> {
+  const result: Record<string, ResourceList> = {};
+  for (const [name, list] of Object.entries(byCluster)) {
+    const amounts = withoutZeros(list);
+    if (Object.keys(amounts).length > 0) result[name] = amounts;
+  }
+  return result;
+}
+
+/** Per cluster: what the placed bindings occupy (replicas × per-replica request, one pod each). */
+export function placedByBindings(bindings: readonly ResourceBinding[]): Record<string, ResourceList> {
+  const placed: Record<string, ResourceList> = {};
+  for (const binding of bindings) {
+    const request = { ...toResourceList(binding.spec.replicaRequirements?.resourceRequest), pods: 1 };
+    for (const target of binding.spec.clusters ?? []) placed[target.name] = add(placed[target.name] ?? {}, scale(request, target.replicas));
+  }
+  return nonEmpty(placed);
+}
+
+async function allocations(system: MemorySystem): Promise<Record<string, ResourceList>> {
+  const objects = await system.store.list<ClusterAllocation>('scheduling.outrank.io', 'ClusterAllocation');
+  return nonEmpty(Object.fromEntries(objects.map((a) => [a.metadata.name, a.spec.placed])));
+}
+
+/** ClusterAllocation objects hold exactly what the placed bindings occupy. */
+export async function expectAllocationsMatchBindings(system: MemorySystem): Promise<void> {
+  expect(await allocations(system)).toEqual(placedByBindings(await listBindings(system.context)));
 }

@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import type { OutrankSettings } from '../functions/environment';
+
+// Read by Powertools when the functions load: metrics stay off and logs quiet unless asked for.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+const { startLocalRuntime } = await import('../functions/local/local-runtime');
+const { MissingEmulatorError } = await import('../functions/local/aws-endpoint');
+
+/**
+ * `npm start`: the whole system on this machine. OUTRANK_PORT picks the API port (default 8080),
+ * OUTRANK_SETTINGS_FILE a JSON file of scheduler settings, AWS_ENDPOINT_URL an emulator already running.
+ */
+async function main(): Promise<void> {
+  const port = Number(process.env.OUTRANK_PORT ?? 8080);
+  const settingsFile = process.env.OUTRANK_SETTINGS_FILE;
+  const settings = settingsFile ? (JSON.parse(await readFile(settingsFile, 'utf8')) as OutrankSettings) : undefined;
+  const runtime = await startLocalRuntime({
+    port,
+    prefix: process.env.OUTRANK_PREFIX ?? 'outrank',
+    settings,
+    reconcileIntervalMs: Number(process.env.OUTRANK_RECONCILE_INTERVAL_MS ?? 60_000),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stdout.write(
+    [
+      `outrank is running`,
+      `  API:            ${runtime.apiUrl}`,
+      `  AWS endpoint:   ${runtime.endpoint.url}${runtime.endpoint.started ? ' (moto_server started for this run)' : ''}`,
+      `  try:            npx outrank apply -f examples/manifests/preemption.yaml && npx outrank get bindings`,
+      `  stop:           Ctrl-C`,
+      '',
+    ].join('\n'),
+  );
+  const stop = async () => {
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof MissingEmulatorError ? '' : 'outrank failed to start: '}${(error as Error).message}\n`);
+  process.exit(1);
+});

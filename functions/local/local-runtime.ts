@@ -1,0 +1,82 @@
+import type { Server } from 'node:http';
+import { DEFAULT_BANDS } from '../../lib/config';
+import { awsClients, type AwsResources } from '../adapters/aws-context';
+import { resourceDefinitions } from '../adapters/definitions';
+import { provision } from '../adapters/provision';
+import type { OutrankSettings } from '../environment';
+import { startAwsEndpoint, type AwsEndpoint } from './aws-endpoint';
+import { startHttpGateway } from './http-gateway';
+import { loadLocalFunctions } from './local-functions';
+
+export interface LocalRuntimeOptions {
+  /** Loopback port of the HTTP API; 0 picks a free one. */
+  readonly port: number;
+  /** Prefix of table and queue names, so several runtimes can share one endpoint. */
+  readonly prefix: string;
+  readonly settings?: OutrankSettings;
+  readonly reconcileIntervalMs: number;
+  readonly log: (line: string) => void;
+}
+
+export interface LocalRuntime {
+  readonly apiUrl: string;
+  readonly endpoint: AwsEndpoint;
+  readonly resources: AwsResources;
+  stop(): Promise<void>;
+}
+
+/** Creates (if missing) the tables and queues named by the prefix and says where they are. */
+export async function provisionResources(prefix: string, settings: OutrankSettings | undefined) {
+  const clients = awsClients();
+  const definitions = resourceDefinitions(prefix, settings?.bands ?? DEFAULT_BANDS);
+  const { urls } = await provision(clients.dynamodb, clients.sqs, definitions);
+  const url = (name: string) => urls.get(name)!;
+  const resources: AwsResources = {
+    objectsTable: definitions.objectsTable.name,
+    eventsTable: definitions.eventsTable.name,
+    policyChangeQueueUrl: url(definitions.policyChangeQueue.name),
+    bindingEnqueueQueueUrl: url(definitions.bindingEnqueueQueue.name),
+    scheduleTickQueueUrl: url(definitions.scheduleTickQueue.name),
+    bandQueueUrls: Object.fromEntries([...definitions.bandQueues].map(([band, queue]) => [band, url(queue.name)])),
+  };
+  return { clients, definitions, resources };
+}
+
+/**
+ * The whole system on one machine: tables and queues on the local AWS endpoint, the HTTP API on a
+ * loopback port, pollers invoking the queue-driven functions in-process as event source mappings
+ * would, and the reconcile on a timer as the EventBridge schedule would.
+ */
+export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  const endpoint = await startAwsEndpoint();
+  try {
+    return await startOn(endpoint, options);
+  } catch (error) {
+    await endpoint.stop();
+    throw error;
+  }
+}
+
+async function startOn(endpoint: AwsEndpoint, options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  process.env.AWS_ENDPOINT_URL = endpoint.url;
+  const { clients, resources } = await provisionResources(options.prefix, options.settings);
+  const onError = (error: unknown) => options.log(`error: ${(error as Error).message}`);
+  const functions = await loadLocalFunctions(clients, resources, options.settings, onError);
+  for (const poller of functions.pollers) poller.start();
+  const reconcileTimer = setInterval(() => functions.reconcile().catch(onError), options.reconcileIntervalMs);
+  const server: Server = await startHttpGateway(functions.api, options.port);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+
+  return {
+    apiUrl: `http://localhost:${port}`,
+    endpoint,
+    resources,
+    stop: async () => {
+      clearInterval(reconcileTimer);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(functions.pollers.map((poller) => poller.stop()));
+      await endpoint.stop();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import type { BindingRequest, ObjectChange } from '../lib/controllers/messages';
+
+const objectRef = z.strictObject({
+  group: z.string().max(253),
+  kind: z.string().min(1).max(63),
+  namespace: z.string().max(63),
+  name: z.string().min(1).max(253),
+});
+
+/** Queue message bodies are checked like any input: a malformed one fails and ends in the dead-letter queue. */
+export const objectChangeSchema: z.ZodType<ObjectChange> = z.strictObject({ ref: objectRef });
+
+export const bindingRequestSchema: z.ZodType<BindingRequest> = z.strictObject({
+  binding: z.strictObject({
+    kind: z.enum(['ResourceBinding', 'ClusterResourceBinding']),
+    namespace: z.string().max(63),
+    name: z.string().min(1).max(253),
+  }),
+  resourceVersion: z.string().max(64),
+});

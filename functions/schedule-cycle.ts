@@ -1,0 +1,22 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type { Context } from 'aws-lambda';
+import { ScheduleCycleController, type CycleReport } from '../lib/controllers/schedule-cycle';
+import { controllerContext } from './context';
+import { logger, metrics } from './observability';
+
+/** Time kept back for committing the binding in hand and flushing metrics before the function is stopped. */
+const SAFETY_MARGIN_MS = 15_000;
+
+/**
+ * Started by a tick on the schedule-tick queue or by the schedule: drains the band queues, highest
+ * band first, until they are empty or the time budget is spent. The tick itself carries nothing.
+ */
+export const handler = middy(async (_event: unknown, context: Context): Promise<CycleReport> => {
+  const report = await new ScheduleCycleController(controllerContext()).run(() => context.getRemainingTimeInMillis() < SAFETY_MARGIN_MS);
+  logger.info('schedule cycle finished', { ...report });
+  return report;
+})
+  .use(injectLambdaContext(logger))
+  .use(logMetrics(metrics));

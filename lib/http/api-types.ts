@@ -1,0 +1,33 @@
+import type { ObjectService } from '../controllers/object-service';
+import type { EventLog } from '../ports/event-log';
+import type { ObjectStore } from '../ports/object-store';
+
+/** One HTTP request as every transport (API Gateway, node:http) can give it. */
+export interface ApiRequest {
+  readonly method: string;
+  /** The URL path without the query string, e.g. /apis/apps/v1/namespaces/default/deployments. */
+  readonly path: string;
+  readonly query: Readonly<Record<string, string | undefined>>;
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body: string | undefined;
+}
+
+export interface ApiResponse {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+export interface ApiDependencies {
+  /** The write path: every create, replace, patch and delete goes through it. */
+  readonly objects: ObjectService;
+  /** Reads (get, list). */
+  readonly store: ObjectStore;
+  readonly events: EventLog;
+  /**
+   * Told about errors answered with 500 InternalError, whose details the response withholds, so a
+   * transport can log them.
+   */
+  readonly onInternalError?: (error: unknown) => void;
+}

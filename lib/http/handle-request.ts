@@ -1,0 +1,88 @@
+import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
+import { errorStatus, type ErrorTarget } from './error-status';
+import { getEvent, listEvents } from './event-handlers';
+import { createObject, deleteObject, getObject, listObjects, patchObject, replaceObject } from './object-handlers';
+import { checkBodySize } from './request-body';
+import { jsonResponse } from './response';
+import { operationOf, parseRoute, type Operation, type ResourceRoute, type Route } from './routes';
+import { qualifiedResource, type ServedResource } from './served-resources';
+import { ApiError, statusResponse } from './status';
+
+function pathNotFound(): ApiError {
+  return new ApiError('NotFound', 'the server could not find the requested resource');
+}
+
+function methodNotAllowed(resource?: ServedResource): ApiError {
+  const supported = resource ? ` (${qualifiedResource(resource)} supports ${resource.verbs.join(', ')})` : '';
+  return new ApiError('MethodNotAllowed', `the server does not allow this method on the requested resource${supported}`);
+}
+
+function documentResponse(request: ApiRequest, route: Exclude<Route, ResourceRoute>): ApiResponse {
+  if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed();
+  if (route.type === 'openapi') {
+    throw new ApiError('NotFound', 'OpenAPI schemas are not served: run kubectl with --validate=false; the server validates every object');
+  }
+  return jsonResponse(200, route.body);
+}
+
+/** Refusals that depend on the query, not the body; like every routing check, before anything is written. */
+function checkQuery(request: ApiRequest, operation: Operation): void {
+  if (operation.verb === 'list' && (request.query.watch === 'true' || request.query.watch === '1')) {
+    throw new ApiError('MethodNotAllowed', 'watch is not supported: list instead');
+  }
+  // Ignoring a dry run would write what the client asked only to check.
+  if (operation.verb !== 'get' && operation.verb !== 'list' && request.query.dryRun !== undefined) {
+    throw new ApiError('BadRequest', 'dryRun is not supported');
+  }
+}
+
+function objectResponse(route: ResourceRoute, operation: Operation, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  switch (operation.verb) {
+    case 'list':
+      return listObjects(route, request, deps);
+    case 'create':
+      return createObject(route, request, deps);
+    case 'get':
+      return getObject(route, operation.name, deps);
+    case 'update':
+      return replaceObject(route, operation.name, request, deps);
+    case 'patch':
+      return patchObject(route, operation.name, request, deps);
+    case 'delete':
+      return deleteObject(route, operation.name, deps);
+  }
+}
+
+function eventResponse(route: ResourceRoute, operation: Operation, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  if (operation.verb === 'list') return listEvents(route, request, deps);
+  if (operation.verb === 'get') return getEvent(route, operation.name, deps);
+  throw methodNotAllowed(route.resource);
+}
+
+function resourceResponse(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  const operation = operationOf(request.method, route);
+  if (!operation || !route.resource.verbs.includes(operation.verb)) throw methodNotAllowed(route.resource);
+  checkQuery(request, operation);
+  return route.resource.source === 'events' ? eventResponse(route, operation, request, deps) : objectResponse(route, operation, request, deps);
+}
+
+/**
+ * Serves one request of the Kubernetes-style API: discovery, then get, list, create, replace, patch
+ * and delete of outrank's kinds. Every failure is answered with a Status and writes nothing: all
+ * checks of the request come before ObjectService, which validates before it writes.
+ */
+export async function handleApiRequest(request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  let target: ErrorTarget | undefined;
+  try {
+    checkBodySize(request);
+    const route = parseRoute(request.path);
+    if (!route) throw pathNotFound();
+    if (route.type !== 'resource') return documentResponse(request, route);
+    target = { resource: route.resource, ...(route.name !== undefined ? { name: route.name } : {}) };
+    return await resourceResponse(route, request, deps);
+  } catch (error) {
+    const status = errorStatus(error, target);
+    if (status.reason === 'InternalError') deps.onInternalError?.(error);
+    return statusResponse(status);
+  }
+}

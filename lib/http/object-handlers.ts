@@ -1,0 +1,126 @@
+import { decodeObject } from '../api/decode';
+import { refOf, type ObjectRef } from '../api/kinds';
+import type { StoredObject } from '../ports/object-store';
+import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
+import { alreadyExists, notFound } from './error-status';
+import { listResponse, METADATA_FIELDS, selectionOf } from './lists';
+import { withUrlIdentity } from './object-identity';
+import { isObject, mediaTypeOf, readObjectBody, unsupportedMediaType, type BodySyntax, type JsonObject } from './request-body';
+import { jsonResponse } from './response';
+import type { ResourceRoute } from './routes';
+import { qualifiedResource } from './served-resources';
+import { ApiError, successStatus } from './status';
+
+/** Handlers for the kinds kept in the object store. Every write goes through ObjectService. */
+
+const OBJECT_SYNTAXES: ReadonlyMap<string, BodySyntax> = new Map([
+  ['application/json', 'json'],
+  ['application/yaml', 'yaml'],
+]);
+
+const MERGE_PATCH = 'application/merge-patch+json';
+const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+const APPLY_PATCH = 'application/apply-patch+yaml';
+
+function refAt(route: ResourceRoute, name: string): ObjectRef {
+  return { group: route.resource.group, kind: route.resource.info.kind, namespace: route.namespace ?? '', name };
+}
+
+/** A whole object (create, replace) in JSON or YAML, with the identity its URL gives it. */
+function readObject(request: ApiRequest, route: ResourceRoute): JsonObject {
+  const mediaType = mediaTypeOf(request);
+  const syntax = OBJECT_SYNTAXES.get(mediaType);
+  if (!syntax) throw unsupportedMediaType(mediaType, [...OBJECT_SYNTAXES.keys()]);
+  return withUrlIdentity(readObjectBody(request, syntax), route);
+}
+
+export async function getObject(route: ResourceRoute, name: string, deps: ApiDependencies): Promise<ApiResponse> {
+  const object = await deps.store.get(refAt(route, name));
+  if (!object) throw notFound(route.resource, name);
+  return jsonResponse(200, object);
+}
+
+export async function listObjects(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  const selection = selectionOf<StoredObject>(request, METADATA_FIELDS);
+  const items = await deps.store.list(route.resource.group, route.resource.info.kind, route.namespace);
+  return listResponse(route.resource, items, selection);
+}
+
+/**
+ * POST: validated first, as the API server does, then refused with AlreadyExists when the name is
+ * taken, since ObjectService.apply would replace the object. (A create racing this one between the
+ * check and the write is replaced, not refused: the write path offers no create-only write.)
+ */
+export async function createObject(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  const body = readObject(request, route);
+  const object = decodeObject(body);
+  if (object.metadata.resourceVersion !== undefined) {
+    throw new ApiError('BadRequest', 'metadata.resourceVersion must not be set on objects to be created');
+  }
+  if (await deps.store.get(refOf(object))) throw alreadyExists(route.resource, object.metadata.name);
+  const { object: written } = await deps.objects.apply(body);
+  return jsonResponse(201, written);
+}
+
+/**
+ * An update that names no resourceVersion replaces the version read here: should the object change
+ * or vanish before the write, the write fails with a conflict instead of losing that change or
+ * re-creating the object.
+ */
+function expectingVersion(body: JsonObject, existing: StoredObject): JsonObject {
+  const { metadata } = body;
+  if (!isObject(metadata) || metadata.resourceVersion !== undefined) return body;
+  return { ...body, metadata: { ...metadata, resourceVersion: existing.metadata.resourceVersion } };
+}
+
+/** PUT: replaces an existing object; metadata.resourceVersion, when given, must be the current one (else 409). */
+export async function replaceObject(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  const body = readObject(request, route);
+  const existing = await deps.store.get(refAt(route, name));
+  if (!existing) throw notFound(route.resource, name);
+  const { object } = await deps.objects.apply(expectingVersion(body, existing));
+  return jsonResponse(200, object);
+}
+
+async function mergePatch(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  const { object } = await deps.objects.patch(refAt(route, name), readObjectBody(request, 'json'));
+  return jsonResponse(200, object);
+}
+
+/** Server-side apply, simplified: the body is the whole object, created or replaced (no field managers). */
+async function serverSideApply(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  const { object, created } = await deps.objects.apply(withUrlIdentity(readObjectBody(request, 'yaml'), route));
+  return jsonResponse(created ? 201 : 200, object);
+}
+
+function strategicMergeRefused(route: ResourceRoute): ApiError {
+  return new ApiError(
+    'UnsupportedMediaType',
+    `strategic merge patch is not supported for ${qualifiedResource(route.resource)}: use a JSON merge patch (kubectl patch --type=merge) or server-side apply (kubectl apply --server-side)`,
+  );
+}
+
+/** PATCH: JSON merge patch, server-side apply, and strategic merge patch where it means a merge patch. */
+export async function patchObject(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  const mediaType = mediaTypeOf(request);
+  switch (mediaType) {
+    case MERGE_PATCH:
+      return mergePatch(route, name, request, deps);
+    case STRATEGIC_MERGE_PATCH:
+      if (!route.resource.acceptsStrategicMerge) throw strategicMergeRefused(route);
+      return mergePatch(route, name, request, deps);
+    case APPLY_PATCH:
+      return serverSideApply(route, request, deps);
+    default:
+      throw unsupportedMediaType(mediaType, [MERGE_PATCH, APPLY_PATCH, ...(route.resource.acceptsStrategicMerge ? [STRATEGIC_MERGE_PATCH] : [])]);
+  }
+}
+
+/**
+ * DELETE: answered with a Success Status, as Kubernetes does for kinds without finalizers. The
+ * DeleteOptions kubectl sends (propagationPolicy) do not apply: outrank deletes at once.
+ */
+export async function deleteObject(route: ResourceRoute, name: string, deps: ApiDependencies): Promise<ApiResponse> {
+  await deps.objects.delete(refAt(route, name));
+  return jsonResponse(200, successStatus({ name, group: route.resource.group, kind: route.resource.info.plural }));
+}

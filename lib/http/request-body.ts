@@ -1,0 +1,76 @@
+import { parseManifests } from '../api/manifest';
+import type { ApiRequest } from './api-types';
+import { ApiError } from './status';
+
+/** The same bound as manifests read from files; the server refuses larger bodies before reading them. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Far deeper than any manifest, far shallower than the stack: validation, merge patching and storage
+ * all recurse through the object, and a body nested deeper would exhaust the stack (a 500) instead
+ * of being refused.
+ */
+const MAX_DEPTH = 100;
+
+export type BodySyntax = 'json' | 'yaml';
+
+export type JsonObject = Record<string, unknown>;
+
+/** The Content-Type without its parameters (charset), lower case; JSON when absent, as Kubernetes assumes. */
+export function mediaTypeOf(request: ApiRequest): string {
+  const header = request.headers['content-type'];
+  return header ? header.split(';')[0]!.trim().toLowerCase() : 'application/json';
+}
+
+export function unsupportedMediaType(mediaType: string, accepted: readonly string[]): ApiError {
+  return new ApiError(
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format (${mediaType}) - accepted media types include: ${accepted.join(', ')}`,
+  );
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Iterative, so that measuring a hostile body cannot itself exhaust the stack. */
+function exceedsDepth(value: unknown, limit: number): boolean {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    if (next.depth > limit) return true;
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+  }
+  return false;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError('BadRequest', `the request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** YAML goes through the manifest reader, so it has the same alias and size limits as files. */
+function parseYaml(text: string): unknown {
+  const objects = parseManifests(text);
+  if (objects.length !== 1) throw new ApiError('BadRequest', `the request body must hold exactly one object, not ${objects.length}`);
+  return objects[0];
+}
+
+/** Checked first for every request, before anything of it is read. */
+export function checkBodySize(request: ApiRequest): void {
+  if (request.body !== undefined && Buffer.byteLength(request.body, 'utf8') > MAX_BODY_BYTES) {
+    throw new ApiError('RequestEntityTooLarge', `the request body is too large: at most ${MAX_BODY_BYTES} bytes are accepted`);
+  }
+}
+
+/** The one JSON object a create, replace or patch carries (its size was checked on arrival). */
+export function readObjectBody(request: ApiRequest, syntax: BodySyntax): JsonObject {
+  if (request.body === undefined || request.body.trim() === '') throw new ApiError('BadRequest', 'the request body must hold an object');
+  const value = syntax === 'json' ? parseJson(request.body) : parseYaml(request.body);
+  if (!isObject(value)) throw new ApiError('BadRequest', 'the request body must hold an object');
+  if (exceedsDepth(value, MAX_DEPTH)) throw new ApiError('BadRequest', `the request body must not be nested more than ${MAX_DEPTH} levels deep`);
+  return value;
+}

@@ -1,0 +1,82 @@
+import { CLUSTER_ALLOCATION, EVENT, RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING, SYSTEM_KINDS, TEMPLATE_KINDS, type KindInfo } from '../api/kinds';
+import { apiGroupOf } from '../api/resource-template';
+
+/** Kubernetes verbs, as discovery lists them and as requests map onto them. */
+export type Verb = 'create' | 'delete' | 'get' | 'list' | 'patch' | 'update';
+
+/** A resource served under /api/v1 or /apis/<group>/<version>. */
+export interface ServedResource {
+  readonly info: KindInfo;
+  readonly group: string;
+  readonly version: string;
+  readonly verbs: readonly Verb[];
+  readonly shortNames: readonly string[];
+  /** Events live in the event log; every other kind in the object store. */
+  readonly source: 'store' | 'events';
+  /**
+   * Outrank's own kinds have no strategic merge metadata (Karmada kinds are custom resources and
+   * PriorityClass has no merge lists), so a strategic merge patch means the same as a JSON merge
+   * patch. Workload templates do have merge lists (containers by name); merging those like a JSON
+   * merge patch would silently replace lists, so they refuse it.
+   */
+  readonly acceptsStrategicMerge: boolean;
+}
+
+const READ_WRITE: readonly Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update'];
+/** 003_84d3efbe34f2569a.txt: bindings are written by outrank; users only patch spec.suspension. */
+const BINDING_VERBS: readonly Verb[] = ['get', 'list', 'patch'];
+/** Events are recorded by outrank itself. */
+const EVENT_VERBS: readonly Verb[] = ['get', 'list'];
+
+/** The short names kubectl users know from Kubernetes and Karmada. */
+const SHORT_NAMES: Readonly<Record<string, readonly string[]>> = {
+  priorityclasses: ['pc'],
+  propagationpolicies: ['pp'],
+  clusterpropagationpolicies: ['cpp'],
+  resourcebindings: ['rb'],
+  clusterresourcebindings: ['crb'],
+  events: ['ev'],
+  deployments: ['deploy'],
+  statefulsets: ['sts'],
+  replicasets: ['rs'],
+};
+
+function versionOf(apiVersion: string): string {
+  return apiVersion.slice(apiVersion.indexOf('/') + 1);
+}
+
+function verbsOf(info: KindInfo): readonly Verb[] {
+  if (info === EVENT) return EVENT_VERBS;
+  if (info === RESOURCE_BINDING || info === CLUSTER_RESOURCE_BINDING) return BINDING_VERBS;
+  return READ_WRITE;
+}
+
+function serve(info: KindInfo): ServedResource {
+  return {
+    info,
+    group: apiGroupOf(info.apiVersion),
+    version: versionOf(info.apiVersion),
+    verbs: verbsOf(info),
+    shortNames: SHORT_NAMES[info.plural] ?? [],
+    source: info === EVENT ? 'events' : 'store',
+    acceptsStrategicMerge: SYSTEM_KINDS.includes(info),
+  };
+}
+
+/** Every kind outrank stores except ClusterAllocation, which is the scheduler's internal bookkeeping. */
+export const SERVED_RESOURCES: readonly ServedResource[] = [...SYSTEM_KINDS, ...TEMPLATE_KINDS]
+  .filter((info) => info !== CLUSTER_ALLOCATION)
+  .map(serve);
+
+export function findResource(group: string, version: string, plural: string): ServedResource | undefined {
+  return SERVED_RESOURCES.find((r) => r.group === group && r.version === version && r.info.plural === plural);
+}
+
+export function resourcesOf(group: string, version: string): ServedResource[] {
+  return SERVED_RESOURCES.filter((r) => r.group === group && r.version === version);
+}
+
+/** "deployments.apps", or "events" for the core group: how Kubernetes names a resource in messages. */
+export function qualifiedResource(resource: ServedResource): string {
+  return resource.group ? `${resource.info.plural}.${resource.group}` : resource.info.plural;
+}

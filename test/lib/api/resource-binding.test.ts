@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { Condition } from '../../../lib/api/meta';
+import {
+  bindingName,
+  bindingNamespace,
+  bindingPriority,
+  findCondition,
+  isPlaced,
+  isSuspended,
+  placedClusters,
+  resourceBindingSchema,
+  withCondition,
+  type ResourceBinding,
+} from '../../../lib/api/resource-binding';
+
+function binding(spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): ResourceBinding {
+  return resourceBindingSchema.parse({
+    apiVersion: 'work.karmada.io/v1alpha2',
+    kind: 'ResourceBinding',
+    metadata: { name: 'web-deployment', namespace: 'default' },
+    spec: { resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' }, ...spec },
+    ...extra,
+  });
+}
+
+const scheduledTrue: Condition = { type: 'Scheduled', status: 'True', reason: 'Success', lastTransitionTime: 't1' };
+const suspended: Condition = { type: 'SchedulingSuspended', status: 'False', lastTransitionTime: 't0' };
+
+describe('withCondition (Kubernetes condition convention)', () => {
+  it.each<[string, Condition[] | undefined, Condition, Condition[]]>([
+    ['adds to no conditions', undefined, scheduledTrue, [scheduledTrue]],
+    ['appends a new type after the others', [suspended], scheduledTrue, [suspended, scheduledTrue]],
+    [
+      'keeps lastTransitionTime when the status does not change',
+      [suspended, scheduledTrue],
+      { type: 'Scheduled', status: 'True', reason: 'Success', message: 'again', lastTransitionTime: 't2' },
+      [suspended, { type: 'Scheduled', status: 'True', reason: 'Success', message: 'again', lastTransitionTime: 't1' }],
+    ],
+    [
+      'takes the new lastTransitionTime when the status changes',
+      [scheduledTrue, suspended],
+      { type: 'Scheduled', status: 'False', reason: 'Unschedulable', lastTransitionTime: 't3' },
+      [{ type: 'Scheduled', status: 'False', reason: 'Unschedulable', lastTransitionTime: 't3' }, suspended],
+    ],
+    [
+      'uses the new time when the old condition had none',
+      [{ type: 'Scheduled', status: 'True' }],
+      scheduledTrue,
+      [scheduledTrue],
+    ],
+  ])('%s', (_, conditions, next, expected) => {
+    const before = structuredClone(conditions);
+    expect(withCondition(conditions, next)).toEqual(expected);
+    expect(conditions).toEqual(before);
+  });
+});
+
+describe('binding helpers', () => {
+  it.each([
+    ['web', 'Deployment', 'web-deployment'],
+    ['db', 'StatefulSet', 'db-statefulset'],
+    ['batch', 'Job', 'batch-job'],
+  ])('bindingName(%s, %s) is %s (issue 2: `<template name>-<lowercase kind>`)', (name, kind, expected) => {
+    expect(bindingName(name, kind)).toBe(expected);
+  });
+
+  it('reads priority, suspension, placement and conditions', () => {
+    const placed = binding(
+      { schedulePriority: { priority: 7, preemptionPolicy: 'Never' }, suspension: { scheduling: true }, clusters: [{ name: 'm1', replicas: 2 }] },
+      { status: { conditions: [scheduledTrue] } },
+    );
+    expect(bindingPriority(placed)).toBe(7);
+    expect(isSuspended(placed)).toBe(true);
+    expect(isPlaced(placed)).toBe(true);
+    expect(placedClusters(placed)).toEqual([{ name: 'm1', replicas: 2 }]);
+    expect(findCondition(placed, 'Scheduled')).toEqual(scheduledTrue);
+    expect(findCondition(placed, 'SchedulingSuspended')).toBeUndefined();
+    expect(bindingNamespace(placed)).toBe('default');
+  });
+
+  it.each([
+    ['no schedulePriority', {}, 0, false, false],
+    ['suspension false (003_84d3efbe34f2569a.txt: false resumes)', { suspension: { scheduling: false } }, 0, false, false],
+    ['empty clusters', { clusters: [] }, 0, false, false],
+  ])('defaults with %s', (_, spec, priority, suspendedFlag, placed) => {
+    const object = binding(spec);
+    expect(bindingPriority(object)).toBe(priority);
+    expect(isSuspended(object)).toBe(suspendedFlag);
+    expect(isPlaced(object)).toBe(placed);
+  });
+
+  it('a ClusterResourceBinding has no namespace', () => {
+    const object = resourceBindingSchema.parse({
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ClusterResourceBinding',
+      metadata: { name: 'reader-clusterrole' },
+      spec: { resource: { apiVersion: 'example.com/v1', kind: 'Widget', name: 'reader' } },
+    });
+    expect(bindingNamespace(object)).toBe('');
+  });
+});
+
+describe('ResourceBinding schema', () => {
+  it.each([
+    ['an invalid resource request', { replicaRequirements: { resourceRequest: { cpu: 'lots' } } }, ['spec', 'replicaRequirements', 'resourceRequest', 'cpu']],
+    ['a negative resource request', { replicaRequirements: { resourceRequest: { memory: '-1Gi' } } }, ['spec', 'replicaRequirements', 'resourceRequest', 'memory']],
+    ['negative replicas', { replicas: -1 }, ['spec', 'replicas']],
+    ['an unknown preemption policy', { schedulePriority: { priority: 1, preemptionPolicy: 'Always' } }, ['spec', 'schedulePriority', 'preemptionPolicy']],
+    ['semi-preemptible (001_a1e1fac0121de70f.txt: a later feature)', { preemptibility: 'semi-preemptible' }, ['spec', 'preemptibility']],
+    ['a cluster listed twice', { clusters: [{ name: 'm1', replicas: 1 }, { name: 'm1', replicas: 2 }] }, ['spec', 'clusters', 1, 'name']],
+  ])('rejects %s', (_, spec, path) => {
+    const result = resourceBindingSchema.safeParse({
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ResourceBinding',
+      metadata: { name: 'b', namespace: 'default' },
+      spec: { resource: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, ...spec },
+    });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(path);
+  });
+});

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { Api, cluster, job, propagationPolicy } from './support';
+
+const BINDINGS = '/apis/work.karmada.io/v1alpha2/namespaces/tenant-a/resourcebindings';
+const REPORT = `${BINDINGS}/report-job`;
+const MERGE = 'application/merge-patch+json';
+
+/** examples/003-scheduling-suspension.yaml: a policy creates its bindings with scheduling suspended. */
+async function suspendedBindings(): Promise<Api> {
+  const api = new Api();
+  await api.seed(cluster(), propagationPolicy('queued', 'tenant-a', { suspension: { scheduling: true } }), job('report', 'tenant-a'), job('backfill', 'tenant-a'));
+  return api;
+}
+
+async function resumedReport(): Promise<Api> {
+  const api = await suspendedBindings();
+  const reply = await api.send('PATCH', REPORT, { body: { spec: { suspension: { scheduling: false } } }, contentType: MERGE });
+  expect(reply.statusCode).toBe(200);
+  await api.system.runUntilIdle();
+  return api;
+}
+
+describe('ResourceBindings (003_84d3efbe34f2569a.txt)', () => {
+  it('are listed per namespace and across namespaces', async () => {
+    const api = await suspendedBindings();
+    const reply = await api.get(BINDINGS);
+    expect(reply.body).toMatchObject({ apiVersion: 'work.karmada.io/v1alpha2', kind: 'ResourceBindingList' });
+    expect(reply.body.items.map((b: any) => b.metadata.name)).toEqual(['backfill-job', 'report-job']);
+    expect((await api.get('/apis/work.karmada.io/v1alpha2/resourcebindings')).body.items).toHaveLength(2);
+  });
+
+  it('are read one by one', async () => {
+    const reply = await (await suspendedBindings()).get(REPORT);
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body).toMatchObject({ kind: 'ResourceBinding', metadata: { name: 'report-job' }, spec: { suspension: { scheduling: true } } });
+  });
+
+  it.each([
+    ['POST', BINDINGS],
+    ['PUT', REPORT],
+    ['DELETE', REPORT],
+  ])('cannot be written with %s: 405, nothing written', async (method, path) => {
+    const api = await suspendedBindings();
+    const existing = (await api.get(REPORT)).body;
+    const before = await api.snapshot();
+    const reply = await api.send(method, path, { body: existing });
+    expect(reply.statusCode).toBe(405);
+    expect(reply.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'MethodNotAllowed', code: 405 });
+    expect(reply.body.message).toContain('get, list, patch');
+    expect(await api.snapshot()).toEqual(before);
+  });
+
+  it('resume with a patch of spec.suspension, and are then scheduled', async () => {
+    const api = await resumedReport();
+    const report = (await api.get(REPORT)).body;
+    expect(report.spec.clusters).toEqual([{ name: 'member1', replicas: 1 }]);
+    expect((await api.get(`${BINDINGS}/backfill-job`)).body.spec.clusters).toBeUndefined();
+  });
+
+  it('take a strategic merge patch (kubectl patch\'s default) as a merge patch', async () => {
+    const api = await suspendedBindings();
+    const reply = await api.send('PATCH', REPORT, { body: { spec: { suspension: { scheduling: false } } }, contentType: 'application/strategic-merge-patch+json' });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body.spec.suspension).toEqual({ scheduling: false });
+  });
+
+  it.each([
+    ['suspending a binding that is already scheduled', { spec: { suspension: { scheduling: true } } }, 'spec.suspension.scheduling'],
+    ['changing what the scheduler writes', { spec: { replicas: 7 } }, 'spec'],
+    ['changing the status', { status: { conditions: null } }, 'spec'],
+    ['renaming it', { metadata: { name: 'other' } }, 'metadata.name'],
+  ])('refuse %s with 422, nothing written', async (_, patch, field) => {
+    const api = await resumedReport();
+    const before = await api.snapshot();
+    const reply = await api.send('PATCH', REPORT, { body: patch, contentType: MERGE });
+    expect(reply.statusCode).toBe(422);
+    expect(reply.body).toMatchObject({ reason: 'Invalid', details: { name: expect.any(String), kind: 'ResourceBinding' } });
+    expect(reply.body.details.causes).toContainEqual(expect.objectContaining({ field }));
+    expect(await api.snapshot()).toEqual(before);
+  });
+
+  it('refuse server-side apply: outrank creates them', async () => {
+    const api = await suspendedBindings();
+    const before = await api.snapshot();
+    const existing = (await api.get(REPORT)).body;
+    const reply = await api.send('PATCH', REPORT, { body: existing, contentType: 'application/apply-patch+yaml' });
+    expect(reply.statusCode).toBe(422);
+    expect(await api.snapshot()).toEqual(before);
+  });
+
+  it('are not found by a name that does not exist', async () => {
+    const api = await suspendedBindings();
+    const reply = await api.send('PATCH', `${BINDINGS}/nothing`, { body: { spec: { suspension: { scheduling: false } } }, contentType: MERGE });
+    expect(reply.statusCode).toBe(404);
+    expect(reply.body.message).toBe('resourcebindings.work.karmada.io "nothing" not found');
+  });
+});
+
+describe('events', () => {
+  async function withEvents(): Promise<Api> {
+    const api = await resumedReport();
+    const { events } = api.system;
+    await events.record({ type: 'Warning', reason: 'Tested', object: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'tenant-b', name: 'web' }, message: 'one' });
+    await events.record({ type: 'Normal', reason: 'Tested', object: { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', name: 'member1' }, message: 'two' });
+    await events.record({ type: 'Normal', reason: 'Tested', object: { apiVersion: 'batch/v1', kind: 'Job', namespace: 'tenant-a', name: 'report-job' }, message: 'three' });
+    return api;
+  }
+  const messages = (reply: { body: any }) => reply.body.items.map((e: any) => `${e.involvedObject.kind}/${e.involvedObject.name}: ${e.reason}`);
+
+  it('are listed across namespaces as an EventList', async () => {
+    const reply = await (await withEvents()).get('/api/v1/events');
+    expect(reply.body).toMatchObject({ apiVersion: 'v1', kind: 'EventList', metadata: { resourceVersion: expect.any(String) } });
+    expect(reply.body.items).toHaveLength(4);
+  });
+
+  it.each([
+    [
+      'kubectl describe of a namespaced object',
+      '/api/v1/namespaces/tenant-a/events',
+      'involvedObject.name=report-job,involvedObject.namespace=tenant-a,involvedObject.kind=ResourceBinding',
+      ['ResourceBinding/report-job: ScheduleBindingSucceed'],
+    ],
+    ['kubectl describe of a cluster-scoped object', '/api/v1/events', 'involvedObject.name=member1,involvedObject.namespace=,involvedObject.kind=Cluster', ['Cluster/member1: Tested']],
+    ['a kind and a name', '/api/v1/events', 'involvedObject.kind=Deployment,involvedObject.name=web', ['Deployment/web: Tested']],
+    ['a uid, which outrank does not record', '/api/v1/namespaces/tenant-b/events', 'involvedObject.kind=Deployment,involvedObject.name=web,involvedObject.namespace=tenant-b,involvedObject.uid=1234', ['Deployment/web: Tested']],
+    ['a name in a namespace it is not in', '/api/v1/namespaces/tenant-b/events', 'involvedObject.name=report-job', []],
+    ['the type', '/api/v1/events', 'type=Warning', ['Deployment/web: Tested']],
+    ['no kind', '/api/v1/namespaces/tenant-a/events', 'involvedObject.kind!=ResourceBinding', ['Job/report-job: Tested']],
+  ])('are selected by fieldSelector: %s', async (_, path, fieldSelector, expected) => {
+    const reply = await (await withEvents()).get(path, { fieldSelector, limit: '500' });
+    expect(reply.statusCode).toBe(200);
+    expect(messages(reply)).toEqual(expected);
+  });
+
+  it('are read one by one', async () => {
+    const api = await withEvents();
+    const [first] = (await api.get('/api/v1/namespaces/tenant-a/events')).body.items;
+    expect((await api.get(`/api/v1/namespaces/tenant-a/events/${first.metadata.name}`)).body).toEqual(first);
+    expect((await api.get(`/api/v1/namespaces/tenant-b/events/${first.metadata.name}`)).statusCode).toBe(404);
+  });
+
+  it('refuse an unsupported field with 400', async () => {
+    const reply = await (await withEvents()).get('/api/v1/events', { fieldSelector: 'involvedObject.color=red' });
+    expect(reply.statusCode).toBe(400);
+    expect(reply.body.message).toContain('field label not supported: involvedObject.color');
+  });
+
+  it.each([
+    ['POST', '/api/v1/namespaces/tenant-a/events'],
+    ['PUT', '/api/v1/namespaces/tenant-a/events/x'],
+    ['PATCH', '/api/v1/namespaces/tenant-a/events/x'],
+    ['DELETE', '/api/v1/namespaces/tenant-a/events/x'],
+  ])('cannot be written with %s: 405', async (method, path) => {
+    const api = await withEvents();
+    const before = await api.snapshot();
+    const reply = await api.send(method, path, { body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'x' } }, contentType: MERGE });
+    expect(reply.statusCode).toBe(405);
+    expect(await api.snapshot()).toEqual(before);
+  });
+});

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { Api } from './support';
+
+describe('discovery', () => {
+  const api = new Api();
+
+  it('GET /api lists the core version', async () => {
+    const reply = await api.get('/api');
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toBe('application/json');
+    expect(reply.body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
+  });
+
+  it('GET /api/v1 serves events only', async () => {
+    const reply = await api.get('/api/v1');
+    expect(reply.body).toEqual({
+      kind: 'APIResourceList',
+      apiVersion: 'v1',
+      groupVersion: 'v1',
+      resources: [{ name: 'events', singularName: 'event', namespaced: true, kind: 'Event', verbs: ['get', 'list'], shortNames: ['ev'] }],
+    });
+  });
+
+  it('GET /apis lists every served group with its preferred version, and not the internal one', async () => {
+    const reply = await api.get('/apis');
+    expect(reply.body.kind).toBe('APIGroupList');
+    expect(reply.body.apiVersion).toBe('v1');
+    expect(reply.body.groups.map((g: { name: string }) => g.name).sort()).toEqual(
+      ['apps', 'batch', 'cluster.karmada.io', 'policy.karmada.io', 'scheduling.k8s.io', 'work.karmada.io'],
+    );
+    expect(reply.body.groups).toContainEqual({
+      name: 'work.karmada.io',
+      versions: [{ groupVersion: 'work.karmada.io/v1alpha2', version: 'v1alpha2' }],
+      preferredVersion: { groupVersion: 'work.karmada.io/v1alpha2', version: 'v1alpha2' },
+    });
+  });
+
+  it('GET /apis/<group> describes one group', async () => {
+    expect((await api.get('/apis/apps')).body).toEqual({
+      kind: 'APIGroup',
+      apiVersion: 'v1',
+      name: 'apps',
+      versions: [{ groupVersion: 'apps/v1', version: 'v1' }],
+      preferredVersion: { groupVersion: 'apps/v1', version: 'v1' },
+    });
+  });
+
+  it.each([
+    ['scheduling.k8s.io/v1', [['priorityclasses', 'PriorityClass', false, ['pc']]]],
+    ['cluster.karmada.io/v1alpha1', [['clusters', 'Cluster', false, undefined]]],
+    ['policy.karmada.io/v1alpha1', [['propagationpolicies', 'PropagationPolicy', true, ['pp']], ['clusterpropagationpolicies', 'ClusterPropagationPolicy', false, ['cpp']]]],
+    ['work.karmada.io/v1alpha2', [['resourcebindings', 'ResourceBinding', true, ['rb']], ['clusterresourcebindings', 'ClusterResourceBinding', false, ['crb']]]],
+    ['apps/v1', [['deployments', 'Deployment', true, ['deploy']], ['statefulsets', 'StatefulSet', true, ['sts']], ['replicasets', 'ReplicaSet', true, ['rs']]]],
+    ['batch/v1', [['jobs', 'Job', true, undefined]]],
+  ] as const)('GET /apis/%s lists its resources', async (groupVersion, expected) => {
+    const reply = await api.get(`/apis/${groupVersion}`);
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body).toMatchObject({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion });
+    expect(reply.body.resources.map((r: Record<string, unknown>) => [r.name, r.kind, r.namespaced, r.shortNames])).toEqual(expected);
+    for (const resource of reply.body.resources) expect(resource.singularName).toBe(resource.kind.toLowerCase());
+  });
+
+  it('lists the verbs each resource supports', async () => {
+    const karmada = (await api.get('/apis/work.karmada.io/v1alpha2')).body.resources;
+    expect(karmada[0].verbs).toEqual(['get', 'list', 'patch']);
+    const apps = (await api.get('/apis/apps/v1')).body.resources;
+    expect(apps[0].verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update']);
+  });
+
+  it('does not serve ClusterAllocation, outrank\'s internal bookkeeping', async () => {
+    expect((await api.get('/apis/scheduling.outrank.io/v1alpha1')).statusCode).toBe(404);
+    expect((await api.get('/apis/scheduling.outrank.io/v1alpha1/clusterallocations')).statusCode).toBe(404);
+  });
+
+  it('GET /version answers a version.Info', async () => {
+    const reply = await api.get('/version');
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body).toMatchObject({ major: '1', minor: '32', gitVersion: expect.stringMatching(/^v1\.32\./) });
+  });
+
+  it.each(['/openapi/v2', '/openapi/v3', '/openapi/v3/apis/apps/v1'])('%s is a 404 Status telling to use --validate=false', async (path) => {
+    const reply = await api.get(path);
+    expect(reply.statusCode).toBe(404);
+    expect(reply.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'NotFound', code: 404 });
+    expect(reply.body.message).toContain('--validate=false');
+  });
+
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('%s on a discovery document is 405', async (method) => {
+    const reply = await api.send(method, '/apis', { body: {} });
+    expect(reply.statusCode).toBe(405);
+    expect(reply.body).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
+  });
+
+  it.each(['/', '/apis/apps/v2', '/apis/unknown.io', '/api/v2', '/api/v1/pods', '/versions', '/healthz', '/apis/apps/v1/%E0%A4%A'])(
+    '%s is a 404 NotFound Status',
+    async (path) => {
+      const reply = await api.get(path);
+      expect(reply.statusCode).toBe(404);
+      expect(reply.body).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'the server could not find the requested resource',
+        reason: 'NotFound',
+        code: 404,
+      });
+    },
+  );
+});

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import type { PriorityClass } from '../../../lib/api/priority-class';
+import type { AnyPropagationPolicy } from '../../../lib/api/propagation-policy';
+import type { ResourceBinding } from '../../../lib/api/resource-binding';
+import type { ResourceTemplate } from '../../../lib/api/resource-template';
+import { buildBinding, type BindingInputs } from '../../../lib/policy/build-binding';
+import { PREEMPTIBILITY_LABEL } from '../../../lib/policy/resolve-preemptibility';
+import { cpp, pp, priorityClass, template } from './support';
+
+const web = template('web', { replicas: 3 });
+const policy = pp('p', { placement: { clusterAffinity: { clusterNames: ['m1', 'm2'] } } });
+
+function build(overrides: Partial<BindingInputs> = {}) {
+  return buildBinding({ template: web, policy, priorityClasses: [], preemptibleBelowPriority: 100, existing: undefined, ...overrides });
+}
+
+/** The binding as the store would hand it back after the scheduler placed it. */
+function stored(binding: ResourceBinding, clusters = [{ name: 'm1', replicas: 3 }]): ResourceBinding {
+  return {
+    ...binding,
+    metadata: { ...binding.metadata, resourceVersion: '7' },
+    spec: { ...binding.spec, clusters },
+    status: { schedulerObservedGeneration: binding.metadata.generation ?? 0, conditions: [{ type: 'Scheduled', status: 'True', reason: 'Success' }] },
+  };
+}
+
+describe('buildBinding: identity (issue 2, "Objects")', () => {
+  it('names a ResourceBinding `<template>-<lowercase kind>` in the template namespace', () => {
+    const { binding } = build({ template: template('web', { kind: 'StatefulSet', namespace: 'team' }), policy: pp('p', { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'StatefulSet' }] }, 'team') });
+    expect(binding.kind).toBe('ResourceBinding');
+    expect(binding.apiVersion).toBe('work.karmada.io/v1alpha2');
+    expect(binding.metadata.name).toBe('web-statefulset');
+    expect(binding.metadata.namespace).toBe('team');
+    expect(binding.spec.resource).toEqual({ apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: 'team', name: 'web' });
+  });
+
+  it('makes a ClusterResourceBinding for a template without namespace', () => {
+    const widget = template('w', { apiVersion: 'example.com/v1', kind: 'Widget', namespace: null, replicas: 2 });
+    const { binding } = build({ template: widget, policy: cpp('c', { resourceSelectors: [{ apiVersion: 'example.com/v1', kind: 'Widget' }] }) });
+    expect(binding.kind).toBe('ClusterResourceBinding');
+    expect(binding.metadata.name).toBe('w-widget');
+    expect(binding.metadata).not.toHaveProperty('namespace');
+    expect(binding.spec.resource).toEqual({ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w' });
+  });
+
+  it.each<[string, AnyPropagationPolicy, Record<string, string>]>([
+    ['PropagationPolicy', pp('p', {}), { 'propagationpolicy.karmada.io/namespace': 'default', 'propagationpolicy.karmada.io/name': 'p' }],
+    ['ClusterPropagationPolicy', cpp('c', {}), { 'clusterpropagationpolicy.karmada.io/name': 'c' }],
+  ])('labels the binding with its %s, as Karmada does', (_, claimant, labels) => {
+    expect(build({ policy: claimant }).binding.metadata.labels).toEqual(labels);
+  });
+});
+
+describe('buildBinding: replicas and request (issue 2: per-replica request as Kubernetes computes it)', () => {
+  it.each<[string, Partial<Parameters<typeof template>[1]>, number, Record<string, string> | undefined]>([
+    ['sum of containers', { replicas: 2, containers: [{ resources: { requests: { cpu: '500m', memory: '1Gi' } } }, { resources: { requests: { cpu: '250m' } } }] }, 2, { cpu: '750m', memory: '1Gi' }],
+    [
+      'at least the largest init container',
+      { containers: [{ resources: { requests: { cpu: '500m', memory: '1Gi' } } }], initContainers: [{ resources: { requests: { cpu: '2' } } }, { resources: { requests: { cpu: '1', memory: '512Mi' } } }] },
+      1,
+      { cpu: '2', memory: '1Gi' },
+    ],
+    ['limits stand in for missing requests', { containers: [{ resources: { limits: { cpu: '1', 'nvidia.com/gpu': '1' } } }] }, 1, { cpu: '1', 'nvidia.com/gpu': '1' }],
+    ['exact parsing of decimal and exponent forms', { containers: [{ resources: { requests: { cpu: '1.5', memory: '1e3' } } }] }, 1, { cpu: '1500m', memory: '1000' }],
+    ['no requests at all: no replicaRequirements', { containers: [{ name: 'c' }] }, 1, undefined],
+    ['zero requests are left out', { containers: [{ resources: { requests: { cpu: '0', memory: '1Mi' } } }] }, 1, { memory: '1Mi' }],
+  ])('%s', (_, options, replicas, request) => {
+    const { binding } = build({ template: template('web', options) });
+    expect(binding.spec.replicas).toBe(replicas);
+    expect(binding.spec.replicaRequirements?.resourceRequest).toEqual(request);
+    expect(binding.spec.replicaRequirements?.resourceRequest ?? {}).not.toHaveProperty('pods');
+  });
+
+  it('a Job runs parallelism replicas', () => {
+    const job = template('batch', { apiVersion: 'batch/v1', kind: 'Job' });
+    const { binding } = build({ template: { ...job, spec: { ...job.spec, parallelism: 4 } } as ResourceTemplate, policy: pp('p', { resourceSelectors: [{ apiVersion: 'batch/v1', kind: 'Job' }] }) });
+    expect(binding.metadata.name).toBe('batch-job');
+    expect(binding.spec.replicas).toBe(4);
+  });
+
+  it('copies the policy placement', () => {
+    expect(build().binding.spec.placement).toEqual({ clusterAffinity: { clusterNames: ['m1', 'm2'] } });
+    expect(build({ policy: pp('bare', {}) }).binding.spec).not.toHaveProperty('placement');
+  });
+});
+
+describe('buildBinding: priority (000_ced50c21932b3714.txt) and preemptibility (001_a1e1fac0121de70f.txt)', () => {
+  const classes: PriorityClass[] = [priorityClass('high', 1000), priorityClass('low', 50, { preemptionPolicy: 'Never' })];
+
+  it.each<[string, AnyPropagationPolicy, ResourceTemplate, number, Record<string, unknown>]>([
+    ['a named class', pp('p', { schedulePriority: { priorityClassName: 'high' } }), web, 100, { schedulePriority: { priority: 1000, preemptionPolicy: 'PreemptLowerPriority' }, preemptibility: 'non-preemptible' }],
+    ['the pod template class', pp('p', { schedulePriority: { priorityClassSource: 'PodPriorityClass' } }), template('web', { priorityClassName: 'low' }), 100, { schedulePriority: { priority: 50, preemptionPolicy: 'Never' }, preemptibility: 'preemptible' }],
+    ['no class and no default: 0 and Never', pp('p', {}), web, 100, { schedulePriority: { priority: 0, preemptionPolicy: 'Never' }, preemptibility: 'preemptible' }],
+    ['a configured threshold', pp('p', { schedulePriority: { priorityClassName: 'high' } }), web, 1001, { schedulePriority: { priority: 1000, preemptionPolicy: 'PreemptLowerPriority' }, preemptibility: 'preemptible' }],
+    ['the policy preemptibility', pp('p', { preemptibility: 'non-preemptible' }), web, 100, { schedulePriority: { priority: 0, preemptionPolicy: 'Never' }, preemptibility: 'non-preemptible' }],
+    ['the template label', pp('p', {}), template('web', { labels: { [PREEMPTIBILITY_LABEL]: 'non-preemptible' } }), 100, { preemptibility: 'non-preemptible' }],
+  ])('%s', (_, claimant, object, threshold, expected) => {
+    const { binding, warnings } = build({ policy: claimant, template: object, priorityClasses: classes, preemptibleBelowPriority: threshold });
+    expect(binding.spec).toMatchObject(expected);
+    expect(warnings).toEqual([]);
+  });
+
+  it('warns on the template when the named class is missing', () => {
+    const { binding, warnings } = build({ policy: pp('p', { schedulePriority: { priorityClassName: 'gone' } }), priorityClasses: [priorityClass('d', 7, { globalDefault: true })] });
+    expect(binding.spec.schedulePriority).toEqual({ priority: 7, preemptionPolicy: 'PreemptLowerPriority' });
+    expect(warnings).toEqual([
+      {
+        type: 'Warning',
+        reason: 'PriorityClassNotFound',
+        object: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' },
+        message: expect.stringContaining('PriorityClass "gone" does not exist'),
+      },
+    ]);
+  });
+
+  it('warns on the template for each invalid preemptibility label', () => {
+    const object = template('web', { labels: { [PREEMPTIBILITY_LABEL]: 'maybe' }, podLabels: { [PREEMPTIBILITY_LABEL]: 'nope' } });
+    const { binding, warnings } = build({ template: object });
+    expect(binding.spec.preemptibility).toBe('preemptible');
+    expect(warnings.map((w) => [w.type, w.reason, w.message])).toEqual([
+      ['Warning', 'InvalidPreemptibility', expect.stringContaining('template label kai.scheduler/preemptibility="maybe"')],
+      ['Warning', 'InvalidPreemptibility', expect.stringContaining('pod template label kai.scheduler/preemptibility="nope"')],
+    ]);
+  });
+});
+
+describe('buildBinding: generation and what carries over', () => {
+  it('starts a new binding at generation 1, changed', () => {
+    const built = build();
+    expect(built.changed).toBe(true);
+    expect(built.binding.metadata.generation).toBe(1);
+    expect(built.binding).not.toHaveProperty('status');
+  });
+
+  it('keeps generation, placement, status and resourceVersion when nothing changed', () => {
+    const existing = stored(build().binding);
+    const built = build({ existing });
+    expect(built.changed).toBe(false);
+    expect(built.binding.metadata.generation).toBe(1);
+    expect(built.binding.metadata.resourceVersion).toBe('7');
+    expect(built.binding.spec.clusters).toEqual([{ name: 'm1', replicas: 3 }]);
+    expect(built.binding.status).toEqual(existing.status);
+  });
+
+  it.each<[string, Partial<BindingInputs>]>([
+    ['replicas', { template: template('web', { replicas: 4 }) }],
+    ['the request', { template: template('web', { replicas: 3, containers: [{ resources: { requests: { cpu: '1' } } }] }) }],
+    ['the placement', { policy: pp('p', { placement: { clusterAffinity: { clusterNames: ['m3'] } } }) }],
+    ['the priority', { policy: pp('p', { placement: policy.spec.placement, schedulePriority: { priorityClassName: 'x' } }), priorityClasses: [priorityClass('x', 5)] }],
+  ])('bumps the generation when %s changes', (_, overrides) => {
+    const existing = stored(build().binding);
+    const built = build({ existing, ...overrides });
+    expect(built.changed).toBe(true);
+    expect(built.binding.metadata.generation).toBe(2);
+    expect(built.binding.spec.clusters).toEqual([{ name: 'm1', replicas: 3 }]);
+  });
+
+  it('does not bump the generation when only the order of map keys differs', () => {
+    const requestOrder = (first: 'cpu' | 'memory') => {
+      const requests = first === 'cpu' ? { cpu: '1', memory: '1Gi' } : { memory: '1Gi', cpu: '1' };
+      return template('web', { replicas: 3, containers: [{ resources: { requests } }] });
+    };
+    const labelOrder = (first: 'a' | 'b') =>
+      pp('p', { placement: { clusterAffinity: { labelSelector: { matchLabels: first === 'a' ? { a: '1', b: '2' } : { b: '2', a: '1' } } } } });
+    const existing = stored(build({ template: requestOrder('cpu'), policy: labelOrder('a') }).binding);
+    const built = build({ existing, template: requestOrder('memory'), policy: labelOrder('b') });
+    expect(built.changed).toBe(false);
+    expect(built.binding.metadata.generation).toBe(1);
+  });
+});
+
+describe('buildBinding: scheduling suspension (003_84d3efbe34f2569a.txt)', () => {
+  const suspending = pp('p', { suspension: { scheduling: true } });
+  const resuming = pp('p', { suspension: { scheduling: false } });
+  const silent = pp('p', {});
+  const unplaced = (suspended: boolean): ResourceBinding => {
+    const binding = build({ policy: silent }).binding;
+    return { ...binding, spec: { ...binding.spec, ...(suspended ? { suspension: { scheduling: true } } : {}) } };
+  };
+
+  it.each<[string, AnyPropagationPolicy, ResourceBinding | undefined, boolean]>([
+    ['a new binding of a suspending policy is suspended', suspending, undefined, true],
+    ['an unplaced binding can be suspended', suspending, unplaced(false), true],
+    ['a placed binding cannot be switched to suspended', suspending, stored(unplaced(false)), false],
+    ['a placed binding that is already suspended stays suspended', suspending, stored(unplaced(true)), true],
+    ['false resumes', resuming, unplaced(true), false],
+    ['a silent policy leaves a suspension set on the binding', silent, unplaced(true), true],
+    ['a silent policy does not suspend', silent, unplaced(false), false],
+  ])('%s', (_, claimant, existing, suspended) => {
+    const { binding } = build({ policy: claimant, existing });
+    expect(binding.spec.suspension?.scheduling === true).toBe(suspended);
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { ResourceBinding } from '../../../lib/api/resource-binding';
+import { availableReplicas } from '../../../lib/resources';
+import { bindingKeyOf, bindingState, SchedulingSnapshot, usageOn } from '../../../lib/scheduler/snapshot';
+import { binding, cluster } from './support';
+
+const UNLIMITED_PODS = 2 ** 40;
+const Gi = 1024 ** 3;
+
+describe('bindingState', () => {
+  it('reads priority, preemptibility and the per-replica request plus one pod', () => {
+    const state = bindingState(binding('web', { priority: 7, preemptible: false, request: { cpu: '500m', memory: '1Gi' }, clusters: { m1: 2 } }));
+    expect(state).toMatchObject({
+      key: 'ResourceBinding.work.karmada.io/default/web',
+      priority: 7,
+      preemptible: false,
+      request: { cpu: 500, memory: Gi, pods: 1 },
+      requestsResources: true,
+      clusters: [{ name: 'm1', replicas: 2 }],
+    });
+    expect(usageOn(state, 3)).toEqual({ cpu: 1500, memory: 3 * Gi, pods: 3 });
+  });
+
+  it.each<[string, Record<string, string>, boolean]>([
+    ['no request', {}, false],
+    ['only zero amounts', { cpu: '0' }, false],
+    ['some cpu', { cpu: '1m' }, true],
+  ])('requestsResources with %s → %s (000_ced50c21932b3714.txt: only such bindings free resources)', (_, request, expected) => {
+    expect(bindingState(binding('web', { request })).requestsResources).toBe(expected);
+  });
+
+  it('keys ClusterResourceBindings without a namespace', () => {
+    expect(bindingKeyOf(binding('w', { kind: 'ClusterResourceBinding' }))).toBe('ClusterResourceBinding.work.karmada.io//w');
+  });
+
+  it('caches the state of frozen bindings only', () => {
+    const frozen = Object.freeze(binding('web'));
+    expect(bindingState(frozen)).toBe(bindingState(frozen));
+    const mutable = binding('web');
+    expect(bindingState(mutable)).not.toBe(bindingState(mutable));
+  });
+});
+
+describe('SchedulingSnapshot capacity (issue 2 rule 5: allocatable − allocated − allocating − placed)', () => {
+  it.each<[string, Parameters<typeof cluster>[1], Record<string, number>]>([
+    ['no summary: nothing but unlimited pods', {}, { pods: UNLIMITED_PODS }],
+    ['allocatable only', { allocatable: { cpu: '10', memory: '8Gi' } }, { cpu: 10_000, memory: 8 * Gi, pods: UNLIMITED_PODS }],
+    [
+      'allocated and allocating are taken off',
+      { allocatable: { cpu: '10', pods: 110 }, allocated: { cpu: '2500m', pods: 10 }, allocating: { cpu: '500m', pods: 5 } },
+      { cpu: 7000, pods: 95 },
+    ],
+    ['a pods figure limits pods', { allocatable: { cpu: '1', pods: 3 } }, { cpu: 1000, pods: 3 }],
+    ['overcommitted resources go negative', { allocatable: { cpu: '1' }, allocated: { cpu: '2' } }, { cpu: -1000, pods: UNLIMITED_PODS }],
+  ])('%s', (_, options, capacity) => {
+    const snapshot = new SchedulingSnapshot([cluster('m1', options)], []);
+    expect(snapshot.clusters.get('m1')?.capacity).toEqual(capacity);
+  });
+
+  it('records readiness (a missing Ready condition counts as ready)', () => {
+    const snapshot = new SchedulingSnapshot([cluster('m1'), cluster('m2', { ready: 'False' })], []);
+    expect(snapshot.clusters.get('m1')?.ready).toBe(true);
+    expect(snapshot.clusters.get('m2')?.ready).toBe(false);
+  });
+
+  it('counts what outrank placed and who lives where', () => {
+    const snapshot = new SchedulingSnapshot(
+      [cluster('m1', { allocatable: { cpu: '10' } }), cluster('m2', { allocatable: { cpu: '10' } })],
+      [
+        binding('a', { request: { cpu: '1' }, clusters: { m1: 2, m2: 1 } }),
+        binding('b', { request: { cpu: '500m' }, clusters: { m1: 4 } }),
+        binding('pending'),
+        binding('gone', { clusters: { m9: 3 } }),
+        binding('zero', { clusters: { m2: 0 } }),
+      ],
+    );
+    const m1 = snapshot.clusters.get('m1')!;
+    const m2 = snapshot.clusters.get('m2')!;
+    expect(m1.placed).toEqual({ cpu: 4000, pods: 6 });
+    expect(snapshot.free(m1)).toEqual({ cpu: 6000, pods: UNLIMITED_PODS - 6 });
+    expect([...m1.residents]).toEqual([
+      ['ResourceBinding.work.karmada.io/default/a', 2],
+      ['ResourceBinding.work.karmada.io/default/b', 4],
+    ]);
+    expect([...m2.residents.keys()]).toEqual(['ResourceBinding.work.karmada.io/default/a']);
+    expect(snapshot.bindings.size).toBe(5);
+  });
+
+  it('available replicas: the least over requested resources, capped by pods', () => {
+    const snapshot = new SchedulingSnapshot(
+      [cluster('m1', { allocatable: { cpu: '10', memory: '4Gi', pods: 3 } }), cluster('m2', { allocatable: { cpu: '10', memory: '4Gi' } })],
+      [],
+    );
+    const request = bindingState(binding('web', { request: { cpu: '2', memory: '1Gi' } })).request;
+    expect(availableReplicas(snapshot.free(snapshot.clusters.get('m1')!), request)).toBe(3);
+    expect(availableReplicas(snapshot.free(snapshot.clusters.get('m2')!), request)).toBe(4);
+  });
+});
+
+describe('SchedulingSnapshot updates', () => {
+  const clusters = [cluster('m1', { allocatable: { cpu: '10' } }), cluster('m2', { allocatable: { cpu: '10' } })];
+
+  it('upsert replaces the previous placement of the same binding', () => {
+    const snapshot = new SchedulingSnapshot(clusters, [binding('a', { clusters: { m1: 3 } })]);
+    snapshot.upsert(binding('a', { clusters: { m2: 1 } }));
+    expect(snapshot.clusters.get('m1')!.placed).toEqual({ cpu: 0, pods: 0 });
+    expect(snapshot.clusters.get('m1')!.residents.size).toBe(0);
+    expect(snapshot.clusters.get('m2')!.placed).toEqual({ cpu: 1000, pods: 1 });
+  });
+
+  it('remove frees the room of a binding and forgets it', () => {
+    const snapshot = new SchedulingSnapshot(clusters, [binding('a', { clusters: { m1: 3 } }), binding('b', { clusters: { m1: 1 } })]);
+    snapshot.remove(bindingKeyOf(binding('a')));
+    snapshot.remove('unknown');
+    expect(snapshot.clusters.get('m1')!.placed).toEqual({ cpu: 1000, pods: 1 });
+    expect(snapshot.bindings.has(bindingKeyOf(binding('a')))).toBe(false);
+  });
+});
+
+describe('SchedulingSnapshot.free for a binding being rescheduled', () => {
+  const m1 = cluster('m1', { allocatable: { cpu: '4' } });
+
+  it('counts its own room as free', () => {
+    const placed = binding('a', { request: { cpu: '1' }, clusters: { m1: 3 } });
+    const snapshot = new SchedulingSnapshot([m1], [placed]);
+    const state = snapshot.clusters.get('m1')!;
+    expect(snapshot.free(state).cpu).toBe(1000);
+    expect(snapshot.free(state, bindingState(placed)).cpu).toBe(4000);
+    expect(snapshot.free(state, bindingState(binding('other'))).cpu).toBe(1000);
+  });
+
+  it('frees what was counted for it, even when its request has changed since', () => {
+    const before = binding('a', { request: { cpu: '1' }, clusters: { m1: 2 } });
+    const after: ResourceBinding = binding('a', { request: { cpu: '2' }, clusters: { m1: 2 } });
+    const snapshot = new SchedulingSnapshot([m1], [before]);
+    // 4 cores − 2 × 1 core placed, plus the 2 cores it holds: 4 free, not 6.
+    expect(snapshot.free(snapshot.clusters.get('m1')!, bindingState(after)).cpu).toBe(4000);
+  });
+});

@@ -1,0 +1,72 @@
+/** Builders for the scheduler tests: Cluster and ResourceBinding objects as the store holds them. */
+import type { Cluster } from '../../../lib/api/cluster';
+import { decodeObject } from '../../../lib/api/decode';
+import type { ResourceBinding } from '../../../lib/api/resource-binding';
+
+type Quantities = Record<string, string | number>;
+
+export interface ClusterOptions {
+  readonly allocatable?: Quantities;
+  readonly allocated?: Quantities;
+  readonly allocating?: Quantities;
+  readonly labels?: Record<string, string>;
+  readonly taints?: readonly Record<string, unknown>[];
+  readonly ready?: 'True' | 'False' | 'Unknown';
+}
+
+/** A member cluster; `cluster('m1', { allocatable: { cpu: 10 } })` has room for 10 cores and no pod limit. */
+export function cluster(name: string, options: ClusterOptions = {}): Cluster {
+  const summary = {
+    ...(options.allocatable ? { allocatable: options.allocatable } : {}),
+    ...(options.allocated ? { allocated: options.allocated } : {}),
+    ...(options.allocating ? { allocating: options.allocating } : {}),
+  };
+  return decodeObject({
+    apiVersion: 'cluster.karmada.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name, ...(options.labels ? { labels: options.labels } : {}) },
+    ...(options.taints ? { spec: { taints: options.taints } } : {}),
+    status: {
+      ...(options.ready ? { conditions: [{ type: 'Ready', status: options.ready }] } : {}),
+      ...(Object.keys(summary).length > 0 ? { resourceSummary: summary } : {}),
+    },
+  }) as Cluster;
+}
+
+export interface BindingOptions {
+  readonly kind?: 'ResourceBinding' | 'ClusterResourceBinding';
+  readonly priority?: number;
+  readonly preemptionPolicy?: 'PreemptLowerPriority' | 'Never';
+  readonly preemptible?: boolean;
+  /** Per-replica request; defaults to 1 cpu. `{}` requests nothing. */
+  readonly request?: Quantities;
+  readonly replicas?: number;
+  /** Where it is placed now: cluster name → replicas. */
+  readonly clusters?: Record<string, number>;
+  readonly placement?: Record<string, unknown>;
+  readonly observedAffinity?: string;
+}
+
+/** A binding; by default priority 0, PreemptLowerPriority, preemptible, 1 replica of 1 cpu, unplaced, any cluster. */
+export function binding(name: string, options: BindingOptions = {}): ResourceBinding {
+  const kind = options.kind ?? 'ResourceBinding';
+  const request = options.request ?? { cpu: '1' };
+  return decodeObject({
+    apiVersion: 'work.karmada.io/v1alpha2',
+    kind,
+    metadata: { name, ...(kind === 'ResourceBinding' ? { namespace: 'default' } : {}), generation: 1 },
+    spec: {
+      resource: { apiVersion: 'apps/v1', kind: 'Deployment', ...(kind === 'ResourceBinding' ? { namespace: 'default' } : {}), name },
+      replicas: options.replicas ?? 1,
+      ...(Object.keys(request).length > 0 ? { replicaRequirements: { resourceRequest: request } } : {}),
+      ...(options.placement ? { placement: options.placement } : {}),
+      schedulePriority: { priority: options.priority ?? 0, preemptionPolicy: options.preemptionPolicy ?? 'PreemptLowerPriority' },
+      preemptibility: options.preemptible === false ? 'non-preemptible' : 'preemptible',
+      ...(options.clusters ? { clusters: Object.entries(options.clusters).map(([clusterName, replicas]) => ({ name: clusterName, replicas })) } : {}),
+    },
+    ...(options.observedAffinity ? { status: { schedulerObservedAffinityName: options.observedAffinity } } : {}),
+  }) as ResourceBinding;
+}
+
+export const onClusters = (...clusterNames: string[]) => ({ clusterAffinity: { clusterNames } });
+export const divided = (preference: Record<string, unknown> = {}) => ({ replicaSchedulingType: 'Divided', ...preference });
