@@ -15,25 +15,44 @@ export const resourceSummarySchema = z.strictObject({
   allocatable: quantityMap.optional(),
   allocated: quantityMap.optional(),
   allocating: quantityMap.optional(),
+  allocatableModelings: z.array(z.looseObject({})).max(64).optional(),
 });
+
+const secretReference = z.strictObject({ namespace: z.string().max(63), name: z.string().max(253) });
 
 /** cluster.karmada.io/v1alpha1 Cluster: a member cluster and what it can hold. */
 export const clusterSchema = z.strictObject({
   apiVersion: z.literal('cluster.karmada.io/v1alpha1'),
   kind: z.literal('Cluster'),
   metadata: objectMeta,
+  // Karmada's connection fields are accepted so that real Cluster objects load; scheduling reads
+  // taints, labels, readiness and the resource summary.
   spec: z
     .strictObject({
       taints: z.array(taintSchema).max(256).optional(),
       provider: z.string().max(253).optional(),
       region: z.string().max(253).optional(),
       zone: z.string().max(253).optional(),
+      zones: z.array(z.string().max(253)).max(64).optional(),
+      id: z.string().max(253).optional(),
+      syncMode: z.enum(['Push', 'Pull']).optional(),
+      apiEndpoint: z.string().max(2048).optional(),
+      secretRef: secretReference.optional(),
+      impersonatorSecretRef: secretReference.optional(),
+      insecureSkipTLSVerification: z.boolean().optional(),
+      proxyURL: z.string().max(2048).optional(),
+      proxyHeader: z.record(z.string().max(253), z.string().max(4096)).optional(),
+      resourceModels: z.array(z.looseObject({})).max(64).optional(),
     })
     .optional(),
   status: z
     .strictObject({
       conditions: z.array(condition).max(64).optional(),
       resourceSummary: resourceSummarySchema.optional(),
+      kubernetesVersion: z.string().max(64).optional(),
+      apiEnablements: z.array(z.looseObject({})).max(1024).optional(),
+      nodeSummary: z.strictObject({ totalNum: z.number().int().optional(), readyNum: z.number().int().optional() }).optional(),
+      remedyActions: z.array(z.string().max(253)).max(64).optional(),
     })
     .optional(),
 });

@@ -11,12 +11,12 @@ function reject(message: string): never {
 }
 
 /**
- * Reads a JSON or YAML text holding one or more manifests (YAML documents separated by "---", or a
+ * Reads a JSON or YAML text (YAML 1.1, as kubectl reads it: `yes` and `on` are booleans) holding one or more manifests (YAML documents separated by "---", or a
  * `kind: List` with `items`) and returns the raw objects in order.
  */
 export function parseManifests(text: string): unknown[] {
   if (Buffer.byteLength(text, 'utf8') > MAX_MANIFEST_BYTES) reject(`must be at most ${MAX_MANIFEST_BYTES} bytes`);
-  const documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false });
+  const documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, version: '1.1' });
   if (!Array.isArray(documents)) reject('is not a YAML or JSON stream');
   if (documents.length > MAX_DOCUMENTS) reject(`must hold at most ${MAX_DOCUMENTS} documents`);
   const objects: unknown[] = [];

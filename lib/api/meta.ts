@@ -70,6 +70,10 @@ export const objectMeta = z.strictObject({
   resourceVersion: z.string().max(32).optional(),
   generation: z.number().int().nonnegative().optional(),
   creationTimestamp: z.string().max(64).optional(),
+  // Kept as written so that manifests exported from a Karmada control plane load unchanged.
+  finalizers: z.array(z.string().max(317)).max(64).optional(),
+  ownerReferences: z.array(z.looseObject({ apiVersion: z.string().max(253), kind: z.string().max(63), name: z.string().max(253) })).max(64).optional(),
+  managedFields: z.array(z.looseObject({})).max(256).optional(),
 });
 export type ObjectMeta = z.infer<typeof objectMeta>;
 

@@ -11,7 +11,8 @@ export const priorityClassSchema = z.strictObject({
   metadata: objectMeta,
   value: int32,
   globalDefault: z.boolean().optional(),
-  preemptionPolicy: preemptionPolicy.optional(),
+  // Defaulted as the Kubernetes API server does: clients read it back set (kubectl describe needs it).
+  preemptionPolicy: preemptionPolicy.default('PreemptLowerPriority'),
   description: z.string().max(4096).optional(),
 });
 export type PriorityClass = z.infer<typeof priorityClassSchema>;

@@ -85,6 +85,15 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
     });
   }
 
+  const suspension = suspensionFor(policy, existing);
+  if (policy.spec.suspension?.scheduling === true && !suspension.suspension) {
+    warnings.push({
+      type: 'Warning',
+      reason: 'SchedulingSuspensionIgnored',
+      object: templateRef,
+      message: 'the policy asks to suspend scheduling, but the binding is already scheduled and keeps its placement',
+    });
+  }
   const request = perReplicaRequest(template);
   const spec: ResourceBinding['spec'] = {
     resource: {
@@ -98,7 +107,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
     ...(policy.spec.placement ? { placement: policy.spec.placement } : {}),
     schedulePriority: { priority: priority.priority, preemptionPolicy: priority.preemptionPolicy },
     preemptibility: preemptibility.preemptibility,
-    ...suspensionFor(policy, existing),
+    ...suspension,
     ...(existing?.spec.clusters ? { clusters: existing.spec.clusters } : {}),
   };
 

@@ -70,11 +70,22 @@ describe('decodeObject: unknown fields', () => {
   it.each([
     ['PropagationPolicy spec', policy({ spreadConstraints: [] }), 'spec.spreadConstraints'],
     ['PropagationPolicy selector', policy({ resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', names: ['web'] }] }), 'spec.resourceSelectors[0].names'],
-    ['Cluster spec', cluster({ spec: { syncMode: 'Push' } }), 'spec.syncMode'],
+    ['Cluster spec', cluster({ spec: { nodeCount: 3 } }), 'spec.nodeCount'],
     ['PriorityClass', priorityClass({ priority: 1 }), 'priority'],
     ['ResourceBinding metadata', binding('ResourceBinding', { name: 'b', owner: 'x' }), 'metadata.owner'],
   ])('are rejected in outrank\'s own kinds: %s', (_, raw, field) => {
     expect(rejection(raw).causes).toEqual([{ field, message: expect.stringContaining('Unrecognized key') }]);
+  });
+
+  it('are not Karmada\'s own Cluster fields: an exported Cluster object loads', () => {
+    const decoded = decodeObject(
+      cluster({
+        metadata: { name: 'member1', finalizers: ['karmada.io/cluster-controller'] },
+        spec: { syncMode: 'Push', apiEndpoint: 'https://172.18.0.3:6443', secretRef: { namespace: 'karmada-cluster', name: 'member1' }, id: 'a1b2' },
+        status: { kubernetesVersion: 'v1.31.0', nodeSummary: { totalNum: 3, readyNum: 3 } },
+      }),
+    );
+    expect(decoded.kind).toBe('Cluster');
   });
 
   it('are kept in resource templates', () => {

@@ -63,3 +63,9 @@ describe('parseManifests', () => {
     expect(rejection(text).causes[0]?.message).toMatch(/^must be at most/);
   });
 });
+
+describe('parseManifests reads YAML 1.1 as kubectl does', () => {
+  it('takes yes and on as booleans', () => {
+    expect(parseManifests('globalDefault: yes\nenabled: on\n')).toEqual([{ globalDefault: true, enabled: true }]);
+  });
+});

@@ -190,4 +190,10 @@ describe('buildBinding: scheduling suspension (003_84d3efbe34f2569a.txt)', () =>
     const { binding } = build({ policy: claimant, existing });
     expect(binding.spec.suspension?.scheduling === true).toBe(suspended);
   });
+
+  it('warns when a policy asks to suspend a binding that is already scheduled', () => {
+    const { warnings } = build({ policy: suspending, existing: stored(unplaced(false)) });
+    expect(warnings).toEqual([expect.objectContaining({ type: 'Warning', reason: 'SchedulingSuspensionIgnored' })]);
+    expect(build({ policy: suspending, existing: unplaced(false) }).warnings).toEqual([]);
+  });
 });
