@@ -27,7 +27,7 @@ async function main(): Promise<void> {
       `outrank is running`,
       `  API:            ${runtime.apiUrl}`,
       `  AWS endpoint:   ${runtime.endpoint.url}${runtime.endpoint.started ? ' (moto_server started for this run)' : ''}`,
-      `  try:            npx outrank apply -f examples/manifests/preemption.yaml && npx outrank get bindings`,
+      `  try:            npx outrank apply -f examples/000-binding-preemption.yaml && npx outrank get bindings`,
       `  stop:           Ctrl-C`,
       '',
     ].join('\n'),

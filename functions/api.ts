@@ -23,7 +23,13 @@ export const handler = middy(async (event: APIGatewayProxyEventV2): Promise<APIG
       headers: lowerCaseHeaders(event.headers),
       body,
     },
-    { objects: new ObjectService(context), store: context.store, events: context.events },
+    {
+      objects: new ObjectService(context),
+      store: context.store,
+      events: context.events,
+      queues: context.queues,
+      onInternalError: (error) => logger.error('internal error', error as Error),
+    },
   );
   return { statusCode: response.statusCode, headers: response.headers, body: response.body };
 })

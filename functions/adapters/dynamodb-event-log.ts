@@ -26,8 +26,13 @@ export class DynamoDbEventLog implements EventLog {
     const stored: KubeEvent = {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `${event.object.name}.${now.toString(16)}${suffix}`, namespace: event.object.namespace || 'default' },
+      metadata: {
+        name: `${event.object.name}.${now.toString(16)}${suffix}`,
+        namespace: event.object.namespace || 'default',
+        ...(event.annotations ? { annotations: { ...event.annotations } } : {}),
+      },
       involvedObject: event.object,
+      ...(event.related ? { related: event.related } : {}),
       type: event.type,
       reason: event.reason,
       message: event.message,

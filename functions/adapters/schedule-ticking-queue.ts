@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Delivery, MessageQueue, OutgoingMessage } from '../../lib/ports/message-queue';
+import type { Delivery, MessageQueue, OutgoingMessage, QueueDepth } from '../../lib/ports/message-queue';
 
 /**
  * A band queue that, after each send, drops a tick on the tick queue: the tick queue is the event
@@ -33,5 +33,9 @@ export class ScheduleTickingQueue<T> implements MessageQueue<T> {
 
   retryAfter(receipt: string, delayMs: number): Promise<void> {
     return this.band.retryAfter(receipt, delayMs);
+  }
+
+  depth(): Promise<QueueDepth> {
+    return this.band.depth();
   }
 }

@@ -1,12 +1,13 @@
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { createHash } from 'node:crypto';
-import type { Delivery, MessageQueue, OutgoingMessage } from '../../lib/ports/message-queue';
+import type { Delivery, MessageQueue, OutgoingMessage, QueueDepth } from '../../lib/ports/message-queue';
 
 /** SQS takes at most ten messages per batch call. */
 const BATCH = 10;
@@ -96,5 +97,18 @@ export class SqsMessageQueue<T> implements MessageQueue<T> {
         VisibilityTimeout: Math.min(43_200, Math.ceil(delayMs / 1000)),
       }),
     );
+  }
+
+  async depth(): Promise<QueueDepth> {
+    const result = await this.client.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: this.queueUrl,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
+    );
+    return {
+      visible: Number(result.Attributes?.ApproximateNumberOfMessages ?? 0),
+      inFlight: Number(result.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0),
+    };
   }
 }

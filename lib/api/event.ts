@@ -15,6 +15,7 @@ export const eventSchema = z.strictObject({
   kind: z.literal('Event'),
   metadata: objectMeta,
   involvedObject: involvedObjectSchema,
+  related: involvedObjectSchema.optional(),
   type: z.enum(['Normal', 'Warning']),
   reason: z.string().max(128),
   message: z.string().max(32_768),

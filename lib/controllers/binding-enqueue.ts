@@ -1,6 +1,7 @@
 import { isClusterReady, type Cluster } from '../api/cluster';
 import {
   bindingPriority,
+  CONDITION_SCHEDULED,
   CONDITION_SCHEDULING_SUSPENDED,
   findCondition,
   isPlaced,
@@ -13,13 +14,14 @@ import type { ControllerContext } from './context';
 import { bindingGroupId, bindingObjectRef, bindingRefOf, type BindingRequest } from './messages';
 
 /**
- * A binding needs a scheduling attempt when it is not placed, when its spec changed since the
- * scheduler last saw it, or when one of its clusters is gone or not ready (failover).
+ * A binding needs a scheduling attempt when its spec changed since the scheduler last saw it, when it
+ * is not placed, or when one of its clusters is gone or not ready (failover). A binding with nothing to
+ * place (Divided, 0 replicas) is scheduled onto no cluster: that is a result, not a lack of one.
  */
 export function needsScheduling(binding: ResourceBinding, readyClusters: ReadonlySet<string>): boolean {
   if (isSuspended(binding)) return false;
-  if (!isPlaced(binding)) return true;
   if ((binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0)) return true;
+  if (!isPlaced(binding)) return findCondition(binding, CONDITION_SCHEDULED)?.status !== 'True';
   return (binding.spec.clusters ?? []).some((target) => !readyClusters.has(target.name));
 }
 

@@ -2,15 +2,20 @@ import { CONDITION_SCHEDULED, findCondition, isSuspended, type ResourceBinding }
 import type { ControllerContext } from './context';
 import { bindingGroupId, bindingRefOf } from './messages';
 
-/** Asks binding-enqueue to look at these bindings; a repeat of the same version is dropped as a duplicate. */
-export async function requestScheduling(context: ControllerContext, bindings: readonly ResourceBinding[]): Promise<void> {
+/**
+ * Asks binding-enqueue to look at these bindings; a repeat of the same request is dropped as a duplicate.
+ * `cause` names the change that prompted it when that is not the binding's own (a cluster at some
+ * version, a placement freed): the binding must be looked at again when something else changes, even
+ * at a version it was already looked at and left alone.
+ */
+export async function requestScheduling(context: ControllerContext, bindings: readonly ResourceBinding[], cause?: string): Promise<void> {
   const messages = bindings.map((binding) => {
     const ref = bindingRefOf(binding);
     const resourceVersion = binding.metadata.resourceVersion ?? '0';
     return {
       body: { binding: ref, resourceVersion },
       groupId: bindingGroupId(ref),
-      deduplicationId: `${bindingGroupId(ref)}@${resourceVersion}`,
+      deduplicationId: `${bindingGroupId(ref)}@${resourceVersion}${cause === undefined ? '' : `@${cause}`}`,
     };
   });
   for (let start = 0; start < messages.length; start += 10) {
@@ -31,8 +36,8 @@ export function isWaitingForRoom(binding: ResourceBinding): boolean {
   return !isSuspended(binding) && scheduled?.status === 'False';
 }
 
-/** 000_ced50c21932b3714.txt, queue: when room is freed, unschedulable bindings are queued again at once. */
-export async function requeueUnschedulable(context: ControllerContext): Promise<void> {
+/** 000_ced50c21932b3714.txt, queue: when room is freed (by `cause`), unschedulable bindings are queued again at once. */
+export async function requeueUnschedulable(context: ControllerContext, cause: string): Promise<void> {
   const waiting = (await listBindings(context)).filter(isWaitingForRoom);
-  await requestScheduling(context, waiting);
+  await requestScheduling(context, waiting, cause);
 }

@@ -18,7 +18,7 @@ import { scale, toResourceList, type ResourceList } from '../resources';
 import { addDelta, allocationWrites } from './allocations';
 import { listBindings, requestScheduling, requeueUnschedulable } from './binding-requests';
 import type { ControllerContext } from './context';
-import type { ObjectChange } from './messages';
+import { bindingGroupId, bindingRefOf, type ObjectChange } from './messages';
 
 const POLICY_GROUP = 'policy.karmada.io';
 
@@ -120,11 +120,14 @@ export class PolicyChangeController {
     // A deleted cluster's allocation stays: the bindings placed there still count on it until they move
     // off (which empties and removes it), and count again if the cluster comes back first.
     // Bindings on a cluster that went away or stopped being ready are placed again (failover).
+    // Each version of the cluster is a change of its own: a cluster that goes not ready a second time
+    // strands its bindings again, though they may not have changed since the first time.
+    const cause = `Cluster/${name}@${cluster?.metadata.resourceVersion ?? 'deleted'}`;
     if (!cluster || !isClusterReady(cluster)) {
       const stranded = (await listBindings(this.context)).filter((b) => b.spec.clusters?.some((t) => t.name === name));
-      await requestScheduling(this.context, stranded);
+      await requestScheduling(this.context, stranded, cause);
     }
-    await requeueUnschedulable(this.context);
+    await requeueUnschedulable(this.context, cause);
   }
 
   private async claimWithRetries(templateRef: ObjectRef): Promise<void> {
@@ -187,7 +190,9 @@ export class PolicyChangeController {
 
   private async removeBinding(binding: ResourceBinding): Promise<void> {
     await this.context.store.transact(await deletionWrites(this.context, binding));
-    if ((binding.spec.clusters ?? []).length > 0) await requeueUnschedulable(this.context);
+    if ((binding.spec.clusters ?? []).length > 0) {
+      await requeueUnschedulable(this.context, `${bindingGroupId(bindingRefOf(binding))}@${binding.metadata.resourceVersion ?? '0'}@deleted`);
+    }
   }
 
   private async preemptionSucceeded(template: ResourceTemplate, decision: Extract<ClaimDecision, { kind: 'preempt' }>): Promise<void> {

@@ -16,7 +16,7 @@ import { addDelta, allocationWrites } from './allocations';
 import { listBindings, requestScheduling, requeueUnschedulable } from './binding-requests';
 import { needsScheduling } from './binding-enqueue';
 import type { ControllerContext } from './context';
-import { bindingObjectRef, type QueuedBinding } from './messages';
+import { bindingGroupId, bindingObjectRef, bindingRefOf, type QueuedBinding } from './messages';
 
 export interface CycleReport {
   readonly scheduled: number;
@@ -176,7 +176,7 @@ export class ScheduleCycleController {
         await this.context.events.record({ type: 'Warning', reason: 'Preempted', object: bindingObject(victim.before), message: victim.message });
       }
       await requestScheduling(this.context, written.slice(1, 1 + victims.length) as ResourceBinding[]);
-      await requeueUnschedulable(this.context);
+      await requeueUnschedulable(this.context, `${bindingGroupId(bindingRefOf(binding))}@${written[0]!.metadata.resourceVersion ?? '0'}@preempted`);
     }
     return 'scheduled';
   }

@@ -1,3 +1,4 @@
+import type { Queues } from '../controllers/context';
 import type { ObjectService } from '../controllers/object-service';
 import type { EventLog } from '../ports/event-log';
 import type { ObjectStore } from '../ports/object-store';
@@ -25,6 +26,8 @@ export interface ApiDependencies {
   /** Reads (get, list). */
   readonly store: ObjectStore;
   readonly events: EventLog;
+  /** Queue depths for /outrank/v1/queues; without them that path is not served. */
+  readonly queues?: Queues;
   /**
    * Told about errors answered with 500 InternalError, whose details the response withholds, so a
    * transport can log them.

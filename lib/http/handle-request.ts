@@ -4,6 +4,7 @@ import { getEvent, listEvents } from './event-handlers';
 import { createObject, deleteObject, getObject, listObjects, patchObject, replaceObject } from './object-handlers';
 import { checkBodySize } from './request-body';
 import { jsonResponse } from './response';
+import { QUEUE_STATUS_PATH, queueStatus } from './queue-status';
 import { operationOf, parseRoute, type Operation, type ResourceRoute, type Route } from './routes';
 import { qualifiedResource, type ServedResource } from './served-resources';
 import { ApiError, statusResponse } from './status';
@@ -75,6 +76,10 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDependencie
   let target: ErrorTarget | undefined;
   try {
     checkBodySize(request);
+    if (request.path === QUEUE_STATUS_PATH && deps.queues) {
+      if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed();
+      return await queueStatus(deps.queues);
+    }
     const route = parseRoute(request.path);
     if (!route) throw pathNotFound();
     if (route.type !== 'resource') return documentResponse(request, route);

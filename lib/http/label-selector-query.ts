@@ -24,7 +24,8 @@ function splitRequirements(selector: string): string[] {
     const c = selector[i];
     if (c === '(') depth += 1;
     if (c === ')') depth -= 1;
-    if (depth < 0 || depth > 1) throw invalid(selector, 'unbalanced parentheses');
+    if (depth < 0) throw invalid(selector, 'unbalanced parentheses');
+    if (depth > 1) throw invalid(selector, 'value sets do not nest');
     if (c === ',' && depth === 0) {
       parts.push(selector.slice(start, i));
       start = i + 1;

@@ -16,8 +16,10 @@ export class MemoryEventLog implements EventLog {
       metadata: {
         name: `${event.object.name}.${(this.events.length + 1).toString(16).padStart(8, '0')}`,
         namespace: event.object.namespace || 'default',
+        ...(event.annotations ? { annotations: { ...event.annotations } } : {}),
       },
       involvedObject: event.object,
+      ...(event.related ? { related: event.related } : {}),
       type: event.type,
       reason: event.reason,
       message: event.message,

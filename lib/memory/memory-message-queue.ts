@@ -1,5 +1,5 @@
 import type { Clock } from '../ports/clock';
-import type { Delivery, MessageQueue, OutgoingMessage } from '../ports/message-queue';
+import type { Delivery, MessageQueue, OutgoingMessage, QueueDepth } from '../ports/message-queue';
 
 interface StoredMessage<T> {
   readonly body: T;
@@ -88,9 +88,15 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
     if (message) message.visibleAt = this.clock.now() + delayMs;
   }
 
-  /** Messages still held, visible or not (tests and the simulator's idle check). */
-  depth(): number {
+  /** Messages still held, visible or not; synchronous for tests. */
+  held(): number {
     return this.messages.length;
+  }
+
+  async depth(): Promise<QueueDepth> {
+    const now = this.clock.now();
+    const visible = this.messages.filter((m) => m.visibleAt <= now).length;
+    return { visible, inFlight: this.messages.length - visible };
   }
 
   private moveToDeadLetterQueue(message: StoredMessage<T>): void {

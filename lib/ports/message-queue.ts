@@ -15,6 +15,12 @@ export interface Delivery<T> {
   readonly sentAt: number;
 }
 
+/** How many messages a queue holds: ready for delivery, and received or waiting to be retried. */
+export interface QueueDepth {
+  readonly visible: number;
+  readonly inFlight: number;
+}
+
 /**
  * The queue port, with the semantics of an SQS FIFO queue: a received message stays invisible until
  * deleted or until its visibility timeout passes, then it is delivered again; while a message of a
@@ -27,4 +33,6 @@ export interface MessageQueue<T> {
   delete(receipts: readonly string[]): Promise<void>;
   /** Makes a received message visible again after `delayMs` (backoff), keeping its receive count. */
   retryAfter(receipt: string, delayMs: number): Promise<void>;
+  /** Approximate, as SQS reports it; zero everywhere means no work is queued or in progress. */
+  depth(): Promise<QueueDepth>;
 }

@@ -224,4 +224,26 @@ describe(`failover continues from the observed term (${SPEC.affinity}, "in case 
     expect(binding.status?.schedulerObservedAffinityName).toBe('b');
     expect(conditionOf(binding, 'Scheduled')).toMatchObject({ status: 'False' });
   });
+
+  it(`${SPEC.affinity}: a cluster that goes not ready a second time, with nothing else changed, fails its bindings over again`, async () => {
+    const system = newSystem();
+    await applyAll(system, [cluster('m1', { cpu: '4' }), cluster('m2', { cpu: '4' }), ...filler('m1', '4')]);
+    await applyAll(system, [groupsPolicy([['a', ['m2']], ['b', ['m1']]]), deployment('web')]);
+    expect(await placementOfDeployment(system, 'web')).toEqual({ m2: 1 });
+
+    // Nowhere to go the first time: the binding stays on m2, Unschedulable.
+    await setNotReady(system, 'm2');
+    expect(conditionOf(await bindingOf(system, 'web'), 'Scheduled')).toMatchObject({ status: 'False' });
+    await system.objects.patch(refs.cluster('m2'), { status: { conditions: [{ type: 'Ready', status: 'True' }] } });
+    await system.runUntilIdle();
+    // Room appears in term b while m2 is ready: the binding is fine where it is.
+    await system.objects.delete(refs.deployment('fill-m1'));
+    await system.runUntilIdle();
+    expect(await placementOfDeployment(system, 'web')).toEqual({ m2: 1 });
+
+    await setNotReady(system, 'm2');
+    const binding = await bindingOf(system, 'web');
+    expect(placementOf(binding)).toEqual({ m1: 1 });
+    expect(binding.status?.schedulerObservedAffinityName).toBe('b');
+  });
 });

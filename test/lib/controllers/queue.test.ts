@@ -4,6 +4,7 @@ import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
 import { ConflictError, type Write } from '../../../lib/ports/object-store';
 import {
+  ALL_DEPLOYMENTS,
   applyAll,
   bindingOf,
   cluster,
@@ -17,6 +18,7 @@ import {
   placementOrder,
   podPriorityPolicy,
   priorityClass,
+  propagationPolicy,
   refs,
   SPEC,
 } from './support';
@@ -174,7 +176,7 @@ describe(`failed attempts back off (${SPEC.priority}: the queue keeps the work q
       await system.runUntilIdle();
       // Still waiting: the message is held by the queue but not delivered.
       expect(store.refused(), `before retry ${index + 1}`).toBe(attemptsPerDelivery * (index + 1));
-      expect(band.depth()).toBe(1);
+      expect(band.held()).toBe(1);
       system.clock.advance(1);
       await system.runUntilIdle();
     }
@@ -182,7 +184,7 @@ describe(`failed attempts back off (${SPEC.priority}: the queue keeps the work q
     const placed = await bindingOf(system, 'web');
     expect(placementOf(placed)).toEqual({ m1: 1 });
     expect(conditionOf(placed, 'Scheduled')).toMatchObject({ status: 'True', reason: 'Success' });
-    expect(band.depth()).toBe(0);
+    expect(band.held()).toBe(0);
   });
 
   it(`${SPEC.priority}: a conflict that clears within the commit attempts places the binding without any backoff`, async () => {
@@ -350,5 +352,22 @@ describe(`the reconcile queues unschedulable bindings again after 5 minutes (${S
     await system.advance(FIVE_MINUTES * 3);
     await system.runUntilIdle();
     expect((await bindingOf(system, 'holder')).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+  });
+
+  it.each(['Duplicated', 'Divided'])(`${SPEC.priority}: a %s binding of 0 replicas is scheduled once and then left alone`, async (replicaSchedulingType) => {
+    const system = newSystem();
+    await applyAll(system, [
+      cluster('m1', { cpu: '1' }),
+      propagationPolicy('p', { resourceSelectors: ALL_DEPLOYMENTS, placement: { replicaScheduling: { replicaSchedulingType } } }),
+      deployment('idle', { replicas: 0 }),
+    ]);
+    const before = await bindingOf(system, 'idle');
+    expect(conditionOf(before, 'Scheduled')).toMatchObject({ status: 'True', reason: 'Success' });
+    await system.advance(FIVE_MINUTES);
+    await system.runUntilIdle();
+    await system.advance(FIVE_MINUTES);
+    await system.runUntilIdle();
+    expect((await bindingOf(system, 'idle')).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(await placementOrder(system)).toEqual(['idle']);
   });
 });

@@ -181,9 +181,9 @@ export async function storeContents(system: MemorySystem): Promise<Record<string
 /** Messages held by every queue, visible or not. */
 export function queueDepths(system: MemorySystem): Record<string, number> {
   return {
-    policyChange: system.policyChangeQueue.depth(),
-    bindingEnqueue: system.bindingEnqueueQueue.depth(),
-    ...Object.fromEntries([...system.bandQueues].map(([band, queue]) => [`band:${band}`, queue.depth()])),
+    policyChange: system.policyChangeQueue.held(),
+    bindingEnqueue: system.bindingEnqueueQueue.held(),
+    ...Object.fromEntries([...system.bandQueues].map(([band, queue]) => [`band:${band}`, queue.held()])),
   };
 }
 

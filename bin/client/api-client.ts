@@ -1,0 +1,120 @@
+import type { ServedResource } from '../../lib/http/served-resources';
+import { CliError } from './cli-error';
+
+/** Long enough for a cold Lambda behind API Gateway; short enough that a hung server does not hang the shell. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** The reasons kubectl gives a failure whose body is not a Status (a proxy's 502, API Gateway's 403). */
+const REASONS_BY_CODE: Readonly<Record<number, string>> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+/** What a Kubernetes Status carries that a client reads. */
+interface StatusBody {
+  readonly kind?: unknown;
+  readonly reason?: unknown;
+  readonly message?: unknown;
+}
+
+/** A request the server refused; printed as kubectl prints it: `Error from server (NotFound): ...`. */
+export class ApiStatusError extends CliError {
+  constructor(
+    readonly reason: string,
+    readonly serverMessage: string,
+    readonly code: number,
+  ) {
+    super(`Error from server (${reason}): ${serverMessage}`);
+    this.name = 'ApiStatusError';
+  }
+
+  /** The same failure saying what was being done, as kubectl apply does: `error when creating "web.yaml": ...`. */
+  during(action: string): ApiStatusError {
+    return new ApiStatusError(this.reason, `${action}: ${this.serverMessage}`, this.code);
+  }
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiStatusError && error.reason === 'NotFound';
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function statusError(code: number, statusText: string, text: string): ApiStatusError {
+  const body = parseJson(text) as StatusBody | undefined;
+  const reason = typeof body?.reason === 'string' ? body.reason : (REASONS_BY_CODE[code] ?? `HTTP ${code}`);
+  const message = typeof body?.message === 'string' ? body.message : text.trim().slice(0, 500) || statusText;
+  return new ApiStatusError(reason, message, code);
+}
+
+/** The URL path of a resource's collection, or of one object when `name` is given. */
+export function resourcePath(resource: ServedResource, namespace: string | undefined, name?: string): string {
+  const groupVersion = resource.group ? `/apis/${resource.group}/${resource.version}` : `/api/${resource.version}`;
+  const scope = resource.info.namespaced && namespace !== undefined ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  return `${groupVersion}${scope}/${resource.info.plural}${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
+}
+
+export interface RequestOptions {
+  readonly query?: Readonly<Record<string, string | undefined>>;
+  readonly body?: unknown;
+  /** application/json unless said otherwise (merge patches). */
+  readonly contentType?: string;
+}
+
+/** JSON over HTTP to the outrank API, with failures turned into CliErrors worded like kubectl's. */
+export class ApiClient {
+  private readonly base: string;
+
+  constructor(readonly server: string) {
+    let url: URL;
+    try {
+      url = new URL(server);
+    } catch {
+      throw new CliError(`error: --server must be an http or https URL, not "${server}"`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`error: --server must be an http or https URL, not "${server}"`);
+    // A deployed API may sit under a stage path (https://…/prod): resource paths are appended to it.
+    this.base = url.href.replace(/\/+$/, '');
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const url = new URL(this.base + path);
+    for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
+    const hasBody = options.body !== undefined;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: { accept: 'application/json', ...(hasBody ? { 'content-type': options.contentType ?? 'application/json' } : {}) },
+        ...(hasBody ? { body: JSON.stringify(options.body) } : {}),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    } catch (error) {
+      if ((error as Error).name === 'TimeoutError') throw new CliError(`the outrank API at ${this.server} did not answer within ${REQUEST_TIMEOUT_MS / 1000}s`);
+      throw new CliError(`cannot reach the outrank API at ${this.server}: start it with "npm start" or pass --server`);
+    }
+    const text = await response.text();
+    if (!response.ok) throw statusError(response.status, response.statusText, text);
+    const body = parseJson(text);
+    if (body === undefined) throw new CliError(`error: ${this.server} did not answer ${method} ${path} with JSON: is it the outrank API?`);
+    return body as T;
+  }
+
+  get<T>(path: string, query?: RequestOptions['query']): Promise<T> {
+    return this.request<T>('GET', path, query ? { query } : {});
+  }
+}

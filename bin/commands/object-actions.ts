@@ -1,0 +1,124 @@
+import type { ServedResource } from '../../lib/http/served-resources';
+import { ApiStatusError, isNotFound, resourcePath, type ApiClient } from '../client/api-client';
+import { ObjectError } from '../client/cli-error';
+import { qualifiedKind, resourceOf } from '../client/kind-aliases';
+import type { CommandContext } from './context';
+
+/** The writes apply, delete and scenario steps make, each printing its outcome as kubectl does. */
+
+export interface ApiObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace?: string;
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly annotations?: Readonly<Record<string, string>>;
+    readonly resourceVersion?: string;
+    readonly generation?: number;
+    readonly creationTimestamp?: string;
+  };
+  readonly [field: string]: unknown;
+}
+
+/** Where an object came from and the namespace it goes to when it names none: `-f web.yaml -n team-a`. */
+export interface Source {
+  readonly file: string;
+  readonly namespace: string;
+}
+
+/** An object the API serves: its resource, and its namespace when the kind is namespaced. */
+export interface Target {
+  readonly resource: ServedResource;
+  readonly namespace: string | undefined;
+}
+
+/** Runs one object's write; its refusal is printed and remembered, and the command goes on with the next object. */
+export async function attempt(context: CommandContext, action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    if (!(error instanceof ApiStatusError || error instanceof ObjectError)) throw error;
+    context.err(error.message);
+    context.failed = true;
+  }
+}
+
+export function targetOf(apiVersion: string, kind: string, name: string | undefined, namespace: string | undefined, source: Source): Target {
+  const resource = resourceOf(apiVersion, kind);
+  if (!resource) {
+    throw new ObjectError(
+      `error: resource mapping not found for name: "${name ?? ''}" namespace: "${namespace ?? ''}" from "${source.file}": no matches for kind "${kind}" in version "${apiVersion}"`,
+    );
+  }
+  return { resource, namespace: resource.info.namespaced ? (namespace ?? source.namespace) : undefined };
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+async function send(client: ApiClient, method: string, path: string, body: unknown, action: string): Promise<ApiObject> {
+  try {
+    return await client.request<ApiObject>(method, path, { body });
+  } catch (error) {
+    throw error instanceof ApiStatusError ? error.during(action) : error;
+  }
+}
+
+/**
+ * kubectl apply without its three-way merge: the manifest is created, or replaces the object at the
+ * version just read, so a change made in between is refused (409) rather than overwritten unseen.
+ * An object without a name is sent to be created, for the server's validation to name the field.
+ */
+export async function applyObject(context: CommandContext, client: ApiClient, raw: unknown, source: Source): Promise<void> {
+  const object = record(raw);
+  const metadata = record(object.metadata);
+  const apiVersion = text(object.apiVersion);
+  const kind = text(object.kind);
+  if (!apiVersion || !kind) throw new ObjectError(`error: error validating "${source.file}": every object must set apiVersion and kind`);
+  const name = text(metadata.name);
+  const { resource, namespace } = targetOf(apiVersion, kind, name, text(metadata.namespace), source);
+  const current = name === undefined ? undefined : await client.get<ApiObject>(resourcePath(resource, namespace, name)).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  });
+  if (!current) {
+    const created = await send(client, 'POST', resourcePath(resource, namespace), object, `error when creating "${source.file}"`);
+    context.out(`${qualifiedKind(resource)}/${created.metadata.name} created`);
+    return;
+  }
+  const replacement = { ...object, metadata: { ...metadata, resourceVersion: current.metadata.resourceVersion } };
+  await send(client, 'PUT', resourcePath(resource, namespace, name), replacement, `error when replacing "${source.file}"`);
+  context.out(`${qualifiedKind(resource)}/${name} configured`);
+}
+
+/**
+ * The server does not retry a merge patch that lost a race with the scheduler (Kubernetes' API
+ * server does): it answers 409 even though the patch names no resourceVersion. Such a patch does
+ * not depend on the version it met, so sending it again is what the API server would have done.
+ */
+const PATCH_ATTEMPTS = 3;
+
+export async function patchObject(context: CommandContext, client: ApiClient, target: Target, name: string, patch: unknown): Promise<void> {
+  const path = resourcePath(target.resource, target.namespace, name);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await client.request('PATCH', path, { body: patch, contentType: 'application/merge-patch+json' });
+      break;
+    } catch (error) {
+      const conflict = error instanceof ApiStatusError && error.reason === 'Conflict';
+      if (!conflict || attempt === PATCH_ATTEMPTS) throw error;
+    }
+  }
+  context.out(`${qualifiedKind(target.resource)}/${name} patched`);
+}
+
+export async function deleteObject(context: CommandContext, client: ApiClient, target: Target, name: string): Promise<void> {
+  await client.request('DELETE', resourcePath(target.resource, target.namespace, name));
+  context.out(`${qualifiedKind(target.resource)} "${name}" deleted`);
+}

@@ -1,0 +1,165 @@
+import type { Cluster } from '../api/cluster';
+import type { KubeEvent } from '../api/event';
+import { displayName } from '../api/kinds';
+import { CONDITION_SCHEDULED, findCondition, isSuspended, type ResourceBinding } from '../api/resource-binding';
+import type { ClusterAllocation } from '../controllers/allocations';
+import { add, type ResourceList } from '../resources';
+import { SchedulingSnapshot, usageOn } from '../scheduler/snapshot';
+
+export type InvariantRule =
+  | 'cluster-within-capacity'
+  | 'binding-placed-or-pending-with-reason'
+  | 'allocation-equals-placed-bindings'
+  | 'victim-of-lower-priority-and-preemptible';
+
+export interface Violation {
+  readonly rule: InvariantRule;
+  readonly object: string;
+  readonly message: string;
+}
+
+export interface InvariantReport {
+  readonly ok: boolean;
+  readonly violations: readonly Violation[];
+  readonly summary: { clusters: number; bindings: number; placed: number; pending: number; suspended: number; preemptions: number };
+}
+
+export interface SystemState {
+  readonly clusters: readonly Cluster[];
+  readonly bindings: readonly ResourceBinding[];
+  readonly allocations: readonly ClusterAllocation[];
+  readonly events: readonly KubeEvent[];
+}
+
+/** Annotations the scheduler puts on each Preempted event, so the decision can be audited later. */
+export const PREEMPTOR_PRIORITY_ANNOTATION = 'outrank.io/preemptor-priority';
+export const VICTIM_PRIORITY_ANNOTATION = 'outrank.io/victim-priority';
+export const VICTIM_PREEMPTIBILITY_ANNOTATION = 'outrank.io/victim-preemptibility';
+
+function format(list: ResourceList): string {
+  return Object.entries(list)
+    .filter(([, amount]) => amount !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([resource, amount]) => `${resource}=${amount}`)
+    .join(',') || 'nothing';
+}
+
+function sameAmounts(a: ResourceList, b: ResourceList): boolean {
+  const names = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...names].every((name) => (a[name] ?? 0) === (b[name] ?? 0));
+}
+
+function capacityViolations(snapshot: SchedulingSnapshot): Violation[] {
+  const violations: Violation[] = [];
+  for (const cluster of snapshot.clusters.values()) {
+    const over = Object.entries(cluster.placed).filter(([resource, amount]) => amount > (cluster.capacity[resource] ?? 0));
+    for (const [resource, amount] of over) {
+      violations.push({
+        rule: 'cluster-within-capacity',
+        object: `Cluster ${cluster.name}`,
+        message: `${resource}: ${amount} placed but only ${cluster.capacity[resource] ?? 0} available`,
+      });
+    }
+  }
+  return violations;
+}
+
+function bindingViolations(bindings: readonly ResourceBinding[]): Violation[] {
+  const violations: Violation[] = [];
+  for (const binding of bindings) {
+    const name = `${binding.kind} ${displayName({ namespace: binding.metadata.namespace, name: binding.metadata.name })}`;
+    const scheduled = findCondition(binding, CONDITION_SCHEDULED);
+    const placed = (binding.spec.clusters ?? []).length > 0;
+    // A placed binding whose rescheduling failed keeps its placement with Scheduled=False: still fine.
+    if (placed && scheduled === undefined) {
+      violations.push({ rule: 'binding-placed-or-pending-with-reason', object: name, message: 'placed without a Scheduled condition' });
+    }
+    if (!placed && !isSuspended(binding) && (scheduled?.status !== 'False' || !scheduled.reason)) {
+      violations.push({
+        rule: 'binding-placed-or-pending-with-reason',
+        object: name,
+        message: scheduled ? `not placed, but Scheduled is ${scheduled.status}` : 'not placed and never attempted',
+      });
+    }
+  }
+  return violations;
+}
+
+function allocationViolations(snapshot: SchedulingSnapshot, allocations: readonly ClusterAllocation[]): Violation[] {
+  const expected = new Map<string, ResourceList>();
+  for (const state of snapshot.bindings.values()) {
+    for (const target of state.clusters) {
+      expected.set(target.name, add(expected.get(target.name) ?? {}, usageOn(state, target.replicas)));
+    }
+  }
+  const recorded = new Map(allocations.map((allocation) => [allocation.metadata.name, allocation.spec.placed]));
+  const violations: Violation[] = [];
+  for (const cluster of new Set([...expected.keys(), ...recorded.keys()])) {
+    const want = expected.get(cluster) ?? {};
+    const have = recorded.get(cluster) ?? {};
+    if (!sameAmounts(want, have)) {
+      violations.push({
+        rule: 'allocation-equals-placed-bindings',
+        object: `ClusterAllocation ${cluster}`,
+        message: `records ${format(have)} but the placed bindings add up to ${format(want)}`,
+      });
+    }
+  }
+  return violations;
+}
+
+function preemptionViolations(events: readonly KubeEvent[]): { violations: Violation[]; preemptions: number } {
+  const preempted = events.filter((event) => event.reason === 'Preempted');
+  const violations: Violation[] = [];
+  for (const event of preempted) {
+    const annotations = event.metadata.annotations ?? {};
+    const preemptor = Number(annotations[PREEMPTOR_PRIORITY_ANNOTATION]);
+    const victim = Number(annotations[VICTIM_PRIORITY_ANNOTATION]);
+    const object = `ResourceBinding ${displayName(event.involvedObject)}`;
+    if (!Number.isFinite(preemptor) || !Number.isFinite(victim)) {
+      violations.push({ rule: 'victim-of-lower-priority-and-preemptible', object, message: 'Preempted event without the priorities it was decided on' });
+      continue;
+    }
+    if (victim >= preemptor) {
+      violations.push({
+        rule: 'victim-of-lower-priority-and-preemptible',
+        object,
+        message: `priority ${victim} was preempted by ${event.related ? displayName(event.related) : 'a binding'} of priority ${preemptor}`,
+      });
+    }
+    if (annotations[VICTIM_PREEMPTIBILITY_ANNOTATION] !== 'preemptible') {
+      violations.push({ rule: 'victim-of-lower-priority-and-preemptible', object, message: 'was preempted while non-preemptible' });
+    }
+  }
+  return { violations, preemptions: preempted.length };
+}
+
+/**
+ * Checks what must always hold, whatever ran concurrently: no cluster over capacity in any resource,
+ * every binding placed or pending with a reason, allocations equal to the placed bindings, and no
+ * victim of equal or higher priority than its preemptor or non-preemptible (000, 001).
+ */
+export function checkInvariants(state: SystemState): InvariantReport {
+  const snapshot = new SchedulingSnapshot(state.clusters, state.bindings);
+  const preemption = preemptionViolations(state.events);
+  const violations = [
+    ...capacityViolations(snapshot),
+    ...bindingViolations(state.bindings),
+    ...allocationViolations(snapshot, state.allocations),
+    ...preemption.violations,
+  ];
+  const placed = state.bindings.filter((b) => (b.spec.clusters ?? []).length > 0).length;
+  const suspended = state.bindings.filter((b) => isSuspended(b) && (b.spec.clusters ?? []).length === 0).length;
+  return {
+    ok: violations.length === 0,
+    violations,
+    summary: {
+      clusters: state.clusters.length,
+      bindings: state.bindings.length,
+      placed,
+      pending: state.bindings.length - placed - suspended,
+      suspended,
+      preemptions: preemption.preemptions,
+    },
+  };
+}

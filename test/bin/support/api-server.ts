@@ -1,0 +1,82 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleApiRequest } from '../../../lib/http';
+import type { MessageQueue } from '../../../lib/ports/message-queue';
+import { MemorySystem } from '../../../lib/runtime/memory-system';
+
+/**
+ * When the in-memory system does its work:
+ * - after-each-request: before the response goes out, so a client always sees a settled system;
+ * - background: on a timer, as the local runtime's pollers do, so a client sees work in flight;
+ * - without-scheduler: policies make bindings after each request, but nothing ever schedules them.
+ */
+export type SchedulingMode = 'after-each-request' | 'background' | 'without-scheduler';
+
+export interface TestApi {
+  readonly url: string;
+  readonly system: MemorySystem;
+  close(): Promise<void>;
+}
+
+async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return chunks.length === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
+}
+
+/** Everything the scheduling cycle does not do: the policy controller makes bindings and queues them. */
+async function runWithoutScheduler(system: MemorySystem): Promise<void> {
+  const drain = async <T>(queue: MessageQueue<T>, handle: (body: T) => Promise<void>) => {
+    for (let deliveries = await queue.receive(10); deliveries.length > 0; deliveries = await queue.receive(10)) {
+      for (const delivery of deliveries) {
+        await handle(delivery.body);
+        await queue.delete([delivery.receipt]);
+      }
+    }
+  };
+  await drain(system.policyChangeQueue, (change) => system.policyChange.handle(change));
+  await drain(system.bindingEnqueueQueue, (request) => system.bindingEnqueue.handle(request));
+}
+
+/** The HTTP API over a fresh in-memory system, on a free loopback port. */
+export async function startTestApi(mode: SchedulingMode = 'after-each-request'): Promise<TestApi> {
+  const system = new MemorySystem();
+  const afterRequest = mode === 'after-each-request' ? () => system.runUntilIdle() : mode === 'without-scheduler' ? () => runWithoutScheduler(system) : async () => {};
+  const server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      const reply = await handleApiRequest(
+        {
+          method: request.method ?? 'GET',
+          path: url.pathname,
+          query: Object.fromEntries(url.searchParams),
+          headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value])),
+          body: await readBody(request),
+        },
+        { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues },
+      );
+      await afterRequest();
+      response.writeHead(reply.statusCode, reply.headers).end(reply.body);
+    })();
+  });
+  // Background work never overlaps itself: a run that outlasts the interval is not started twice.
+  let running: Promise<void> | undefined;
+  const timer =
+    mode === 'background'
+      ? setInterval(() => {
+          running ??= system.runUntilIdle().finally(() => (running = undefined));
+        }, 20)
+      : undefined;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    system,
+    close: async () => {
+      clearInterval(timer);
+      await running;
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
