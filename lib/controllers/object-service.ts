@@ -65,10 +65,11 @@ export class ObjectService {
     return this.write(object, existing);
   }
 
-  async patch(ref: ObjectRef, patch: unknown): Promise<WriteResult> {
+  /** Patches an object: a JSON merge patch by default, or another patch format such as a strategic merge patch. */
+  async patch(ref: ObjectRef, patch: unknown, applyPatch: (target: unknown, patch: unknown) => unknown = applyMergePatch): Promise<WriteResult> {
     const existing = await this.context.store.get<KubeObject>(ref);
     if (!existing) throw new NotFoundError(ref.kind, displayName(ref));
-    const patched = applyMergePatch(existing, patch) as Record<string, unknown>;
+    const patched = applyPatch(existing, patch) as Record<string, unknown>;
     const object = decodeObject({ ...patched, apiVersion: existing.apiVersion, kind: existing.kind });
     const same = refOf(object);
     if (same.name !== ref.name || same.namespace !== ref.namespace) {

@@ -1,3 +1,4 @@
+import type { Authorizer } from '../auth/authorizer';
 import type { Queues } from '../controllers/context';
 import type { ObjectService } from '../controllers/object-service';
 import type { EventLog } from '../ports/event-log';
@@ -20,6 +21,13 @@ export interface ApiResponse {
   readonly body: string;
 }
 
+/** Who is calling, and the tenancy model deciding what they may write. */
+export interface ApiAccess {
+  /** The caller's principal as the transport authenticated it; undefined when it carried none (401). */
+  readonly identity: string | undefined;
+  readonly authorizer: Authorizer;
+}
+
 export interface ApiDependencies {
   /** The write path: every create, replace, patch and delete goes through it. */
   readonly objects: ObjectService;
@@ -33,4 +41,10 @@ export interface ApiDependencies {
    * transport can log them.
    */
   readonly onInternalError?: (error: unknown) => void;
+  /**
+   * With tenancy configured: every request must carry an identity, and every write is authorized
+   * before anything is written. Absent, every caller may write everything, as before tenancy existed.
+   * Reads are never restricted.
+   */
+  readonly access?: ApiAccess;
 }

@@ -1,4 +1,5 @@
 import { InvalidObjectError } from '../api/invalid-object-error';
+import { StrategicMergePatchError } from '../api/strategic-merge-patch';
 import { NotFoundError } from '../api/not-found-error';
 import { ConflictError } from '../ports/object-store';
 import { qualifiedResource, type ServedResource } from './served-resources';
@@ -24,6 +25,11 @@ export function notFound(resource: ServedResource, name: string): ApiError {
 
 export function alreadyExists(resource: ServedResource, name: string): ApiError {
   return new ApiError('AlreadyExists', `${qualifiedResource(resource)} "${name}" already exists`, resourceDetails(resource, name));
+}
+
+/** As Kubernetes answers a request its authorizer denies; the message says who, what and which rule. */
+export function forbidden(resource: ServedResource, name: string, message: string): ApiError {
+  return new ApiError('Forbidden', message, resourceDetails(resource, name));
 }
 
 function conflict(resource: ServedResource, name: string): ApiError {
@@ -58,5 +64,6 @@ export function errorStatus(error: unknown, target: ErrorTarget | undefined): St
   if (error instanceof NotFoundError || error instanceof ConflictError) return errorStatus(domainError(error, target), target);
   if (error instanceof ApiError) return failureStatus(error.reason, error.message, error.details);
   if (error instanceof InvalidObjectError) return invalidStatus(error, target);
+  if (error instanceof StrategicMergePatchError) return failureStatus('BadRequest', error.message);
   return failureStatus('InternalError', 'an internal error occurred');
 }

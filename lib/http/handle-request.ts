@@ -8,6 +8,7 @@ import { QUEUE_STATUS_PATH, queueStatus } from './queue-status';
 import { operationOf, parseRoute, type Operation, type ResourceRoute, type Route } from './routes';
 import { qualifiedResource, type ServedResource } from './served-resources';
 import { ApiError, statusResponse } from './status';
+import { checkAuthenticated } from './write-authorization';
 
 function pathNotFound(): ApiError {
   return new ApiError('NotFound', 'the server could not find the requested resource');
@@ -70,11 +71,13 @@ function resourceResponse(route: ResourceRoute, request: ApiRequest, deps: ApiDe
 /**
  * Serves one request of the Kubernetes-style API: discovery, then get, list, create, replace, patch
  * and delete of outrank's kinds. Every failure is answered with a Status and writes nothing: all
- * checks of the request come before ObjectService, which validates before it writes.
+ * checks of the request (authentication and, for writes, authorization first) come before
+ * ObjectService, which validates before it writes.
  */
 export async function handleApiRequest(request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   let target: ErrorTarget | undefined;
   try {
+    checkAuthenticated(deps);
     checkBodySize(request);
     if (request.path === QUEUE_STATUS_PATH && deps.queues) {
       if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed();

@@ -1,5 +1,6 @@
 import { decodeObject } from '../api/decode';
 import { refOf, type ObjectRef } from '../api/kinds';
+import { applyStrategicMergePatch } from '../api/strategic-merge-patch';
 import type { StoredObject } from '../ports/object-store';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { alreadyExists, notFound } from './error-status';
@@ -10,8 +11,12 @@ import { jsonResponse } from './response';
 import type { ResourceRoute } from './routes';
 import { qualifiedResource } from './served-resources';
 import { ApiError, successStatus } from './status';
+import { authorizeBody, authorizeDelete, authorizeMergePatch, authorizeWrite } from './write-authorization';
 
-/** Handlers for the kinds kept in the object store. Every write goes through ObjectService. */
+/**
+ * Handlers for the kinds kept in the object store. Every write goes through ObjectService, after the
+ * caller's access has been authorized (see write-authorization.ts).
+ */
 
 const OBJECT_SYNTAXES: ReadonlyMap<string, BodySyntax> = new Map([
   ['application/json', 'json'],
@@ -54,6 +59,7 @@ export async function listObjects(route: ResourceRoute, request: ApiRequest, dep
 export async function createObject(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const body = readObject(request, route);
   const object = decodeObject(body);
+  await authorizeWrite(deps, route, 'create', object);
   if (object.metadata.resourceVersion !== undefined) {
     throw new ApiError('BadRequest', 'metadata.resourceVersion must not be set on objects to be created');
   }
@@ -76,6 +82,7 @@ function expectingVersion(body: JsonObject, existing: StoredObject): JsonObject 
 /** PUT: replaces an existing object; metadata.resourceVersion, when given, must be the current one (else 409). */
 export async function replaceObject(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const body = readObject(request, route);
+  await authorizeBody(deps, route, 'update', body);
   const existing = await deps.store.get(refAt(route, name));
   if (!existing) throw notFound(route.resource, name);
   const { object } = await deps.objects.apply(expectingVersion(body, existing));
@@ -83,36 +90,39 @@ export async function replaceObject(route: ResourceRoute, name: string, request:
 }
 
 async function mergePatch(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
-  const { object } = await deps.objects.patch(refAt(route, name), readObjectBody(request, 'json'));
+  const ref = refAt(route, name);
+  const patch = readObjectBody(request, 'json');
+  await authorizeMergePatch(deps, route, ref, patch);
+  const { object } = await deps.objects.patch(ref, patch);
+  return jsonResponse(200, object);
+}
+
+/** Workload templates carry lists merged by key (containers by name …), as kubectl apply expects. */
+async function strategicMergePatch(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  const { object } = await deps.objects.patch(refAt(route, name), readObjectBody(request, 'json'), applyStrategicMergePatch);
   return jsonResponse(200, object);
 }
 
 /** Server-side apply, simplified: the body is the whole object, created or replaced (no field managers). */
 async function serverSideApply(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
-  const { object, created } = await deps.objects.apply(withUrlIdentity(readObjectBody(request, 'yaml'), route));
+  const body = withUrlIdentity(readObjectBody(request, 'yaml'), route);
+  await authorizeBody(deps, route, 'patch', body);
+  const { object, created } = await deps.objects.apply(body);
   return jsonResponse(created ? 201 : 200, object);
 }
 
-function strategicMergeRefused(route: ResourceRoute): ApiError {
-  return new ApiError(
-    'UnsupportedMediaType',
-    `strategic merge patch is not supported for ${qualifiedResource(route.resource)}: use a JSON merge patch (kubectl patch --type=merge) or server-side apply (kubectl apply --server-side)`,
-  );
-}
-
-/** PATCH: JSON merge patch, server-side apply, and strategic merge patch where it means a merge patch. */
+/** PATCH: JSON merge patch, strategic merge patch and server-side apply. */
 export async function patchObject(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const mediaType = mediaTypeOf(request);
   switch (mediaType) {
     case MERGE_PATCH:
       return mergePatch(route, name, request, deps);
     case STRATEGIC_MERGE_PATCH:
-      if (!route.resource.acceptsStrategicMerge) throw strategicMergeRefused(route);
-      return mergePatch(route, name, request, deps);
+        return route.resource.mergesListsByKey ? strategicMergePatch(route, name, request, deps) : mergePatch(route, name, request, deps);
     case APPLY_PATCH:
       return serverSideApply(route, request, deps);
     default:
-      throw unsupportedMediaType(mediaType, [MERGE_PATCH, APPLY_PATCH, ...(route.resource.acceptsStrategicMerge ? [STRATEGIC_MERGE_PATCH] : [])]);
+      throw unsupportedMediaType(mediaType, [MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH]);
   }
 }
 
@@ -121,6 +131,8 @@ export async function patchObject(route: ResourceRoute, name: string, request: A
  * DeleteOptions kubectl sends (propagationPolicy) do not apply: outrank deletes at once.
  */
 export async function deleteObject(route: ResourceRoute, name: string, deps: ApiDependencies): Promise<ApiResponse> {
-  await deps.objects.delete(refAt(route, name));
+  const ref = refAt(route, name);
+  await authorizeDelete(deps, route, ref);
+  await deps.objects.delete(ref);
   return jsonResponse(200, successStatus({ name, group: route.resource.group, kind: route.resource.info.plural }));
 }

@@ -14,12 +14,11 @@ export interface ServedResource {
   /** Events live in the event log; every other kind in the object store. */
   readonly source: 'store' | 'events';
   /**
-   * Outrank's own kinds have no strategic merge metadata (Karmada kinds are custom resources and
-   * PriorityClass has no merge lists), so a strategic merge patch means the same as a JSON merge
-   * patch. Workload templates do have merge lists (containers by name); merging those like a JSON
-   * merge patch would silently replace lists, so they refuse it.
+   * Workload templates have lists merged by key under a strategic merge patch (containers by name).
+   * Outrank's own kinds have none (Karmada kinds are custom resources, PriorityClass has no merge
+   * lists), so there a strategic merge patch means the same as a JSON merge patch.
    */
-  readonly acceptsStrategicMerge: boolean;
+  readonly mergesListsByKey: boolean;
 }
 
 const READ_WRITE: readonly Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update'];
@@ -59,7 +58,7 @@ function serve(info: KindInfo): ServedResource {
     verbs: verbsOf(info),
     shortNames: SHORT_NAMES[info.plural] ?? [],
     source: info === EVENT ? 'events' : 'store',
-    acceptsStrategicMerge: SYSTEM_KINDS.includes(info),
+    mergesListsByKey: !SYSTEM_KINDS.includes(info),
   };
 }
 

@@ -4,6 +4,8 @@ import { jsonResponse } from './response';
 /** The Kubernetes Status reasons this API answers with, and their HTTP codes. */
 const CODES = {
   BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
   NotFound: 404,
   MethodNotAllowed: 405,
   AlreadyExists: 409,

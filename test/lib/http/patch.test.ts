@@ -52,16 +52,26 @@ describe('strategic merge patch', () => {
     expect(reply.body[key]).toMatchObject((body as Record<string, object>)[key]!);
   });
 
-  it.each([
-    DEPLOYMENT,
-    '/apis/batch/v1/namespaces/default/jobs/report',
-  ])('is refused for templates (%s) with 415 telling to use --type=merge, nothing written', async (path) => {
+  it('merges a template\'s containers by name, as kubectl apply expects', async () => {
+    const api = await seeded();
+    const before = (await api.get(DEPLOYMENT)).body.spec.template.spec.containers;
+    const reply = await api.send('PATCH', DEPLOYMENT, {
+      body: { spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'envoy' }] } } } },
+      contentType: STRATEGIC,
+    });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body.spec.template.spec.containers).toEqual([...before, { name: 'sidecar', image: 'envoy' }]);
+  });
+
+  it('refuses a list item without its merge key with 400, nothing written', async () => {
     const api = await seeded();
     const before = await api.snapshot();
-    const reply = await api.send('PATCH', path, { body: { spec: { replicas: 3 } }, contentType: STRATEGIC });
-    expect(reply.statusCode).toBe(415);
-    expect(reply.body).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 });
-    expect(reply.body.message).toContain('--type=merge');
+    const reply = await api.send('PATCH', DEPLOYMENT, {
+      body: { spec: { template: { spec: { containers: [{ image: 'envoy' }] } } } },
+      contentType: STRATEGIC,
+    });
+    expect(reply.statusCode).toBe(400);
+    expect(reply.body.message).toContain('"name"');
     expect(await api.snapshot()).toEqual(before);
   });
 });
