@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { OutrankSettings } from '../functions/environment';
+import type { OutrankSettingsWithTenancy } from '../functions/environment';
+import { IDENTITY_HEADER } from '../functions/local/local-identity';
 
 // Read by Powertools when the functions load: metrics stay off and logs quiet unless asked for.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
@@ -9,12 +10,15 @@ const { MissingEmulatorError } = await import('../functions/local/aws-endpoint')
 
 /**
  * `npm start`: the whole system on this machine. OUTRANK_PORT picks the API port (default 8080),
- * OUTRANK_SETTINGS_FILE a JSON file of scheduler settings, AWS_ENDPOINT_URL an emulator already running.
+ * OUTRANK_SETTINGS_FILE a JSON file of settings (scheduler and tenancy), AWS_ENDPOINT_URL an emulator
+ * already running. Every request comes from OUTRANK_IDENTITY (default "admin"); with
+ * OUTRANK_TRUST_IDENTITY_HEADER=true from the x-outrank-identity header instead, for demos and tests
+ * only (see functions/local/local-identity.ts).
  */
 async function main(): Promise<void> {
   const port = Number(process.env.OUTRANK_PORT ?? 8080);
   const settingsFile = process.env.OUTRANK_SETTINGS_FILE;
-  const settings = settingsFile ? (JSON.parse(await readFile(settingsFile, 'utf8')) as OutrankSettings) : undefined;
+  const settings = settingsFile ? (JSON.parse(await readFile(settingsFile, 'utf8')) as OutrankSettingsWithTenancy) : undefined;
   const runtime = await startLocalRuntime({
     port,
     prefix: process.env.OUTRANK_PREFIX ?? 'outrank',
@@ -29,6 +33,9 @@ async function main(): Promise<void> {
       `  AWS endpoint:   ${runtime.endpoint.url}${runtime.endpoint.started ? ' (moto_server started for this run)' : ''}`,
       `  try:            npx outrank apply -f examples/000-binding-preemption.yaml && npx outrank get bindings`,
       `  stop:           Ctrl-C`,
+      ...(process.env.OUTRANK_TRUST_IDENTITY_HEADER === 'true'
+        ? [`  WARNING:        the ${IDENTITY_HEADER} header is trusted: any client can act as anyone (demos and tests only)`]
+        : []),
       '',
     ].join('\n'),
   );

@@ -1,18 +1,29 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { Authorizer } from '../lib/auth/authorizer';
+import { storedPriorityClasses } from '../lib/auth/priority-class-lookup';
 import { ObjectService } from '../lib/controllers/object-service';
+import type { ApiAccess } from '../lib/http/api-types';
 import { handleApiRequest } from '../lib/http/handle-request';
-import { controllerContext } from './context';
+import { callerIdentity, type ApiEvent } from './caller-identity';
+import { controllerContext, tenancySettings } from './context';
 import { logger, metrics } from './observability';
 
-function lowerCaseHeaders(headers: APIGatewayProxyEventV2['headers']): Record<string, string | undefined> {
+function lowerCaseHeaders(headers: ApiEvent['headers']): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
+/** With tenancy configured, the caller's identity and the authorizer; without, none (every caller is an admin). */
+function accessOf(event: ApiEvent): { access?: ApiAccess } {
+  const tenancy = tenancySettings();
+  if (!tenancy) return {};
+  return { access: { identity: callerIdentity(event), authorizer: new Authorizer(tenancy, storedPriorityClasses(controllerContext().store)) } };
+}
+
 /** API Gateway HTTP API (payload v2) → the Kubernetes-style API. */
-export const handler = middy(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+export const handler = middy(async (event: ApiEvent): Promise<APIGatewayProxyStructuredResultV2> => {
   const context = controllerContext();
   const body = event.body === undefined ? undefined : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   const response = await handleApiRequest(
@@ -29,6 +40,7 @@ export const handler = middy(async (event: APIGatewayProxyEventV2): Promise<APIG
       events: context.events,
       queues: context.queues,
       onInternalError: (error) => logger.error('internal error', error as Error),
+      ...accessOf(event),
     },
   );
   return { statusCode: response.statusCode, headers: response.headers, body: response.body };

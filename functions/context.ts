@@ -1,3 +1,4 @@
+import type { TenancySettings } from '../lib/auth/tenancy-settings';
 import { systemClock } from '../lib/ports/clock';
 import type { ControllerContext } from '../lib/controllers/context';
 import { awsClients, awsControllerContext } from './adapters/aws-context';
@@ -5,15 +6,24 @@ import { PowertoolsMetricsAdapter } from './adapters/powertools-metrics';
 import { readEnvironment } from './environment';
 import { metrics } from './observability';
 
-let shared: ControllerContext | undefined;
+let shared: { context: ControllerContext; tenancy: TenancySettings | undefined } | undefined;
+
+function environment() {
+  if (!shared) {
+    const { resources, config, tenancy } = readEnvironment();
+    shared = { context: awsControllerContext(awsClients(), resources, config, systemClock, new PowertoolsMetricsAdapter(metrics)), tenancy };
+  }
+  return shared;
+}
 
 /** Built once per execution environment, on first use, and reused by later invocations. */
 export function controllerContext(): ControllerContext {
-  if (!shared) {
-    const { resources, config } = readEnvironment();
-    shared = awsControllerContext(awsClients(), resources, config, systemClock, new PowertoolsMetricsAdapter(metrics));
-  }
-  return shared;
+  return environment().context;
+}
+
+/** The tenancy model the api function enforces; undefined when none is configured (every caller is an admin). */
+export function tenancySettings(): TenancySettings | undefined {
+  return environment().tenancy;
 }
 
 /** For tests and the local runtime, which point the functions at other resources. */

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { tenancySettingsSchema, type TenancySettings } from '../lib/auth/tenancy-settings';
 import { DEFAULT_BANDS, withConfig, type SchedulerConfig } from '../lib/config';
 import type { AwsResources } from './adapters/aws-context';
 
-const settingsSchema = z.strictObject({
+const schedulerSettingsSchema = z.strictObject({
   gates: z
     .strictObject({
       PriorityBasedScheduling: z.boolean().optional(),
@@ -16,7 +17,15 @@ const settingsSchema = z.strictObject({
     .min(1)
     .optional(),
 });
-export type OutrankSettings = z.infer<typeof settingsSchema>;
+/**
+ * The scheduler settings. The stack spells out every one of them with its default
+ * (`Required<OutrankSettings>`), which is why tenancy, which has none, is typed apart.
+ */
+export type OutrankSettings = z.infer<typeof schedulerSettingsSchema>;
+
+/** OUTRANK_SETTINGS: the scheduler settings and the tenancy model (absent: every caller is an admin). */
+const settingsSchema = schedulerSettingsSchema.extend({ tenancy: tenancySettingsSchema.optional() });
+export type OutrankSettingsWithTenancy = z.infer<typeof settingsSchema>;
 
 const environmentSchema = z.object({
   OBJECTS_TABLE: z.string().min(1),
@@ -35,15 +44,22 @@ const environmentSchema = z.object({
   OUTRANK_SETTINGS: z.string().optional(),
 });
 
-/** Scheduler settings shared by the stack and the local runtime, as JSON (gates, bands, threshold). */
-export function parseSettings(text: string | undefined): SchedulerConfig {
-  if (!text) return withConfig();
-  const settings = settingsSchema.parse(JSON.parse(text));
-  return withConfig({ ...settings, bands: settings.bands ?? DEFAULT_BANDS, gates: settings.gates ?? {} });
+/** Settings shared by the stack and the local runtime, as JSON (gates, bands, threshold, tenancy). */
+export function parseSettings(text: string | undefined): { config: SchedulerConfig; tenancy: TenancySettings | undefined } {
+  if (!text) return { config: withConfig(), tenancy: undefined };
+  const { tenancy, ...settings } = settingsSchema.parse(JSON.parse(text));
+  return { config: withConfig({ ...settings, bands: settings.bands ?? DEFAULT_BANDS, gates: settings.gates ?? {} }), tenancy };
 }
 
-/** Reads where the resources are and how to schedule from the function's environment; fails loudly when incomplete. */
-export function readEnvironment(environment: NodeJS.ProcessEnv = process.env): { resources: AwsResources; config: SchedulerConfig } {
+export interface FunctionEnvironment {
+  readonly resources: AwsResources;
+  readonly config: SchedulerConfig;
+  /** Undefined when no tenancy is configured: every caller is an admin. */
+  readonly tenancy: TenancySettings | undefined;
+}
+
+/** Reads where the resources are, how to schedule and who may write from the function's environment; fails loudly when incomplete. */
+export function readEnvironment(environment: NodeJS.ProcessEnv = process.env): FunctionEnvironment {
   const parsed = environmentSchema.parse(environment);
   return {
     resources: {
@@ -54,12 +70,12 @@ export function readEnvironment(environment: NodeJS.ProcessEnv = process.env): {
       scheduleTickQueueUrl: parsed.SCHEDULE_TICK_QUEUE_URL,
       bandQueueUrls: parsed.BAND_QUEUE_URLS,
     },
-    config: parseSettings(parsed.OUTRANK_SETTINGS),
+    ...parseSettings(parsed.OUTRANK_SETTINGS),
   };
 }
 
 /** The environment a function needs for these resources: what the stack and the local runtime set. */
-export function environmentFor(resources: AwsResources, settings?: OutrankSettings): Record<string, string> {
+export function environmentFor(resources: AwsResources, settings?: OutrankSettingsWithTenancy): Record<string, string> {
   return {
     OBJECTS_TABLE: resources.objectsTable,
     EVENTS_TABLE: resources.eventsTable,

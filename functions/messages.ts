@@ -18,4 +18,5 @@ export const bindingRequestSchema: z.ZodType<BindingRequest> = z.strictObject({
     name: z.string().min(1).max(253),
   }),
   resourceVersion: z.string().max(64),
+  cause: z.string().max(256).optional(),
 });

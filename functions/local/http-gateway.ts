@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2WithIAMAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { ApiEvent } from '../caller-identity';
 import { localLambdaContext } from './lambda-context';
+import { localIdentity, type LocalIdentity } from './local-identity';
 
-export type HttpApiHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+export type HttpApiHandler = (event: ApiEvent, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -17,7 +19,16 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
   return chunks.length === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
-function toEvent(request: IncomingMessage, body: string | undefined): APIGatewayProxyEventV2 {
+const LOCAL_ACCOUNT = '000000000000';
+
+/** As API Gateway's IAM authorizer reports the signer; here the principal is whatever the local identity says. */
+function iamAuthorizer(principal: string): APIGatewayProxyEventV2WithIAMAuthorizer['requestContext']['authorizer'] {
+  return {
+    iam: { accessKey: '', accountId: LOCAL_ACCOUNT, callerId: principal, cognitoIdentity: null, principalOrgId: '', userArn: principal, userId: principal },
+  };
+}
+
+function toEvent(request: IncomingMessage, body: string | undefined, identify: LocalIdentity): APIGatewayProxyEventV2WithIAMAuthorizer {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const headers = Object.fromEntries(
     Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value]),
@@ -31,7 +42,7 @@ function toEvent(request: IncomingMessage, body: string | undefined): APIGateway
     headers,
     queryStringParameters: url.search ? Object.fromEntries(url.searchParams) : undefined,
     requestContext: {
-      accountId: '000000000000',
+      accountId: LOCAL_ACCOUNT,
       apiId: 'local',
       domainName: 'localhost',
       domainPrefix: 'localhost',
@@ -47,18 +58,23 @@ function toEvent(request: IncomingMessage, body: string | undefined): APIGateway
       stage: '$default',
       time: new Date(now).toISOString(),
       timeEpoch: now,
+      authorizer: iamAuthorizer(identify(request.headers)),
     },
     body,
     isBase64Encoded: false,
   };
 }
 
-/** Serves an HTTP API handler on a loopback port, shaping requests as API Gateway's payload v2 does. */
-export function startHttpGateway(handler: HttpApiHandler, port: number): Promise<Server> {
+/**
+ * Serves an HTTP API handler on a loopback port, shaping requests as API Gateway's payload v2 does
+ * with IAM authorization, the caller being who `identify` says (by default from OUTRANK_IDENTITY and
+ * OUTRANK_TRUST_IDENTITY_HEADER: see local-identity.ts).
+ */
+export function startHttpGateway(handler: HttpApiHandler, port: number, identify: LocalIdentity = localIdentity(process.env)): Promise<Server> {
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     void (async () => {
       try {
-        const result = await handler(toEvent(request, await readBody(request)), localLambdaContext('outrank-api', 29_000));
+        const result = await handler(toEvent(request, await readBody(request), identify), localLambdaContext('outrank-api', 29_000));
         response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
         response.end(result.body ?? '');
       } catch (error) {

@@ -1,7 +1,7 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import type { AwsClients, AwsResources } from '../adapters/aws-context';
 import { resetControllerContext } from '../context';
-import { environmentFor, parseSettings, type OutrankSettings } from '../environment';
+import { environmentFor, parseSettings, type OutrankSettingsWithTenancy } from '../environment';
 import type { HttpApiHandler } from './http-gateway';
 import { localLambdaContext } from './lambda-context';
 import { SqsPoller, type SqsHandler } from './sqs-poller';
@@ -20,13 +20,15 @@ export interface LocalFunctions {
 export async function loadLocalFunctions(
   clients: AwsClients,
   resources: AwsResources,
-  settings: OutrankSettings | undefined,
+  settings: OutrankSettingsWithTenancy | undefined,
   onError: (error: unknown) => void,
   /** Wraps each queue-triggered handler, e.g. to deliver every batch twice in tests. */
   wrap: (handler: SqsHandler) => SqsHandler = (handler) => handler,
 ): Promise<LocalFunctions> {
   // Settings are checked before anything runs, so a typo fails fast.
   parseSettings(settings ? JSON.stringify(settings) : undefined);
+  // Functions loaded earlier in this process may have left theirs; without settings none must apply.
+  delete process.env.OUTRANK_SETTINGS;
   Object.assign(process.env, environmentFor(resources, settings));
   resetControllerContext();
 

@@ -3,7 +3,7 @@ import { DEFAULT_BANDS } from '../../lib/config';
 import { awsClients, type AwsResources } from '../adapters/aws-context';
 import { resourceDefinitions } from '../adapters/definitions';
 import { provision } from '../adapters/provision';
-import type { OutrankSettings } from '../environment';
+import type { OutrankSettingsWithTenancy } from '../environment';
 import { startAwsEndpoint, type AwsEndpoint } from './aws-endpoint';
 import { startHttpGateway } from './http-gateway';
 import { loadLocalFunctions } from './local-functions';
@@ -13,7 +13,7 @@ export interface LocalRuntimeOptions {
   readonly port: number;
   /** Prefix of table and queue names, so several runtimes can share one endpoint. */
   readonly prefix: string;
-  readonly settings?: OutrankSettings;
+  readonly settings?: OutrankSettingsWithTenancy;
   readonly reconcileIntervalMs: number;
   readonly log: (line: string) => void;
 }
@@ -26,7 +26,7 @@ export interface LocalRuntime {
 }
 
 /** Creates (if missing) the tables and queues named by the prefix and says where they are. */
-export async function provisionResources(prefix: string, settings: OutrankSettings | undefined) {
+export async function provisionResources(prefix: string, settings: OutrankSettingsWithTenancy | undefined) {
   const clients = awsClients();
   const definitions = resourceDefinitions(prefix, settings?.bands ?? DEFAULT_BANDS);
   const { urls } = await provision(clients.dynamodb, clients.sqs, definitions);

@@ -14,15 +14,24 @@ import type { ControllerContext } from './context';
 import { bindingGroupId, bindingObjectRef, bindingRefOf, type BindingRequest } from './messages';
 
 /**
+ * The binding's placement is for its current spec and on clusters that are all ready: nothing to move.
+ * A binding with nothing to place (Divided, 0 replicas) is scheduled onto no cluster: that is a result.
+ */
+export function hasCurrentPlacement(binding: ResourceBinding, readyClusters: ReadonlySet<string>): boolean {
+  if ((binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0)) return false;
+  if (!isPlaced(binding)) return findCondition(binding, CONDITION_SCHEDULED)?.status === 'True';
+  return (binding.spec.clusters ?? []).every((target) => readyClusters.has(target.name));
+}
+
+/**
  * A binding needs a scheduling attempt when its spec changed since the scheduler last saw it, when it
- * is not placed, or when one of its clusters is gone or not ready (failover). A binding with nothing to
- * place (Divided, 0 replicas) is scheduled onto no cluster: that is a result, not a lack of one.
+ * is not placed, or when one of its clusters is gone or not ready (failover) — and also when its
+ * placement is current again but its Scheduled condition still tells of a failed attempt.
  */
 export function needsScheduling(binding: ResourceBinding, readyClusters: ReadonlySet<string>): boolean {
   if (isSuspended(binding)) return false;
-  if ((binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0)) return true;
-  if (!isPlaced(binding)) return findCondition(binding, CONDITION_SCHEDULED)?.status !== 'True';
-  return (binding.spec.clusters ?? []).some((target) => !readyClusters.has(target.name));
+  if (!hasCurrentPlacement(binding, readyClusters)) return true;
+  return isPlaced(binding) && findCondition(binding, CONDITION_SCHEDULED)?.status === 'False';
 }
 
 export async function readyClusterNames(context: ControllerContext): Promise<Set<string>> {
@@ -53,7 +62,8 @@ export class BindingEnqueueController {
       {
         body: { binding: ref, priority, enqueuedAt: clock.now() },
         groupId: bindingGroupId(ref),
-        deduplicationId: `${bindingGroupId(ref)}@${binding.metadata.resourceVersion ?? '0'}`,
+        // The cause is part of the id: a binding looked at and left alone must be queued when something else changes.
+        deduplicationId: `${bindingGroupId(ref)}@${binding.metadata.resourceVersion ?? '0'}${request.cause === undefined ? '' : `@${request.cause}`}`,
       },
     ]);
   }

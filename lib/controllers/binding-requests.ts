@@ -13,7 +13,7 @@ export async function requestScheduling(context: ControllerContext, bindings: re
     const ref = bindingRefOf(binding);
     const resourceVersion = binding.metadata.resourceVersion ?? '0';
     return {
-      body: { binding: ref, resourceVersion },
+      body: { binding: ref, resourceVersion, ...(cause === undefined ? {} : { cause }) },
       groupId: bindingGroupId(ref),
       deduplicationId: `${bindingGroupId(ref)}@${resourceVersion}${cause === undefined ? '' : `@${cause}`}`,
     };

@@ -18,6 +18,8 @@ export interface BindingRequest {
   readonly binding: BindingRef;
   /** The version the sender saw, so a redelivered duplicate is recognisable. */
   readonly resourceVersion: string;
+  /** What prompted the request when not a change of the binding itself (a cluster change, room freed, the reconcile). */
+  readonly cause?: string;
 }
 
 /** Band queues: a binding waiting for a scheduling attempt. */

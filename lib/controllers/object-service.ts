@@ -5,7 +5,14 @@ import { displayName, refOf, type ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
 import { NotFoundError } from '../api/not-found-error';
 import type { PriorityClass } from '../api/priority-class';
-import { isPlaced, isSuspended, type ResourceBinding } from '../api/resource-binding';
+import {
+  CLUSTER_POLICY_NAME_LABEL,
+  isPlaced,
+  isSuspended,
+  POLICY_NAME_LABEL,
+  POLICY_NAMESPACE_LABEL,
+  type ResourceBinding,
+} from '../api/resource-binding';
 import { ConflictError, type StoredObject } from '../ports/object-store';
 import { requestScheduling } from './binding-requests';
 import type { ControllerContext } from './context';
@@ -30,10 +37,17 @@ function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass):
   if (causes.length > 0) forbid(next, causes);
 }
 
+/** The policy labels say who claimed the binding; only the policy controller writes them. */
+const CLAIM_LABELS = [POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL, CLUSTER_POLICY_NAME_LABEL];
+
 /** 003_84d3efbe34f2569a.txt: only the suspension of a binding may be changed by users, and not to suspend a placed one. */
 function checkBindingUpdate(next: ResourceBinding, previous: ResourceBinding): void {
   const { suspension: _next, ...nextSpec } = next.spec;
   const { suspension: _previous, ...previousSpec } = previous.spec;
+  const claimChanged = CLAIM_LABELS.some((label) => next.metadata.labels?.[label] !== previous.metadata.labels?.[label]);
+  if (claimChanged || (next.metadata.generation ?? 0) !== (previous.metadata.generation ?? 0)) {
+    forbid(next, [{ field: 'metadata', message: 'the claiming policy labels and the generation are written by outrank' }]);
+  }
   // Compared by value: decoding the patched object orders its keys as the schema does, which is not
   // the order in which the controllers wrote the stored one.
   if (!isDeepStrictEqual(nextSpec, previousSpec) || !isDeepStrictEqual(next.status, previous.status)) {
@@ -66,7 +80,20 @@ export class ObjectService {
   }
 
   /** Patches an object: a JSON merge patch by default, or another patch format such as a strategic merge patch. */
-  async patch(ref: ObjectRef, patch: unknown, applyPatch: (target: unknown, patch: unknown) => unknown = applyMergePatch): Promise<WriteResult> {
+  async patch(ref: ObjectRef, patch: unknown, applyPatch: PatchFunction = applyMergePatch): Promise<WriteResult> {
+    // Like the Kubernetes API server: a patch without a resourceVersion precondition is applied again
+    // to the newer object when a controller wrote in between, instead of failing with a conflict.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.patchOnce(ref, patch, applyPatch);
+      } catch (error) {
+        const preconditioned = patchedVersion(patch) !== undefined;
+        if (!(error instanceof ConflictError) || preconditioned || attempt >= this.context.config.maxCommitAttempts) throw error;
+      }
+    }
+  }
+
+  private async patchOnce(ref: ObjectRef, patch: unknown, applyPatch: PatchFunction): Promise<WriteResult> {
     const existing = await this.context.store.get<KubeObject>(ref);
     if (!existing) throw new NotFoundError(ref.kind, displayName(ref));
     const patched = applyPatch(existing, patch) as Record<string, unknown>;
@@ -103,6 +130,10 @@ export class ObjectService {
       generation: nextGeneration(object, existing),
     };
     delete (metadata as { resourceVersion?: string }).resourceVersion;
+    // As in Kubernetes, writing what is already stored changes nothing: same version, no controller woken.
+    if (existing && isDeepStrictEqual(withoutVersion({ ...object, metadata } as KubeObject), withoutVersion(existing))) {
+      return { object: existing, created: false };
+    }
     const [written] = await this.context.store.transact([
       { op: 'put', object: { ...object, metadata } as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
     ]);
@@ -124,6 +155,18 @@ export class ObjectService {
       { body: { ref }, groupId: key, deduplicationId: `${key}@${object.metadata.resourceVersion ?? ''}@${change}@${this.context.clock.now()}` },
     ]);
   }
+}
+
+type PatchFunction = (target: unknown, patch: unknown) => unknown;
+
+function patchedVersion(patch: unknown): unknown {
+  const metadata = typeof patch === 'object' && patch !== null ? (patch as { metadata?: unknown }).metadata : undefined;
+  return typeof metadata === 'object' && metadata !== null ? (metadata as { resourceVersion?: unknown }).resourceVersion : undefined;
+}
+
+function withoutVersion(object: KubeObject): unknown {
+  const { resourceVersion: _version, ...metadata } = object.metadata;
+  return { ...object, metadata };
 }
 
 function nextGeneration(object: KubeObject, existing: KubeObject | undefined): number {

@@ -119,10 +119,10 @@ export class PolicyChangeController {
     const cluster = await this.context.store.get<Cluster>({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name });
     // A deleted cluster's allocation stays: the bindings placed there still count on it until they move
     // off (which empties and removes it), and count again if the cluster comes back first.
-    // Bindings on a cluster that went away or stopped being ready are placed again (failover).
     // Each version of the cluster is a change of its own: a cluster that goes not ready a second time
     // strands its bindings again, though they may not have changed since the first time.
-    const cause = `Cluster/${name}@${cluster?.metadata.resourceVersion ?? 'deleted'}`;
+    const cause = `Cluster/${name}@${cluster?.metadata.resourceVersion ?? `deleted@${this.context.clock.now()}`}`;
+    // Bindings on a cluster that went away or stopped being ready are placed again (failover).
     if (!cluster || !isClusterReady(cluster)) {
       const stranded = (await listBindings(this.context)).filter((b) => b.spec.clusters?.some((t) => t.name === name));
       await requestScheduling(this.context, stranded, cause);
@@ -168,6 +168,7 @@ export class PolicyChangeController {
       priorityClasses,
       preemptibleBelowPriority: config.preemptibleBelowPriority,
       existing,
+      now: new Date(this.context.clock.now()).toISOString(),
     });
     const relabelled = JSON.stringify(existing?.metadata.labels) !== JSON.stringify(built.binding.metadata.labels);
     if (built.changed || relabelled) {

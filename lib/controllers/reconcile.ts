@@ -16,7 +16,7 @@ export class ReconcileController {
     const ready = await readyClusterNames(this.context);
     const now = this.context.clock.now();
     const due = (await listBindings(this.context)).filter((binding) => this.isDue(binding, ready, now));
-    await requestScheduling(this.context, due);
+    await requestScheduling(this.context, due, `reconcile@${now}`);
     return due.length;
   }
 

@@ -6,6 +6,7 @@ import {
   type ResourceBinding,
   type ScheduledReason,
 } from '../api/resource-binding';
+import { PREEMPTOR_PRIORITY_ANNOTATION, VICTIM_PREEMPTIBILITY_ANNOTATION, VICTIM_PRIORITY_ANNOTATION } from '../check/invariants';
 import { backoffMs } from '../config';
 import type { Delivery } from '../ports/message-queue';
 import { ConflictError, type Write } from '../ports/object-store';
@@ -13,8 +14,8 @@ import { scale, type ResourceList } from '../resources';
 import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingState, SchedulingSnapshot } from '../scheduler/snapshot';
 import { addDelta, allocationWrites } from './allocations';
-import { listBindings, requestScheduling, requeueUnschedulable } from './binding-requests';
-import { needsScheduling } from './binding-enqueue';
+import { listBindings, requeueUnschedulable } from './binding-requests';
+import { hasCurrentPlacement, needsScheduling } from './binding-enqueue';
 import type { ControllerContext } from './context';
 import { bindingGroupId, bindingObjectRef, bindingRefOf, type QueuedBinding } from './messages';
 
@@ -93,10 +94,14 @@ export class ScheduleCycleController {
       const binding = await store.get<ResourceBinding>(bindingObjectRef(queued.binding));
       const ready = new Set([...snapshot.clusters.values()].filter((c) => c.ready).map((c) => c.name));
       if (!binding || !needsScheduling(binding, ready)) return 'skipped';
-      const decision = scheduleBinding(binding, snapshot, {
-        preemption: config.gates.PriorityBasedScheduling && config.gates.PriorityBasedPreemptiveScheduling,
-        victimSearchBudget: config.victimSearchBudget,
-      });
+      // The clusters it is on are ready again and its spec is unchanged: keep the placement, fix the condition.
+      const decision: ScheduleDecision = hasCurrentPlacement(binding, ready)
+        ? { result: 'scheduled', targets: binding.spec.clusters ?? [], affinityName: binding.status?.schedulerObservedAffinityName, victims: [], exactVictims: true }
+        : scheduleBinding(binding, snapshot, {
+            // 000_ced50c21932b3714.txt: preemption has its own gate; PriorityBasedScheduling only orders the queue.
+            preemption: config.gates.PriorityBasedPreemptiveScheduling,
+            victimSearchBudget: config.victimSearchBudget,
+          });
       try {
         return await this.commit(binding, decision, snapshot);
       } catch (error) {
@@ -136,7 +141,13 @@ export class ScheduleCycleController {
       const message = `preempted by ${preemptor} (priority ${state.priority}) to make room on cluster ${clusters.join(', ')}`;
       const { clusters: _placed, ...spec } = victim.binding.spec;
       const evicted: ResourceBinding = withScheduledCondition({ ...victim.binding, spec }, 'False', 'Unschedulable', message, now);
-      return { before: victim.binding, after: evicted, message };
+      // The priorities and preemptibility the decision was made on, so that it can be audited later.
+      const annotations = {
+        [PREEMPTOR_PRIORITY_ANNOTATION]: String(state.priority),
+        [VICTIM_PRIORITY_ANNOTATION]: String(victim.priority),
+        [VICTIM_PREEMPTIBILITY_ANNOTATION]: victim.preemptible ? 'preemptible' : 'non-preemptible',
+      };
+      return { before: victim.binding, after: evicted, message, annotations };
     });
 
     const placed: ResourceBinding = withScheduledCondition(
@@ -173,9 +184,16 @@ export class ScheduleCycleController {
     if (victims.length > 0) {
       this.context.metrics.count('BindingPreemptions', {}, victims.length);
       for (const victim of victims) {
-        await this.context.events.record({ type: 'Warning', reason: 'Preempted', object: bindingObject(victim.before), message: victim.message });
+        await this.context.events.record({
+          type: 'Warning',
+          reason: 'Preempted',
+          object: bindingObject(victim.before),
+          related: bindingObject(binding),
+          message: victim.message,
+          annotations: victim.annotations,
+        });
       }
-      await requestScheduling(this.context, written.slice(1, 1 + victims.length) as ResourceBinding[]);
+      // The victims are now unschedulable, so this queues them again too, each once.
       await requeueUnschedulable(this.context, `${bindingGroupId(bindingRefOf(binding))}@${written[0]!.metadata.resourceVersion ?? '0'}@preempted`);
     }
     return 'scheduled';

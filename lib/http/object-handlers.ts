@@ -11,7 +11,7 @@ import { jsonResponse } from './response';
 import type { ResourceRoute } from './routes';
 import { qualifiedResource } from './served-resources';
 import { ApiError, successStatus } from './status';
-import { authorizeBody, authorizeDelete, authorizeMergePatch, authorizeWrite } from './write-authorization';
+import { authorizeBody, authorizeDelete, authorizePatch, authorizeWrite } from './write-authorization';
 
 /**
  * Handlers for the kinds kept in the object store. Every write goes through ObjectService, after the
@@ -92,14 +92,17 @@ export async function replaceObject(route: ResourceRoute, name: string, request:
 async function mergePatch(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const ref = refAt(route, name);
   const patch = readObjectBody(request, 'json');
-  await authorizeMergePatch(deps, route, ref, patch);
+  await authorizePatch(deps, route, ref, patch);
   const { object } = await deps.objects.patch(ref, patch);
   return jsonResponse(200, object);
 }
 
 /** Workload templates carry lists merged by key (containers by name …), as kubectl apply expects. */
 async function strategicMergePatch(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
-  const { object } = await deps.objects.patch(refAt(route, name), readObjectBody(request, 'json'), applyStrategicMergePatch);
+  const ref = refAt(route, name);
+  const patch = readObjectBody(request, 'json');
+  await authorizePatch(deps, route, ref, patch, applyStrategicMergePatch);
+  const { object } = await deps.objects.patch(ref, patch, applyStrategicMergePatch);
   return jsonResponse(200, object);
 }
 

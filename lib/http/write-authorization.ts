@@ -44,14 +44,21 @@ async function existing(deps: ApiDependencies, route: ResourceRoute, ref: Object
 }
 
 /**
- * A merge patch, authorized against the object it would produce, computed as ObjectService computes
- * it. The object may change between this read and ObjectService's; only admins and the tenants of
- * its namespace can change it, and what they write passed these same checks.
+ * A merge or strategic merge patch, authorized against the object it would produce, computed as
+ * ObjectService computes it. ObjectService may apply the patch to a newer version; only admins, the
+ * tenants of the object's namespace (whose writes passed these same checks) and the controllers
+ * (which name no PriorityClass) write one, so the namespace and classes authorized here still hold.
  */
-export async function authorizeMergePatch(deps: ApiDependencies, route: ResourceRoute, ref: ObjectRef, patch: JsonObject): Promise<void> {
+export async function authorizePatch(
+  deps: ApiDependencies,
+  route: ResourceRoute,
+  ref: ObjectRef,
+  patch: JsonObject,
+  applyPatch: (target: unknown, patch: unknown) => unknown = applyMergePatch,
+): Promise<void> {
   if (!deps.access) return;
   const current = await existing(deps, route, ref);
-  const patched = applyMergePatch(current, patch) as JsonObject;
+  const patched = applyPatch(current, patch) as JsonObject;
   await authorizeWrite(deps, route, 'patch', decodeObject({ ...patched, apiVersion: current.apiVersion, kind: current.kind }));
 }
 

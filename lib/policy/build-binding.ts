@@ -21,6 +21,8 @@ export interface BindingInputs {
   readonly preemptibleBelowPriority: number;
   /** The binding as stored, if any: its status, placement and generation carry over. */
   readonly existing: ResourceBinding | undefined;
+  /** When a new binding is created (its creationTimestamp). */
+  readonly now: string;
 }
 
 export interface BuiltBinding {
@@ -86,7 +88,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
   }
 
   const suspension = suspensionFor(policy, existing);
-  if (policy.spec.suspension?.scheduling === true && !suspension.suspension) {
+  if (policy.spec.suspension?.scheduling === true && suspension.suspension?.scheduling !== true) {
     warnings.push({
       type: 'Warning',
       reason: 'SchedulingSuspensionIgnored',
@@ -120,6 +122,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
       name: bindingName(template.metadata.name, template.kind),
       ...(namespaced ? { namespace: template.metadata.namespace } : {}),
       labels: policyLabels(policy),
+      creationTimestamp: existing?.metadata.creationTimestamp ?? inputs.now,
       generation: (existing?.metadata.generation ?? 0) + (changed ? 1 : 0),
       ...(existing?.metadata.resourceVersion ? { resourceVersion: existing.metadata.resourceVersion } : {}),
     },
@@ -139,15 +142,12 @@ function suspensionFor(policy: AnyPropagationPolicy, existing: ResourceBinding |
   const current = existing?.spec.suspension?.scheduling === true;
   const wanted = declared ?? current;
   const placed = (existing?.spec.clusters?.length ?? 0) > 0;
-  if (wanted && placed && !current) return {};
-  return wanted ? { suspension: { scheduling: true } } : {};
+  const suspended = wanted && !(placed && !current);
+  // An unchanged suspension keeps the shape it was written in, so the spec does not change needlessly.
+  if (existing?.spec.suspension && current === suspended) return { suspension: existing.spec.suspension };
+  return suspended ? { suspension: { scheduling: true } } : {};
 }
 
-/**
- * JSON with object keys sorted: map order carries no meaning (a request built from reordered container
- * resources, a re-applied label selector, a store that does not keep key order), so it must not bump
- * the generation and trigger a reschedule.
- */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, member: unknown) =>
     typeof member === 'object' && member !== null && !Array.isArray(member)

@@ -1,6 +1,5 @@
-import { add, availableReplicas, type ResourceList } from '../resources';
 import type { Requirement } from './replica-strategy';
-import { usageOn, type BindingState, type ClusterState, type SchedulingSnapshot } from './snapshot';
+import type { BindingState, ClusterState, SchedulingSnapshot } from './snapshot';
 import { selectVictims, type FeasibilityOracle } from './victim-search';
 
 export interface PreemptionPlan {
@@ -24,28 +23,85 @@ export function isVictimCandidate(candidate: BindingState, preemptor: BindingSta
 }
 
 /**
- * Tracks, as victims are evicted, how many replicas of the preemptor fit on each relevant cluster,
- * so feasibility is answered without recomputing the whole fleet.
+ * Tracks, as victims are evicted, how many replicas of the preemptor fit on each relevant cluster, so
+ * feasibility is answered without recomputing the whole fleet. The victim search asks thousands of
+ * times per decision, so everything is laid out once in flat arrays: the room each cluster has for the
+ * preemptor's requested resources, and what each candidate frees on each relevant cluster.
+ * The arithmetic is the one `availableReplicas(add(free, freed), request)` does, in the same order.
  */
 class PlacementOracle implements FeasibilityOracle {
-  private readonly freed = new Map<string, ResourceList>();
-  private readonly available = new Map<string, number>();
+  /** The preemptor's positive per-replica amounts; a resource's slot is its index here. */
+  private readonly amounts: number[] = [];
+  /** [cluster × slots + slot]: free room before any eviction. */
+  private readonly room: Float64Array;
+  /** [cluster × slots + slot]: what the evicted candidates give back. */
+  private readonly freed: Float64Array;
+  private readonly replicas: Float64Array;
+  /** Per cluster: replicas the per-cluster requirement needs there (−∞ when none). */
+  private readonly need: Float64Array;
+  /** Candidate i frees entries [firstEntry[i], firstEntry[i + 1]). */
+  private readonly firstEntry: Int32Array;
+  private readonly entryCluster: Int32Array;
+  /** [entry × slots + slot]: request × replicas of the candidate on that cluster. */
+  private readonly entryUsage: Float64Array;
   private unsatisfied = 0;
   private pooled = 0;
 
   constructor(
-    private readonly preemptor: BindingState,
-    private readonly candidates: readonly BindingState[],
-    private readonly clusters: ReadonlyMap<string, ClusterState>,
-    private readonly snapshot: SchedulingSnapshot,
+    preemptor: BindingState,
+    candidates: readonly BindingState[],
+    clusters: ReadonlyMap<string, ClusterState>,
+    snapshot: SchedulingSnapshot,
     private readonly requirement: Requirement,
   ) {
-    for (const cluster of clusters.values()) {
-      this.freed.set(cluster.name, {});
-      const replicas = this.replicasOn(cluster);
-      this.available.set(cluster.name, replicas);
-      this.account(cluster.name, replicas, +1);
+    const resources: string[] = [];
+    for (const resource of Object.keys(preemptor.request)) {
+      const amount = preemptor.request[resource]!;
+      if (amount > 0) {
+        resources.push(resource);
+        this.amounts.push(amount);
+      }
     }
+    const slots = resources.length;
+    const indexOf = new Map<string, number>();
+    this.room = new Float64Array(clusters.size * slots);
+    this.freed = new Float64Array(clusters.size * slots);
+    this.replicas = new Float64Array(clusters.size);
+    this.need = new Float64Array(clusters.size);
+    for (const cluster of clusters.values()) {
+      const index = indexOf.size;
+      indexOf.set(cluster.name, index);
+      const free = snapshot.free(cluster, preemptor);
+      resources.forEach((resource, slot) => (this.room[index * slots + slot] = Object.hasOwn(free, resource) ? (free[resource] ?? 0) : 0));
+      this.need[index] = requirement.type === 'per-cluster' ? (requirement.need.get(cluster.name) ?? -Infinity) : -Infinity;
+      this.replicas[index] = this.replicasOn(index);
+      this.account(index, this.replicas[index]!, +1);
+    }
+
+    // Two passes over the candidates: count their targets on relevant clusters, then fill the arrays.
+    this.firstEntry = new Int32Array(candidates.length + 1);
+    candidates.forEach((candidate, i) => {
+      let count = 0;
+      for (const target of candidate.clusters) if (indexOf.has(target.name)) count++;
+      this.firstEntry[i + 1] = this.firstEntry[i]! + count;
+    });
+    const total = this.firstEntry[candidates.length]!;
+    this.entryCluster = new Int32Array(total);
+    this.entryUsage = new Float64Array(total * slots);
+    candidates.forEach((candidate, i) => {
+      let entry = this.firstEntry[i]!;
+      for (const target of candidate.clusters) {
+        const cluster = indexOf.get(target.name);
+        if (cluster === undefined) continue;
+        this.entryCluster[entry] = cluster;
+        // usageOn(candidate, target.replicas), read for the preemptor's resources only.
+        resources.forEach((resource, slot) => {
+          const amount = Object.hasOwn(candidate.request, resource) ? candidate.request[resource]! : 0;
+          this.entryUsage[entry * slots + slot] = amount * target.replicas;
+        });
+        entry++;
+      }
+    });
   }
 
   evict(index: number): void {
@@ -61,32 +117,34 @@ class PlacementOracle implements FeasibilityOracle {
   }
 
   private shift(index: number, direction: 1 | -1): void {
-    const victim = this.candidates[index]!;
-    for (const target of victim.clusters) {
-      const cluster = this.clusters.get(target.name);
-      if (!cluster) continue;
-      const usage = usageOn(victim, target.replicas);
-      const freed = this.freed.get(cluster.name)!;
-      const next: Record<string, number> = { ...freed };
-      for (const [resource, amount] of Object.entries(usage)) next[resource] = (next[resource] ?? 0) + direction * amount;
-      this.freed.set(cluster.name, next);
-      this.account(cluster.name, this.available.get(cluster.name)!, -1);
-      const replicas = this.replicasOn(cluster);
-      this.available.set(cluster.name, replicas);
-      this.account(cluster.name, replicas, +1);
+    const slots = this.amounts.length;
+    for (let entry = this.firstEntry[index]!; entry < this.firstEntry[index + 1]!; entry++) {
+      const cluster = this.entryCluster[entry]!;
+      for (let slot = 0; slot < slots; slot++) {
+        this.freed[cluster * slots + slot]! += direction * this.entryUsage[entry * slots + slot]!;
+      }
+      this.account(cluster, this.replicas[cluster]!, -1);
+      this.replicas[cluster] = this.replicasOn(cluster);
+      this.account(cluster, this.replicas[cluster]!, +1);
     }
   }
 
-  private replicasOn(cluster: ClusterState): number {
-    const free = add(this.snapshot.free(cluster, this.preemptor), this.freed.get(cluster.name) ?? {});
-    return availableReplicas(free, this.preemptor.request);
+  /** availableReplicas over the requested resources: the least, per resource, of whole requests in what is free. */
+  private replicasOn(cluster: number): number {
+    const slots = this.amounts.length;
+    let replicas = Number.MAX_SAFE_INTEGER;
+    for (let slot = 0; slot < slots; slot++) {
+      const amount = this.amounts[slot]!;
+      const available = Math.max(this.room[cluster * slots + slot]! + this.freed[cluster * slots + slot]!, 0);
+      replicas = Math.min(replicas, (available - (available % amount)) / amount);
+    }
+    return replicas;
   }
 
   /** Adds (+1) or removes (-1) a cluster's contribution to the feasibility counters. */
-  private account(name: string, replicas: number, sign: 1 | -1): void {
+  private account(cluster: number, replicas: number, sign: 1 | -1): void {
     if (this.requirement.type === 'per-cluster') {
-      const need = this.requirement.need.get(name);
-      if (need !== undefined && replicas < need) this.unsatisfied += sign;
+      if (replicas < this.need[cluster]!) this.unsatisfied += sign;
     } else {
       this.pooled += sign * Math.min(replicas, this.requirement.replicas);
     }

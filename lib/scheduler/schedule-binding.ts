@@ -1,11 +1,11 @@
 import type { Cluster } from '../api/cluster';
 import type { ClusterAffinity, Placement } from '../api/propagation-policy';
 import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
-import { add, availableReplicas } from '../resources';
+import { accumulate, add, availableReplicas, type ResourceList } from '../resources';
 import { describeFilterFailures, filterCluster, type FilterFailure } from './cluster-filter';
 import { planPreemption } from './preemption';
 import { divide, replicaStrategy, requirementOf, type ReplicaStrategy } from './replica-strategy';
-import { bindingState, usageOn, type BindingState, type ClusterState, type SchedulingSnapshot } from './snapshot';
+import { bindingState, type BindingState, type ClusterState, type SchedulingSnapshot } from './snapshot';
 
 export type ScheduleDecision =
   | {
@@ -49,6 +49,8 @@ interface TermView {
   readonly term: AffinityTerm;
   readonly feasible: readonly ClusterState[];
   readonly failures: ReadonlyMap<FilterFailure, number>;
+  /** The feasible clusters by name, built when a strategy first needs it (static weights match clusters). */
+  byName(): ReadonlyMap<string, Cluster>;
 }
 
 function filterTerm(term: AffinityTerm, snapshot: SchedulingSnapshot, placement: Placement | undefined): TermView {
@@ -59,11 +61,8 @@ function filterTerm(term: AffinityTerm, snapshot: SchedulingSnapshot, placement:
     if (failure) failures.set(failure, (failures.get(failure) ?? 0) + 1);
     else feasible.push(cluster);
   }
-  return { term, feasible, failures };
-}
-
-function clustersByName(view: TermView): Map<string, Cluster> {
-  return new Map(view.feasible.map((c) => [c.name, c.cluster]));
+  let byName: Map<string, Cluster> | undefined;
+  return { term, feasible, failures, byName: () => (byName ??= new Map(feasible.map((c) => [c.name, c.cluster]))) };
 }
 
 function divideOn(
@@ -72,13 +71,14 @@ function divideOn(
   state: BindingState,
   replicas: number,
   snapshot: SchedulingSnapshot,
-  freed: ReadonlyMap<string, Readonly<Record<string, number>>> = new Map(),
+  freed: ReadonlyMap<string, ResourceList> = new Map(),
 ) {
-  const capacities = view.feasible.map((cluster) => ({
-    name: cluster.name,
-    availableReplicas: availableReplicas(add(snapshot.free(cluster, state), freed.get(cluster.name) ?? {}), state.request),
-  }));
-  return divide(strategy, replicas, capacities, clustersByName(view));
+  const capacities = view.feasible.map((cluster) => {
+    const room = snapshot.free(cluster, state);
+    const extra = freed.get(cluster.name);
+    return { name: cluster.name, availableReplicas: availableReplicas(extra ? add(room, extra) : room, state.request) };
+  });
+  return divide(strategy, replicas, capacities, view.byName());
 }
 
 /**
@@ -113,7 +113,7 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
   if (mayPreempt) {
     for (const view of views) {
       if (view.feasible.length === 0) continue;
-      const requirement = requirementOf(strategy, replicas, view.feasible.map((c) => c.name), clustersByName(view));
+      const requirement = requirementOf(strategy, replicas, view.feasible.map((c) => c.name), view.byName());
       const plan = planPreemption(state, view.feasible, requirement, snapshot, options.victimSearchBudget);
       if (!plan) continue;
       const division = divideOn(view, strategy, state, replicas, snapshot, freedBy(plan.victims));
@@ -132,11 +132,13 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
   return { result: 'unschedulable', reason: noClusterFit ? 'NoClusterFit' : 'Unschedulable', message: reasons.join('; ') };
 }
 
-function freedBy(victims: readonly BindingState[]): Map<string, Record<string, number>> {
+function freedBy(victims: readonly BindingState[]): Map<string, ResourceList> {
   const freed = new Map<string, Record<string, number>>();
   for (const victim of victims) {
     for (const target of victim.clusters) {
-      freed.set(target.name, { ...add(freed.get(target.name) ?? {}, usageOn(victim, target.replicas)) });
+      let sum = freed.get(target.name);
+      if (!sum) freed.set(target.name, (sum = {}));
+      accumulate(sum, victim.request, target.replicas);
     }
   }
   return freed;

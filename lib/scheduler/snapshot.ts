@@ -1,7 +1,7 @@
 import { isClusterReady, type Cluster } from '../api/cluster';
 import { refKey } from '../api/kinds';
 import { bindingPriority, type ResourceBinding, type TargetCluster } from '../api/resource-binding';
-import { add, scale, subtract, toResourceList, type ResourceList } from '../resources';
+import { accumulate, add, scale, subtract, toResourceList, type ResourceList } from '../resources';
 
 /** What the scheduler knows of a binding: priority, preemptibility, per-replica request and placement. */
 export interface BindingState {
@@ -23,9 +23,44 @@ export interface ClusterState {
   /** allocatable − allocated − allocating, as the member cluster reports it. */
   readonly capacity: ResourceList;
   /** What outrank has placed there. */
-  placed: ResourceList;
+  readonly placed: ResourceList;
+  /** capacity − placed. */
+  readonly room: ResourceList;
   /** Bindings placed there, by key, with their replica count. */
   readonly residents: Map<string, number>;
+}
+
+export interface PriorityOrder {
+  readonly states: readonly BindingState[];
+  readonly rank: ReadonlyMap<string, number>;
+}
+
+/**
+ * A cluster's bookkeeping. `placed` is a running total changed in place, and `room` is computed when
+ * first read after a change: every decision reads the room of every feasible cluster, few change it.
+ */
+class ClusterRoom implements ClusterState {
+  readonly placed: Record<string, number> = {};
+  readonly residents = new Map<string, number>();
+  private cachedRoom: ResourceList | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly cluster: Cluster,
+    readonly ready: boolean,
+    readonly capacity: ResourceList,
+  ) {}
+
+  get room(): ResourceList {
+    // Frozen because it is shared by every reader until the next change.
+    this.cachedRoom ??= Object.freeze(subtract(this.capacity, this.placed));
+    return this.cachedRoom;
+  }
+
+  place(state: BindingState, replicas: number, sign: 1 | -1): void {
+    accumulate(this.placed, state.request, sign * replicas);
+    this.cachedRoom = undefined;
+  }
 }
 
 const UNLIMITED_PODS = 2 ** 40;
@@ -63,24 +98,23 @@ export function usageOn(state: BindingState, replicas: number): ResourceList {
  * to date as decisions are made within a cycle (like the Kubernetes scheduler's cache).
  */
 export class SchedulingSnapshot {
-  readonly clusters = new Map<string, ClusterState>();
+  readonly clusters: ReadonlyMap<string, ClusterState>;
   readonly bindings = new Map<string, BindingState>();
+  private readonly rooms = new Map<string, ClusterRoom>();
+  private order: { readonly states: BindingState[]; readonly rank: Map<string, number> } | undefined;
+  /** The order as it was before upsert removed the binding it is replacing. */
+  private keptOrder: typeof this.order;
 
   constructor(clusters: readonly Cluster[], bindings: readonly ResourceBinding[]) {
+    this.clusters = this.rooms;
     for (const cluster of clusters) {
       const summary = cluster.status?.resourceSummary;
       const allocatable = toResourceList(summary?.allocatable);
       // A cluster that does not report a pod limit is not limited by pod count.
       const withPods = allocatable.pods === undefined ? { ...allocatable, pods: UNLIMITED_PODS } : allocatable;
       const capacity = subtract(withPods, add(toResourceList(summary?.allocated), toResourceList(summary?.allocating)));
-      this.clusters.set(cluster.metadata.name, {
-        name: cluster.metadata.name,
-        cluster,
-        ready: isClusterReady(cluster),
-        capacity,
-        placed: {},
-        residents: new Map(),
-      });
+      const name = cluster.metadata.name;
+      this.rooms.set(name, new ClusterRoom(name, cluster, isClusterReady(cluster), capacity));
     }
     for (const binding of bindings) this.upsert(binding);
   }
@@ -88,26 +122,49 @@ export class SchedulingSnapshot {
   /** Records a binding as stored now, replacing what was known of it. */
   upsert(binding: ResourceBinding): void {
     const state = bindingState(binding);
+    const previous = this.bindings.get(state.key);
+    const rank = previous?.priority === state.priority ? this.order?.rank.get(state.key) : undefined;
     this.remove(state.key);
     this.bindings.set(state.key, state);
     for (const target of state.clusters) {
-      const cluster = this.clusters.get(target.name);
+      const cluster = this.rooms.get(target.name);
       if (!cluster || target.replicas === 0) continue;
-      cluster.placed = add(cluster.placed, usageOn(state, target.replicas));
+      cluster.place(state, target.replicas, 1);
       cluster.residents.set(state.key, target.replicas);
     }
+    // The same binding at the same priority keeps its place in the order (remove dropped the order).
+    if (rank !== undefined && this.keptOrder) {
+      this.order = this.keptOrder;
+      this.order.states[rank] = state;
+    }
+    this.keptOrder = undefined;
   }
 
   remove(key: string): void {
     const previous = this.bindings.get(key);
     if (!previous) return;
+    this.keptOrder = this.order;
+    this.order = undefined;
     this.bindings.delete(key);
     for (const target of previous.clusters) {
-      const cluster = this.clusters.get(target.name);
+      const cluster = this.rooms.get(target.name);
       if (!cluster || !cluster.residents.has(key)) continue;
-      cluster.placed = subtract(cluster.placed, usageOn(previous, target.replicas));
+      cluster.place(previous, target.replicas, -1);
       cluster.residents.delete(key);
     }
+  }
+
+  /**
+   * Every binding by priority, then key (the order the victim search uses), with each key's rank, so that
+   * preemption sorts its candidates by number rather than comparing keys; built when first asked after
+   * a binding was added, removed or changed priority.
+   */
+  priorityOrder(): PriorityOrder {
+    if (!this.order) {
+      const states = [...this.bindings.values()].sort((a, b) => a.priority - b.priority || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      this.order = { states, rank: new Map(states.map((state, rank) => [state.key, rank])) };
+    }
+    return this.order;
   }
 
   /**
@@ -115,9 +172,8 @@ export class SchedulingSnapshot {
    * rescheduled). What is given back is what was counted for it here: its request may have changed since.
    */
   free(cluster: ClusterState, ignoring?: BindingState): ResourceList {
-    const free = subtract(cluster.capacity, cluster.placed);
     const own = ignoring ? cluster.residents.get(ignoring.key) : undefined;
     const counted = ignoring ? this.bindings.get(ignoring.key) : undefined;
-    return own && counted ? add(free, usageOn(counted, own)) : free;
+    return own && counted ? add(cluster.room, usageOn(counted, own)) : cluster.room;
   }
 }

@@ -152,6 +152,12 @@ const REJECTIONS: readonly RejectionCase[] = [
     field: 'kind',
   },
   {
+    name: "a ClusterAllocation applied by a user (outrank's own bookkeeping)",
+    spec: SPEC.priority,
+    act: apply({ apiVersion: 'scheduling.outrank.io/v1alpha1', kind: 'ClusterAllocation', metadata: { name: 'm1' }, spec: { placed: {} } }),
+    field: 'apiVersion',
+  },
+  {
     name: 'a ResourceBinding whose spec.clusters is patched',
     spec: SPEC.priority,
     act: (system) => system.objects.patch(refs.binding('web'), { spec: { clusters: [{ name: 'm2', replicas: 1 }] } }),

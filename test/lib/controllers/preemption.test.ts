@@ -252,6 +252,12 @@ describe(`what happens to a victim (${SPEC.priority}, "Preemption order" and "Ri
     });
     expect(preempted!.message).toContain('default/preemptor-deployment');
     expect(preempted!.message).toContain('m1');
+    expect(preempted!.related).toMatchObject({ kind: 'ResourceBinding', namespace: 'default', name: 'preemptor-deployment' });
+    expect(preempted!.metadata.annotations).toEqual({
+      'outrank.io/preemptor-priority': '10',
+      'outrank.io/victim-priority': '1',
+      'outrank.io/victim-preemptibility': 'preemptible',
+    });
   });
 
   it(`${SPEC.priority}: the victim is queued again at once, and placed as soon as room is freed`, async () => {

@@ -1,6 +1,9 @@
 import { SYSTEM_KINDS, TEMPLATE_KINDS } from '../../../lib/api/kinds';
 import { apiGroupOf } from '../../../lib/api/resource-template';
-import type { ApiResponse } from '../../../lib/http/api-types';
+import { Authorizer } from '../../../lib/auth/authorizer';
+import { storedPriorityClasses } from '../../../lib/auth/priority-class-lookup';
+import type { TenancySettings } from '../../../lib/auth/tenancy-settings';
+import type { ApiDependencies, ApiResponse } from '../../../lib/http/api-types';
 import { handleApiRequest } from '../../../lib/http/handle-request';
 import { MemorySystem } from '../../../lib/runtime/memory-system';
 
@@ -10,6 +13,8 @@ export interface RequestOptions {
   readonly text?: string;
   readonly contentType?: string;
   readonly query?: Record<string, string>;
+  /** The caller, when the Api was made with tenancy; without one the request carries no identity. */
+  readonly identity?: string;
 }
 
 export interface Reply {
@@ -26,6 +31,14 @@ export class Api {
   readonly system = new MemorySystem();
   readonly internalErrors: unknown[] = [];
 
+  /** Without tenancy, every caller may write everything (the API's behaviour before tenancy). */
+  constructor(private readonly tenancy?: TenancySettings) {}
+
+  private accessFor(identity: string | undefined): Pick<ApiDependencies, 'access'> {
+    if (!this.tenancy) return {};
+    return { access: { identity, authorizer: new Authorizer(this.tenancy, storedPriorityClasses(this.system.store)) } };
+  }
+
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
     const text = options.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     const response = await handleApiRequest(
@@ -36,7 +49,13 @@ export class Api {
         headers: text === undefined ? {} : { 'content-type': options.contentType ?? 'application/json' },
         body: text,
       },
-      { objects: this.system.objects, store: this.system.store, events: this.system.events, onInternalError: (e) => this.internalErrors.push(e) },
+      {
+        objects: this.system.objects,
+        store: this.system.store,
+        events: this.system.events,
+        onInternalError: (e) => this.internalErrors.push(e),
+        ...this.accessFor(options.identity),
+      },
     );
     return parseReply(response);
   }

@@ -7,11 +7,12 @@ import { buildBinding, type BindingInputs } from '../../../lib/policy/build-bind
 import { PREEMPTIBILITY_LABEL } from '../../../lib/policy/resolve-preemptibility';
 import { cpp, pp, priorityClass, template } from './support';
 
+const NOW = '2026-01-01T00:00:00.000Z';
 const web = template('web', { replicas: 3 });
 const policy = pp('p', { placement: { clusterAffinity: { clusterNames: ['m1', 'm2'] } } });
 
 function build(overrides: Partial<BindingInputs> = {}) {
-  return buildBinding({ template: web, policy, priorityClasses: [], preemptibleBelowPriority: 100, existing: undefined, ...overrides });
+  return buildBinding({ template: web, policy, priorityClasses: [], preemptibleBelowPriority: 100, existing: undefined, now: NOW, ...overrides });
 }
 
 /** The binding as the store would hand it back after the scheduler placed it. */
@@ -191,9 +192,25 @@ describe('buildBinding: scheduling suspension (003_84d3efbe34f2569a.txt)', () =>
     expect(binding.spec.suspension?.scheduling === true).toBe(suspended);
   });
 
+  it('keeps an explicit scheduling: false as written, so nothing changes on the next rebuild', () => {
+    const resumed = stored({ ...unplaced(false), spec: { ...unplaced(false).spec, suspension: { scheduling: false } } });
+    const { binding, changed } = build({ policy: silent, existing: resumed });
+    expect(binding.spec.suspension).toEqual({ scheduling: false });
+    expect(changed).toBe(false);
+  });
+
   it('warns when a policy asks to suspend a binding that is already scheduled', () => {
     const { warnings } = build({ policy: suspending, existing: stored(unplaced(false)) });
     expect(warnings).toEqual([expect.objectContaining({ type: 'Warning', reason: 'SchedulingSuspensionIgnored' })]);
     expect(build({ policy: suspending, existing: unplaced(false) }).warnings).toEqual([]);
+  });
+});
+
+describe('buildBinding: creation time', () => {
+  it('stamps a new binding and keeps the stamp of an existing one', () => {
+    const created = build().binding;
+    expect(created.metadata.creationTimestamp).toBe(NOW);
+    const rebuilt = build({ existing: { ...created, metadata: { ...created.metadata, creationTimestamp: '2025-05-05T00:00:00.000Z' } }, now: '2027-01-01T00:00:00.000Z' });
+    expect(rebuilt.binding.metadata.creationTimestamp).toBe('2025-05-05T00:00:00.000Z');
   });
 });

@@ -1,0 +1,205 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { resourceDefinitions, type TableDefinition } from '../functions/adapters/definitions';
+import { environmentFor, parseSettings, type OutrankSettings } from '../functions/environment';
+import { DEFAULT_CONFIG } from '../lib/config';
+import { FifoQueue } from './fifo-queue';
+import { handlerFunction } from './handler-function';
+import { deadLetterQueueUrlOutput, OUTPUTS, QUEUE_IDS, queueUrlOutput } from './outputs';
+
+export interface OutrankStackProps extends StackProps {
+  /** Prefix of every table, queue and function name; deployments sharing an account and region need different ones. Default `outrank`. */
+  readonly prefix?: string;
+  /** Feature gates, priority bands and preemptibility threshold; what is left out takes the local runtime's default (lib/config). */
+  readonly settings?: OutrankSettings;
+  /** Concurrent schedule cycles allowed. Default 1: one cycle drains the bands in priority order. */
+  readonly scheduleCycleReservedConcurrency?: number;
+  /** A band queue whose oldest message is older than this raises its alarm. Default 5 minutes. */
+  readonly maxBandMessageAge?: Duration;
+  /** What happens to the tables and log groups when the stack is deleted. Default RETAIN. */
+  readonly removalPolicy?: RemovalPolicy;
+  /** False leaves out the SQS event source mappings, for an emulator that cannot run Lambda. Default true. */
+  readonly lambdaEventSources?: boolean;
+}
+
+/** How often EventBridge starts a schedule cycle (a backstop for lost ticks) and a reconcile, as the local runtime does. */
+const SCHEDULE_INTERVAL = Duration.minutes(1);
+
+/** Events are only ever appended (functions/adapters/dynamodb-event-log.ts), never changed or deleted. */
+const APPEND_EVENT = 'dynamodb:PutItem';
+
+/** One JSON line per request, with HTTP API variables (the default format names REST API ones) and the signer. */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    time: '$context.requestTime',
+    sourceIp: '$context.identity.sourceIp',
+    caller: '$context.identity.userArn',
+    method: '$context.httpMethod',
+    path: '$context.path',
+    status: '$context.status',
+    responseLength: '$context.responseLength',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
+
+/** Every setting spelled out, defaults from lib/config; checked first as the functions will check them. */
+export function resolveSettings(settings: OutrankSettings = {}): Required<OutrankSettings> {
+  parseSettings(JSON.stringify(settings));
+  return {
+    gates: { ...DEFAULT_CONFIG.gates, ...settings.gates },
+    preemptibleBelowPriority: settings.preemptibleBelowPriority ?? DEFAULT_CONFIG.preemptibleBelowPriority,
+    bands: settings.bands ?? DEFAULT_CONFIG.bands.map((band) => ({ ...band })),
+  };
+}
+
+function table(scope: Construct, id: string, definition: TableDefinition, removalPolicy: RemovalPolicy): dynamodb.Table {
+  return new dynamodb.Table(scope, id, {
+    tableName: definition.name,
+    partitionKey: { name: definition.partitionKey, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: definition.sortKey, type: dynamodb.AttributeType.STRING },
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    timeToLiveAttribute: definition.timeToLiveAttribute,
+    removalPolicy,
+  });
+}
+
+/**
+ * outrank on AWS: the tables and FIFO queues of functions/adapters/definitions.ts, one function per
+ * handler, the HTTP API in front of `api` and the schedules, with alarms and outputs.
+ */
+export class OutrankStack extends Stack {
+  /** The settings the functions run with, every default spelled out. */
+  readonly settings: Required<OutrankSettings>;
+
+  constructor(scope: Construct, id: string, props: OutrankStackProps = {}) {
+    super(scope, id, props);
+    const prefix = props.prefix ?? 'outrank';
+    const settings = resolveSettings(props.settings);
+    this.settings = settings;
+    const bands = settings.bands;
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const reservedConcurrency = props.scheduleCycleReservedConcurrency ?? 1;
+    if (!Number.isInteger(reservedConcurrency) || reservedConcurrency < 1) {
+      throw new Error(`scheduleCycleReservedConcurrency must be a whole number of at least 1, not ${reservedConcurrency}`);
+    }
+
+    const definitions = resourceDefinitions(prefix, bands);
+    const objects = table(this, 'ObjectsTable', definitions.objectsTable, removalPolicy);
+    const eventLog = table(this, 'EventsTable', definitions.eventsTable, removalPolicy);
+    const policyChange = new FifoQueue(this, QUEUE_IDS.policyChange, definitions.policyChangeQueue);
+    const bindingEnqueue = new FifoQueue(this, QUEUE_IDS.bindingEnqueue, definitions.bindingEnqueueQueue);
+    const scheduleTick = new FifoQueue(this, QUEUE_IDS.scheduleTick, definitions.scheduleTickQueue);
+    const bandQueues = bands.map((band) => new FifoQueue(this, QUEUE_IDS.band(band.name), definitions.bandQueues.get(band.name)!));
+    for (const band of bandQueues) band.addAgeAlarm(props.maxBandMessageAge ?? Duration.minutes(5));
+
+    const environment = environmentFor(
+      {
+        objectsTable: objects.tableName,
+        eventsTable: eventLog.tableName,
+        policyChangeQueueUrl: policyChange.queue.queueUrl,
+        bindingEnqueueQueueUrl: bindingEnqueue.queue.queueUrl,
+        scheduleTickQueueUrl: scheduleTick.queue.queueUrl,
+        bandQueueUrls: Object.fromEntries(bands.map((band, index) => [band.name, bandQueues[index]!.queue.queueUrl])),
+      },
+      settings,
+    );
+    const common = { prefix, environment, removalPolicy };
+    // api stays within API Gateway's 30 s; a queue-triggered function within its queue's visibility
+    // timeout (which Lambda requires), so no message comes back while the invocation holding it runs.
+    const api = handlerFunction(this, 'ApiFunction', { ...common, handler: 'api', timeout: Duration.seconds(29) });
+    const policyChangeFunction = handlerFunction(this, 'PolicyChangeFunction', { ...common, handler: 'policy-change', timeout: Duration.seconds(30) });
+    const bindingEnqueueFunction = handlerFunction(this, 'BindingEnqueueFunction', { ...common, handler: 'binding-enqueue', timeout: Duration.seconds(30) });
+    const scheduleCycle = handlerFunction(this, 'ScheduleCycleFunction', {
+      ...common,
+      handler: 'schedule-cycle',
+      timeout: Duration.minutes(5),
+      reservedConcurrentExecutions: reservedConcurrency,
+    });
+    const reconcile = handlerFunction(this, 'ReconcileFunction', { ...common, handler: 'reconcile', timeout: Duration.minutes(1) });
+
+    // What each handler does, and nothing more (see lib/controllers).
+    objects.grantReadWriteData(api);
+    eventLog.grantReadData(api);
+    policyChange.queue.grantSendMessages(api);
+    bindingEnqueue.queue.grantSendMessages(api);
+
+    policyChange.queue.grantConsumeMessages(policyChangeFunction);
+    objects.grantReadWriteData(policyChangeFunction);
+    eventLog.grant(policyChangeFunction, APPEND_EVENT);
+    bindingEnqueue.queue.grantSendMessages(policyChangeFunction);
+
+    bindingEnqueue.queue.grantConsumeMessages(bindingEnqueueFunction);
+    objects.grantReadWriteData(bindingEnqueueFunction);
+    for (const band of bandQueues) band.queue.grantSendMessages(bindingEnqueueFunction);
+    scheduleTick.queue.grantSendMessages(bindingEnqueueFunction);
+
+    scheduleTick.queue.grantConsumeMessages(scheduleCycle);
+    for (const band of bandQueues) band.queue.grantConsumeMessages(scheduleCycle);
+    objects.grantReadWriteData(scheduleCycle);
+    eventLog.grant(scheduleCycle, APPEND_EVENT);
+    bindingEnqueue.queue.grantSendMessages(scheduleCycle);
+
+    objects.grantReadData(reconcile);
+    bindingEnqueue.queue.grantSendMessages(reconcile);
+
+    if (props.lambdaEventSources ?? true) {
+      policyChangeFunction.addEventSource(new SqsEventSource(policyChange.queue, { batchSize: 10, reportBatchItemFailures: true }));
+      bindingEnqueueFunction.addEventSource(new SqsEventSource(bindingEnqueue.queue, { batchSize: 10, reportBatchItemFailures: true }));
+      // A tick carries nothing: the cycle pulls the band queues itself, so a failed cycle retries the whole batch.
+      scheduleCycle.addEventSource(new SqsEventSource(scheduleTick.queue, { batchSize: 10 }));
+    }
+    // A periodic run that cannot start within its interval (say, schedule-cycle at its reserved
+    // concurrency) is superseded by the next one rather than queued up behind it.
+    for (const periodic of [scheduleCycle, reconcile]) periodic.configureAsyncInvoke({ maxEventAge: SCHEDULE_INTERVAL, retryAttempts: 0 });
+    new events.Rule(this, 'ScheduleCycleSchedule', {
+      description: 'Starts a schedule cycle even if a tick was lost',
+      schedule: events.Schedule.rate(SCHEDULE_INTERVAL),
+      targets: [new targets.LambdaFunction(scheduleCycle)],
+    });
+    new events.Rule(this, 'ReconcileSchedule', {
+      description: 'Requeues unschedulable bindings that are due and fails over bindings on clusters that are not Ready',
+      schedule: events.Schedule.rate(SCHEDULE_INTERVAL),
+      targets: [new targets.LambdaFunction(reconcile)],
+    });
+
+    const httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
+      apiName: `${prefix}-api`,
+      description: 'outrank Kubernetes-style API; every request is signed with SigV4 (IAM authorization)',
+      createDefaultStage: false,
+      // One catch-all route: the api handler routes the Kubernetes paths itself and answers a Status for the rest.
+      defaultIntegration: new HttpLambdaIntegration('ApiIntegration', api),
+      defaultAuthorizer: new HttpIamAuthorizer(),
+    });
+    const stage = new apigwv2.HttpStage(this, 'HttpApiStage', {
+      httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(
+          new logs.LogGroup(this, 'HttpApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy }),
+        ),
+        format: ACCESS_LOG_FORMAT,
+      },
+    });
+
+    new CfnOutput(this, OUTPUTS.apiUrl, { value: stage.url, description: 'HTTP API (IAM authorization: sign requests with SigV4, service execute-api)' });
+    new CfnOutput(this, OUTPUTS.apiInvokeArn, { value: httpApi.arnForExecuteApi(), description: 'Resource for execute-api:Invoke in the callers\' IAM policies' });
+    new CfnOutput(this, OUTPUTS.objectsTable, { value: objects.tableName });
+    new CfnOutput(this, OUTPUTS.eventsTable, { value: eventLog.tableName });
+    for (const queue of [policyChange, bindingEnqueue, scheduleTick, ...bandQueues]) {
+      new CfnOutput(this, queueUrlOutput(queue.node.id), { value: queue.queue.queueUrl });
+      new CfnOutput(this, deadLetterQueueUrlOutput(queue.node.id), { value: queue.deadLetterQueue.queueUrl });
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { priorityClassRefusal } from './priority-class-access';
+import type { PriorityClassLookup } from './priority-class-lookup';
+import { priorityClassUses } from './priority-class-uses';
+import type { TenancySettings } from './tenancy-settings';
+import type { WriteRequest } from './write-request';
+import { writeScopeOf } from './write-scope';
+
+export type Decision = { readonly allowed: true } | { readonly allowed: false; readonly message: string };
+
+const ALLOWED: Decision = { allowed: true };
+
+function refusal(principal: string, request: WriteRequest, rule: string): Decision {
+  const { namespace, name } = request.object.metadata;
+  const where = namespace === undefined ? ' at the cluster scope' : ` in namespace "${namespace}"`;
+  return { allowed: false, message: `user "${principal}" cannot ${request.verb} ${request.resource} "${name}"${where}: ${rule}` };
+}
+
+function outsideScopeRule(namespaces: ReadonlySet<string>): string {
+  return namespaces.size === 0 ? 'the user is neither an admin nor in any tenant' : `not a namespace of this tenant (${[...namespaces].join(', ')})`;
+}
+
+/**
+ * Decides the writes of the tenancy model: admins write everything; a tenant writes objects in its
+ * namespaces, naming only the PriorityClasses those namespaces may use; cluster-scoped objects
+ * (Cluster, PriorityClass, ClusterPropagationPolicy, ClusterResourceBinding) are for admins alone.
+ * Reads are not its business: every authenticated caller may read everything. Decisions hold at
+ * write time: restricting a class later does not undo the policies and templates already naming it.
+ */
+export class Authorizer {
+  constructor(
+    private readonly tenancy: TenancySettings,
+    private readonly priorityClasses: PriorityClassLookup,
+  ) {}
+
+  async decide(principal: string, request: WriteRequest): Promise<Decision> {
+    const scope = writeScopeOf(this.tenancy, principal);
+    if (scope.admin) return ALLOWED;
+    const { namespace } = request.object.metadata;
+    if (namespace === undefined) return refusal(principal, request, 'only admins write cluster-scoped objects');
+    if (!scope.namespaces.has(namespace)) return refusal(principal, request, outsideScopeRule(scope.namespaces));
+    // Deleting gives nothing a priority, so an object an admin gave a restricted class can still be removed by its tenant.
+    if (request.verb === 'delete') return ALLOWED;
+    for (const use of priorityClassUses(request.object)) {
+      const refused = await priorityClassRefusal(this.tenancy, namespace, use.name, this.priorityClasses);
+      if (refused !== undefined) return refusal(principal, request, `${use.field}: ${refused}`);
+    }
+    return ALLOWED;
+  }
+}

@@ -1,0 +1,2 @@
+import { coreBenchmark } from './core';
+console.log(coreBenchmark((line) => console.error(line)));

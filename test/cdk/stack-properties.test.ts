@@ -1,0 +1,71 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { cdkJsonContext, outrankApp } from '../../cdk/outrank-app';
+import { OutrankStack } from '../../cdk/outrank-stack';
+import { DEFAULT_CONFIG } from '../../lib/config';
+import { TemplateModel } from './support/template-model';
+
+// Context as `cdk deploy -c key=value` passes it: strings. Bundling is skipped (the bundles are not
+// what this file checks), which keeps this second synthesis quick.
+const { stack } = outrankApp({
+  ...cdkJsonContext(),
+  'aws:cdk:bundling-stacks': [],
+  'outrank:stackName': 'Acme',
+  'outrank:prefix': 'acme',
+  'outrank:settings': JSON.stringify({ bands: [{ name: 'urgent', minPriority: 500 }, { name: 'rest', minPriority: 0 }], gates: { PropagationPolicyPreemption: false } }),
+  'outrank:scheduleCycleReservedConcurrency': '3',
+  'outrank:removalPolicy': 'destroy',
+  'outrank:lambdaEventSources': 'false',
+});
+const model = new TemplateModel(Template.fromStack(stack));
+
+describe('stack properties from context', () => {
+  it('name the stack and prefix every resource name', () => {
+    expect(stack.stackName).toBe('Acme');
+    const names = model.ofType('AWS::SQS::Queue').map(([, queue]) => queue.Properties.QueueName as string);
+    expect(names.sort()).toEqual(
+      ['policy-change', 'binding-enqueue', 'schedule-tick', 'schedule-urgent', 'schedule-rest'].flatMap((name) => [`acme-${name}.fifo`, `acme-${name}-dlq.fifo`]).sort(),
+    );
+    expect(model.ofType('AWS::Lambda::Function').every(([, fn]) => String(fn.Properties.FunctionName).startsWith('acme-'))).toBe(true);
+  });
+
+  it('pass the settings to every function, defaults filled in', () => {
+    for (const [, fn] of model.ofType('AWS::Lambda::Function')) {
+      expect(JSON.parse(fn.Properties.Environment.Variables.OUTRANK_SETTINGS)).toEqual({
+        gates: { ...DEFAULT_CONFIG.gates, PropagationPolicyPreemption: false },
+        preemptibleBelowPriority: DEFAULT_CONFIG.preemptibleBelowPriority,
+        bands: [
+          { name: 'urgent', minPriority: 500 },
+          { name: 'rest', minPriority: 0 },
+        ],
+      });
+    }
+  });
+
+  it('set the reserved concurrency, the removal policy, and leave out the event source mappings', () => {
+    expect(model.resources[model.functionId('acme-schedule-cycle')]!.Properties.ReservedConcurrentExecutions).toBe(3);
+    expect(model.ofType('AWS::DynamoDB::Table').map(([, table]) => table.DeletionPolicy)).toEqual(['Delete', 'Delete']);
+    expect(model.ofType('AWS::Lambda::EventSourceMapping')).toEqual([]);
+  });
+});
+
+describe('stack properties that cannot work', () => {
+  it.each([
+    ['outrank:settings', 'bands=low'],
+    ['outrank:scheduleCycleReservedConcurrency', 'one'],
+    ['outrank:removalPolicy', 'keep'],
+    ['outrank:lambdaEventSources', 'no'],
+  ])('are refused from context: %s=%s', (key, value) => {
+    expect(() => outrankApp({ [key]: value })).toThrow(key);
+  });
+
+  it.each([
+    ['a band name SQS cannot carry', { settings: { bands: [{ name: 'Urgent!', minPriority: 0 }] } }],
+    ['no band at all', { settings: { bands: [] } }],
+    ['an unknown gate', { settings: { gates: { Preemption: true } } as never }],
+    ['no concurrency for schedule cycles', { scheduleCycleReservedConcurrency: 0 }],
+  ])('are refused before anything is built: %s', (_, props) => {
+    expect(() => new OutrankStack(new App(), 'Refused', props)).toThrow();
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { parseSettings } from '../../functions/environment';
+import { TENANCY } from '../lib/auth/support';
+
+describe('OUTRANK_SETTINGS with tenancy', () => {
+  it('has no tenancy when none is configured: every caller is an admin', () => {
+    expect(parseSettings(undefined).tenancy).toBeUndefined();
+    expect(parseSettings(JSON.stringify({ preemptibleBelowPriority: 50 })).tenancy).toBeUndefined();
+  });
+
+  it('reads the tenancy model beside the scheduler settings', () => {
+    const { config, tenancy } = parseSettings(JSON.stringify({ preemptibleBelowPriority: 50, tenancy: TENANCY }));
+    expect(tenancy).toEqual(TENANCY);
+    expect(config.preemptibleBelowPriority).toBe(50);
+  });
+
+  it('fails loudly on a tenancy it cannot enforce as written', () => {
+    expect(() => parseSettings(JSON.stringify({ tenancy: { admins: ['arn:*:x'], tenants: [] } }))).toThrow(/only as its last character/);
+    expect(() => parseSettings(JSON.stringify({ tenancy: { admins: [], tenants: [], restricted: ['critical'] } }))).toThrow(/restricted/);
+  });
+});
