@@ -1,5 +1,6 @@
 import type { ServedResource } from '../../lib/http/served-resources';
 import { CliError } from './cli-error';
+import type { RequestSigner } from './sigv4-signer';
 
 /** Long enough for a cold Lambda behind API Gateway; short enough that a hung server does not hang the shell. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -79,7 +80,10 @@ export interface RequestOptions {
 export class ApiClient {
   private readonly base: string;
 
-  constructor(readonly server: string) {
+  constructor(
+    readonly server: string,
+    private readonly signer?: RequestSigner,
+  ) {
     let url: URL;
     try {
       url = new URL(server);
@@ -95,12 +99,15 @@ export class ApiClient {
     const url = new URL(this.base + path);
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
     const hasBody = options.body !== undefined;
+    const body = hasBody ? JSON.stringify(options.body) : undefined;
+    const unsigned = { accept: 'application/json', ...(hasBody ? { 'content-type': options.contentType ?? 'application/json' } : {}) };
+    const headers = this.signer ? await this.signer.sign({ method, url, headers: unsigned, ...(body === undefined ? {} : { body }) }) : unsigned;
     let response: Response;
     try {
       response = await fetch(url, {
         method,
-        headers: { accept: 'application/json', ...(hasBody ? { 'content-type': options.contentType ?? 'application/json' } : {}) },
-        ...(hasBody ? { body: JSON.stringify(options.body) } : {}),
+        headers,
+        ...(body === undefined ? {} : { body }),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
@@ -109,9 +116,9 @@ export class ApiClient {
     }
     const text = await response.text();
     if (!response.ok) throw statusError(response.status, response.statusText, text);
-    const body = parseJson(text);
-    if (body === undefined) throw new CliError(`error: ${this.server} did not answer ${method} ${path} with JSON: is it the outrank API?`);
-    return body as T;
+    const answer = parseJson(text);
+    if (answer === undefined) throw new CliError(`error: ${this.server} did not answer ${method} ${path} with JSON: is it the outrank API?`);
+    return answer as T;
   }
 
   get<T>(path: string, query?: RequestOptions['query']): Promise<T> {

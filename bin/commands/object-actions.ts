@@ -97,24 +97,9 @@ export async function applyObject(context: CommandContext, client: ApiClient, ra
   context.out(`${qualifiedKind(resource)}/${name} configured`);
 }
 
-/**
- * The server does not retry a merge patch that lost a race with the scheduler (Kubernetes' API
- * server does): it answers 409 even though the patch names no resourceVersion. Such a patch does
- * not depend on the version it met, so sending it again is what the API server would have done.
- */
-const PATCH_ATTEMPTS = 3;
-
+/** The server applies a patch without a resourceVersion to the newest object, as Kubernetes' API server does. */
 export async function patchObject(context: CommandContext, client: ApiClient, target: Target, name: string, patch: unknown): Promise<void> {
-  const path = resourcePath(target.resource, target.namespace, name);
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await client.request('PATCH', path, { body: patch, contentType: 'application/merge-patch+json' });
-      break;
-    } catch (error) {
-      const conflict = error instanceof ApiStatusError && error.reason === 'Conflict';
-      if (!conflict || attempt === PATCH_ATTEMPTS) throw error;
-    }
-  }
+  await client.request('PATCH', resourcePath(target.resource, target.namespace, name), { body: patch, contentType: 'application/merge-patch+json' });
   context.out(`${qualifiedKind(target.resource)}/${name} patched`);
 }
 

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { ApiClient } from '../client/api-client';
+import { executeApiRegion, sigV4Signer } from '../client/sigv4-signer';
 
 /** Where `npm start` serves the API unless OUTRANK_PORT says otherwise. */
 const DEFAULT_SERVER = 'http://localhost:8080';
@@ -16,8 +17,14 @@ export function namespaceOption(): Option {
   return new Option('-n, --namespace <namespace>', 'namespace of the request, and of objects that name none').default('default');
 }
 
+/**
+ * A deployed API (https://<id>.execute-api.<region>.amazonaws.com) takes IAM-signed requests only;
+ * OUTRANK_AWS_REGION asks for signing behind a custom domain too.
+ */
 export function connect(options: ServerOptions): ApiClient {
-  return new ApiClient(options.server);
+  const url = URL.canParse(options.server) ? new URL(options.server) : undefined;
+  const region = process.env.OUTRANK_AWS_REGION ?? (url ? executeApiRegion(url) : undefined);
+  return new ApiClient(options.server, region ? sigV4Signer(region) : undefined);
 }
 
 const DURATION = /^(\d+)(ms|s|m|h)$/;
