@@ -1,6 +1,6 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import type { Node } from 'constructs';
-import type { OutrankSettings } from '../functions/environment';
+import type { OutrankSettingsWithTenancy } from '../functions/environment';
 import type { OutrankStackProps } from './outrank-stack';
 
 /** Context keys (cdk.json, or `-c key=value` on the command line) that set the stack's properties. */
@@ -53,7 +53,7 @@ export function stackPropsFromContext(node: Node): OutrankStackProps {
   }
   return {
     prefix: prefix === undefined ? undefined : String(prefix),
-    settings: settings as OutrankSettings | undefined,
+    settings: settings as OutrankSettingsWithTenancy | undefined,
     scheduleCycleReservedConcurrency: reservedConcurrency,
     removalPolicy: removalPolicy === undefined ? undefined : REMOVAL_POLICIES[String(removalPolicy)],
     lambdaEventSources,

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AwsResources } from '../functions/adapters/aws-context';
-import type { OutrankSettings } from '../functions/environment';
+import type { ResolvedSettings } from './outrank-stack';
 import { CONTEXT } from './context';
 import { cdkJsonContext, outrankApp } from './outrank-app';
 import { isQueueUrlOutput, resourcesFromOutputs } from './outputs';
@@ -26,7 +26,7 @@ export interface EndpointDeployment {
   /** The stack's outputs, with queue URLs reachable through the endpoint. */
   readonly outputs: Readonly<Record<string, string>>;
   readonly resources: AwsResources;
-  readonly settings: Required<OutrankSettings>;
+  readonly settings: ResolvedSettings;
 }
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -10,7 +10,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { resourceDefinitions, type TableDefinition } from '../functions/adapters/definitions';
-import { environmentFor, parseSettings, type OutrankSettings } from '../functions/environment';
+import { environmentFor, parseSettings, type OutrankSettings, type OutrankSettingsWithTenancy } from '../functions/environment';
 import { DEFAULT_CONFIG } from '../lib/config';
 import { FifoQueue } from './fifo-queue';
 import { handlerFunction } from './handler-function';
@@ -20,7 +20,7 @@ export interface OutrankStackProps extends StackProps {
   /** Prefix of every table, queue and function name; deployments sharing an account and region need different ones. Default `outrank`. */
   readonly prefix?: string;
   /** Feature gates, priority bands and preemptibility threshold; what is left out takes the local runtime's default (lib/config). */
-  readonly settings?: OutrankSettings;
+  readonly settings?: OutrankSettingsWithTenancy;
   /** Concurrent schedule cycles allowed. Default 1: one cycle drains the bands in priority order. */
   readonly scheduleCycleReservedConcurrency?: number;
   /** A band queue whose oldest message is older than this raises its alarm. Default 5 minutes. */
@@ -52,13 +52,18 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   }),
 );
 
+/** The settings the functions run with: every scheduler setting spelled out, and the tenancy if any. */
+export type ResolvedSettings = Required<OutrankSettings> & Pick<OutrankSettingsWithTenancy, 'tenancy'>;
+
 /** Every setting spelled out, defaults from lib/config; checked first as the functions will check them. */
-export function resolveSettings(settings: OutrankSettings = {}): Required<OutrankSettings> {
+export function resolveSettings(settings: OutrankSettingsWithTenancy = {}): ResolvedSettings {
   parseSettings(JSON.stringify(settings));
   return {
     gates: { ...DEFAULT_CONFIG.gates, ...settings.gates },
     preemptibleBelowPriority: settings.preemptibleBelowPriority ?? DEFAULT_CONFIG.preemptibleBelowPriority,
     bands: settings.bands ?? DEFAULT_CONFIG.bands.map((band) => ({ ...band })),
+    // Without it every caller of the deployed API would be an admin.
+    ...(settings.tenancy ? { tenancy: settings.tenancy } : {}),
   };
 }
 
@@ -80,7 +85,7 @@ function table(scope: Construct, id: string, definition: TableDefinition, remova
  */
 export class OutrankStack extends Stack {
   /** The settings the functions run with, every default spelled out. */
-  readonly settings: Required<OutrankSettings>;
+  readonly settings: ResolvedSettings;
 
   constructor(scope: Construct, id: string, props: OutrankStackProps = {}) {
     super(scope, id, props);

@@ -6,6 +6,8 @@ import { OutrankStack } from '../../cdk/outrank-stack';
 import { DEFAULT_CONFIG } from '../../lib/config';
 import { TemplateModel } from './support/template-model';
 
+const TENANCY = { admins: ['arn:aws:iam::111111111111:role/platform'], tenants: [{ principals: ['arn:aws:iam::111111111111:role/team-a'], namespaces: ['team-a'] }] };
+
 // Context as `cdk deploy -c key=value` passes it: strings. Bundling is skipped (the bundles are not
 // what this file checks), which keeps this second synthesis quick.
 const { stack } = outrankApp({
@@ -13,7 +15,11 @@ const { stack } = outrankApp({
   'aws:cdk:bundling-stacks': [],
   'outrank:stackName': 'Acme',
   'outrank:prefix': 'acme',
-  'outrank:settings': JSON.stringify({ bands: [{ name: 'urgent', minPriority: 500 }, { name: 'rest', minPriority: 0 }], gates: { PropagationPolicyPreemption: false } }),
+  'outrank:settings': JSON.stringify({
+    bands: [{ name: 'urgent', minPriority: 500 }, { name: 'rest', minPriority: 0 }],
+    gates: { PropagationPolicyPreemption: false },
+    tenancy: TENANCY,
+  }),
   'outrank:scheduleCycleReservedConcurrency': '3',
   'outrank:removalPolicy': 'destroy',
   'outrank:lambdaEventSources': 'false',
@@ -30,7 +36,7 @@ describe('stack properties from context', () => {
     expect(model.ofType('AWS::Lambda::Function').every(([, fn]) => String(fn.Properties.FunctionName).startsWith('acme-'))).toBe(true);
   });
 
-  it('pass the settings to every function, defaults filled in', () => {
+  it('pass the settings to every function, defaults filled in and the tenancy kept', () => {
     for (const [, fn] of model.ofType('AWS::Lambda::Function')) {
       expect(JSON.parse(fn.Properties.Environment.Variables.OUTRANK_SETTINGS)).toEqual({
         gates: { ...DEFAULT_CONFIG.gates, PropagationPolicyPreemption: false },
@@ -39,6 +45,7 @@ describe('stack properties from context', () => {
           { name: 'urgent', minPriority: 500 },
           { name: 'rest', minPriority: 0 },
         ],
+        tenancy: TENANCY,
       });
     }
   });
