@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import { tenancySettingsSchema, type TenancySettings } from '../lib/auth/tenancy-settings';
-import { DEFAULT_BANDS, withConfig, type SchedulerConfig } from '../lib/config';
+import { DEFAULT_BANDS, featureGatesSchema, withConfig, type SchedulerConfig } from '../lib/config';
 import type { AwsResources } from './adapters/aws-context';
 
 const schedulerSettingsSchema = z.strictObject({
-  gates: z
-    .strictObject({
-      PriorityBasedScheduling: z.boolean().optional(),
-      PriorityBasedPreemptiveScheduling: z.boolean().optional(),
-      PropagationPolicyPreemption: z.boolean().optional(),
-    })
-    .optional(),
+  gates: featureGatesSchema.optional(),
   preemptibleBelowPriority: z.number().int().optional(),
   bands: z
     .array(z.strictObject({ name: z.string().regex(/^[a-z0-9-]{1,40}$/), minPriority: z.number().int() }))

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Feature gates, as Karmada names them (000 and 002 design documents); all on by default. */
 export interface FeatureGates {
   /** Off: the queue is plain first-in-first-out (000_ced50c21932b3714.txt). */
@@ -7,6 +9,13 @@ export interface FeatureGates {
   /** Off: policies never take claimed templates (002_c1e3600153e75bad.txt). */
   readonly PropagationPolicyPreemption: boolean;
 }
+
+/** Gates as settings and scenarios write them: any left out keeps its default. */
+export const featureGatesSchema = z.strictObject({
+  PriorityBasedScheduling: z.boolean().optional(),
+  PriorityBasedPreemptiveScheduling: z.boolean().optional(),
+  PropagationPolicyPreemption: z.boolean().optional(),
+});
 
 export interface PriorityBand {
   readonly name: string;

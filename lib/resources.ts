@@ -170,7 +170,8 @@ function setAmount(list: Record<string, number>, resource: string, amount: numbe
   else list[resource] = amount;
 }
 
-function amountOf(list: ResourceList, resource: string): number {
+/** A resource's amount; a missing one (or one inherited from Object.prototype) is 0. */
+export function amountOf(list: ResourceList, resource: string): number {
   return Object.hasOwn(list, resource) ? (list[resource] ?? 0) : 0;
 }
 

@@ -28,10 +28,27 @@ export interface AwsClients {
   readonly sqs: SQSClient;
 }
 
+/** Sees each set of clients awsClients makes, e.g. to add SDK middleware to their middleware stacks. */
+export type AwsClientsHook = (clients: AwsClients) => void;
+
+const clientsHooks = new Set<AwsClientsHook>();
+
+/**
+ * Test seam: the functions build their clients themselves (functions/context.ts), so a test that must
+ * fail or count their AWS calls registers SDK middleware here before they do. The document client
+ * shares the DynamoDB client's middleware stack. Returns what removes the hook.
+ */
+export function onAwsClients(hook: AwsClientsHook): () => void {
+  clientsHooks.add(hook);
+  return () => clientsHooks.delete(hook);
+}
+
 /** SDK clients; AWS_ENDPOINT_URL (LocalStack, moto) and the region come from the environment. */
 export function awsClients(): AwsClients {
   const dynamodb = new DynamoDBClient({});
-  return { dynamodb, documents: DynamoDBDocumentClient.from(dynamodb), sqs: new SQSClient({}) };
+  const clients = { dynamodb, documents: DynamoDBDocumentClient.from(dynamodb), sqs: new SQSClient({}) };
+  for (const hook of clientsHooks) hook(clients);
+  return clients;
 }
 
 export function awsControllerContext(

@@ -1,4 +1,5 @@
 import type { PriorityBand } from '../../lib/config';
+import type { AwsResources } from './aws-context';
 
 /**
  * The tables and queues outrank needs, described once: the CDK stack deploys them and the local
@@ -30,23 +31,32 @@ export interface ResourceDefinitions {
   readonly bandQueues: ReadonlyMap<string, QueueDefinition>;
 }
 
-function fifoQueue(prefix: string, name: string, visibilityTimeoutSeconds: number): QueueDefinition {
+/**
+ * Redelivery settings for every queue at once. Tests set seconds rather than minutes so that a message
+ * whose handler crashed comes back quickly, and a small maxReceiveCount so poison reaches its DLQ soon.
+ */
+export interface QueueRedelivery {
+  readonly visibilityTimeoutSeconds?: number;
+  readonly maxReceiveCount?: number;
+}
+
+function fifoQueue(prefix: string, name: string, visibilityTimeoutSeconds: number, redelivery: QueueRedelivery): QueueDefinition {
   return {
     name: `${prefix}-${name}.fifo`,
     deadLetterName: `${prefix}-${name}-dlq.fifo`,
-    visibilityTimeoutSeconds,
-    maxReceiveCount: 10,
+    visibilityTimeoutSeconds: redelivery.visibilityTimeoutSeconds ?? visibilityTimeoutSeconds,
+    maxReceiveCount: redelivery.maxReceiveCount ?? 10,
   };
 }
 
-export function resourceDefinitions(prefix: string, bands: readonly PriorityBand[]): ResourceDefinitions {
+export function resourceDefinitions(prefix: string, bands: readonly PriorityBand[], redelivery: QueueRedelivery = {}): ResourceDefinitions {
   return {
     objectsTable: { name: `${prefix}-objects`, partitionKey: 'pk', sortKey: 'sk' },
     eventsTable: { name: `${prefix}-events`, partitionKey: 'pk', sortKey: 'sk', timeToLiveAttribute: 'expiresAt' },
-    policyChangeQueue: fifoQueue(prefix, 'policy-change', 60),
-    bindingEnqueueQueue: fifoQueue(prefix, 'binding-enqueue', 60),
-    scheduleTickQueue: fifoQueue(prefix, 'schedule-tick', 900),
-    bandQueues: new Map(bands.map((band) => [band.name, fifoQueue(prefix, `schedule-${band.name}`, 120)])),
+    policyChangeQueue: fifoQueue(prefix, 'policy-change', 60, redelivery),
+    bindingEnqueueQueue: fifoQueue(prefix, 'binding-enqueue', 60, redelivery),
+    scheduleTickQueue: fifoQueue(prefix, 'schedule-tick', 900, redelivery),
+    bandQueues: new Map(bands.map((band) => [band.name, fifoQueue(prefix, `schedule-${band.name}`, 120, redelivery)])),
   };
 }
 
@@ -57,4 +67,16 @@ export function allQueues(definitions: ResourceDefinitions): QueueDefinition[] {
     definitions.scheduleTickQueue,
     ...definitions.bandQueues.values(),
   ];
+}
+
+/** Where each resource is, given each queue's URL by name (as provisioning or a stack's outputs give them). */
+export function resourcesAt(definitions: ResourceDefinitions, urlOf: (queueName: string) => string): AwsResources {
+  return {
+    objectsTable: definitions.objectsTable.name,
+    eventsTable: definitions.eventsTable.name,
+    policyChangeQueueUrl: urlOf(definitions.policyChangeQueue.name),
+    bindingEnqueueQueueUrl: urlOf(definitions.bindingEnqueueQueue.name),
+    scheduleTickQueueUrl: urlOf(definitions.scheduleTickQueue.name),
+    bandQueueUrls: Object.fromEntries([...definitions.bandQueues].map(([band, queue]) => [band, urlOf(queue.name)])),
+  };
 }

@@ -2,7 +2,7 @@ import { PutCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } fr
 import { randomBytes } from 'node:crypto';
 import type { InvolvedObject, KubeEvent } from '../../lib/api/event';
 import type { Clock } from '../../lib/ports/clock';
-import type { EventLog, EventRecord } from '../../lib/ports/event-log';
+import { kubeEvent, type EventLog, type EventRecord } from '../../lib/ports/event-log';
 
 /** Events expire after this long, as a Kubernetes API server's event TTL (one hour by default). */
 const EVENT_TTL_SECONDS = 60 * 60;
@@ -23,24 +23,7 @@ export class DynamoDbEventLog implements EventLog {
     const now = this.clock.now();
     const time = new Date(now).toISOString();
     const suffix = randomBytes(4).toString('hex');
-    const stored: KubeEvent = {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: {
-        name: `${event.object.name}.${now.toString(16)}${suffix}`,
-        namespace: event.object.namespace || 'default',
-        ...(event.annotations ? { annotations: { ...event.annotations } } : {}),
-      },
-      involvedObject: event.object,
-      ...(event.related ? { related: event.related } : {}),
-      type: event.type,
-      reason: event.reason,
-      message: event.message,
-      count: 1,
-      firstTimestamp: time,
-      lastTimestamp: time,
-      source: { component: 'outrank' },
-    };
+    const stored = kubeEvent(event, `${event.object.name}.${now.toString(16)}${suffix}`, time);
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,

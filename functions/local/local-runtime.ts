@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { DEFAULT_BANDS } from '../../lib/config';
 import { awsClients, type AwsResources } from '../adapters/aws-context';
-import { resourceDefinitions } from '../adapters/definitions';
+import { resourceDefinitions, resourcesAt } from '../adapters/definitions';
 import { provision } from '../adapters/provision';
 import type { OutrankSettingsWithTenancy } from '../environment';
 import { startAwsEndpoint, type AwsEndpoint } from './aws-endpoint';
@@ -30,15 +30,7 @@ export async function provisionResources(prefix: string, settings: OutrankSettin
   const clients = awsClients();
   const definitions = resourceDefinitions(prefix, settings?.bands ?? DEFAULT_BANDS);
   const { urls } = await provision(clients.dynamodb, clients.sqs, definitions);
-  const url = (name: string) => urls.get(name)!;
-  const resources: AwsResources = {
-    objectsTable: definitions.objectsTable.name,
-    eventsTable: definitions.eventsTable.name,
-    policyChangeQueueUrl: url(definitions.policyChangeQueue.name),
-    bindingEnqueueQueueUrl: url(definitions.bindingEnqueueQueue.name),
-    scheduleTickQueueUrl: url(definitions.scheduleTickQueue.name),
-    bandQueueUrls: Object.fromEntries([...definitions.bandQueues].map(([band, queue]) => [band, url(queue.name)])),
-  };
+  const resources = resourcesAt(definitions, (name) => urls.get(name)!);
   return { clients, definitions, resources };
 }
 

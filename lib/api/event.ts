@@ -25,3 +25,13 @@ export const eventSchema = z.strictObject({
   source: z.strictObject({ component: z.string().max(253) }).optional(),
 });
 export type KubeEvent = z.infer<typeof eventSchema>;
+
+/** How an event names the object it is about. */
+export function involvedObjectOf(object: { apiVersion: string; kind: string; metadata: { namespace?: string; name: string } }): InvolvedObject {
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+    name: object.metadata.name,
+  };
+}

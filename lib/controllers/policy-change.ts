@@ -1,3 +1,4 @@
+import { involvedObjectOf } from '../api/event';
 import { isClusterReady, type Cluster } from '../api/cluster';
 import type { ObjectRef } from '../api/kinds';
 import type { PriorityClass } from '../api/priority-class';
@@ -201,7 +202,7 @@ export class PolicyChangeController {
     await this.context.events.record({
       type: 'Normal',
       reason: 'PreemptPolicySucceed',
-      object: templateObject(template),
+      object: involvedObjectOf(template),
       message: `${describePolicy(policyRef(decision.policy))} took over the template from ${describePolicy(policyRef(decision.from))}`,
     });
   }
@@ -211,17 +212,9 @@ export class PolicyChangeController {
     await this.context.events.record({
       type: 'Warning',
       reason: 'PreemptPolicyFailed',
-      object: templateObject(template),
+      object: involvedObjectOf(template),
       message: `${describePolicy(policyRef(decision.policy))} could not take over the template from ${describePolicy(policyRef(decision.from))}: ${(error as Error).message}`,
     });
   }
 }
 
-function templateObject(template: ResourceTemplate) {
-  return {
-    apiVersion: template.apiVersion,
-    kind: template.kind,
-    ...(template.metadata.namespace ? { namespace: template.metadata.namespace } : {}),
-    name: template.metadata.name,
-  };
-}

@@ -1,3 +1,4 @@
+import { involvedObjectOf } from '../api/event';
 import type { Cluster } from '../api/cluster';
 import { displayName } from '../api/kinds';
 import {
@@ -123,7 +124,7 @@ export class ScheduleCycleController {
       await this.context.events.record({
         type: 'Warning',
         reason: 'ScheduleBindingFailed',
-        object: bindingObject(binding),
+        object: involvedObjectOf(binding),
         message: decision.message,
       });
       return 'unschedulable';
@@ -178,7 +179,7 @@ export class ScheduleCycleController {
     await this.context.events.record({
       type: 'Normal',
       reason: 'ScheduleBindingSucceed',
-      object: bindingObject(binding),
+      object: involvedObjectOf(binding),
       message: `placed on ${decision.targets.map((t) => `${t.name} (${t.replicas})`).join(', ') || 'no cluster'}`,
     });
     if (victims.length > 0) {
@@ -187,8 +188,8 @@ export class ScheduleCycleController {
         await this.context.events.record({
           type: 'Warning',
           reason: 'Preempted',
-          object: bindingObject(victim.before),
-          related: bindingObject(binding),
+          object: involvedObjectOf(victim.before),
+          related: involvedObjectOf(binding),
           message: victim.message,
           annotations: victim.annotations,
         });
@@ -240,14 +241,6 @@ function withScheduledCondition(
   };
 }
 
-function bindingObject(binding: ResourceBinding) {
-  return {
-    apiVersion: binding.apiVersion,
-    kind: binding.kind,
-    ...(binding.metadata.namespace ? { namespace: binding.metadata.namespace } : {}),
-    name: binding.metadata.name,
-  };
-}
 
 function describeBinding(binding: ResourceBinding): string {
   return `${binding.kind} ${displayName({ namespace: binding.metadata.namespace, name: binding.metadata.name })}`;

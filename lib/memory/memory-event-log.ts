@@ -1,6 +1,6 @@
 import type { InvolvedObject, KubeEvent } from '../api/event';
 import type { Clock } from '../ports/clock';
-import type { EventLog, EventRecord } from '../ports/event-log';
+import { kubeEvent, type EventLog, type EventRecord } from '../ports/event-log';
 
 /** Keeps events in memory in the order they were recorded, folding repeats into a count as Kubernetes does. */
 export class MemoryEventLog implements EventLog {
@@ -10,24 +10,7 @@ export class MemoryEventLog implements EventLog {
 
   async record(event: EventRecord): Promise<void> {
     const time = new Date(this.clock.now()).toISOString();
-    this.events.push({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: {
-        name: `${event.object.name}.${(this.events.length + 1).toString(16).padStart(8, '0')}`,
-        namespace: event.object.namespace || 'default',
-        ...(event.annotations ? { annotations: { ...event.annotations } } : {}),
-      },
-      involvedObject: event.object,
-      ...(event.related ? { related: event.related } : {}),
-      type: event.type,
-      reason: event.reason,
-      message: event.message,
-      count: 1,
-      firstTimestamp: time,
-      lastTimestamp: time,
-      source: { component: 'outrank' },
-    });
+    this.events.push(kubeEvent(event, `${event.object.name}.${(this.events.length + 1).toString(16).padStart(8, '0')}`, time));
   }
 
   async list(object?: InvolvedObject): Promise<KubeEvent[]> {

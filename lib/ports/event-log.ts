@@ -16,3 +16,25 @@ export interface EventLog {
   record(event: EventRecord): Promise<void>;
   list(object?: InvolvedObject): Promise<KubeEvent[]>;
 }
+
+/** The stored form of an event, the same for every adapter, as kubectl describe reads it. */
+export function kubeEvent(event: EventRecord, name: string, time: string): KubeEvent {
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: {
+      name,
+      namespace: event.object.namespace || 'default',
+      ...(event.annotations ? { annotations: { ...event.annotations } } : {}),
+    },
+    involvedObject: event.object,
+    ...(event.related ? { related: event.related } : {}),
+    type: event.type,
+    reason: event.reason,
+    message: event.message,
+    count: 1,
+    firstTimestamp: time,
+    lastTimestamp: time,
+    source: { component: 'outrank' },
+  };
+}

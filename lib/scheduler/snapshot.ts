@@ -35,6 +35,12 @@ export interface PriorityOrder {
   readonly rank: ReadonlyMap<string, number>;
 }
 
+/** A cluster's residents as ranks in a PriorityOrder, with the replicas each has there. */
+export interface RankedResidents {
+  readonly ranks: Int32Array;
+  readonly replicas: Float64Array;
+}
+
 /**
  * A cluster's bookkeeping. `placed` is a running total changed in place, and `room` is computed when
  * first read after a change: every decision reads the room of every feasible cluster, few change it.
@@ -60,6 +66,25 @@ class ClusterRoom implements ClusterState {
   place(state: BindingState, replicas: number, sign: 1 | -1): void {
     accumulate(this.placed, state.request, sign * replicas);
     this.cachedRoom = undefined;
+    this.ranked = undefined;
+  }
+
+  private ranked: (RankedResidents & { readonly order: PriorityOrder }) | undefined;
+
+  /** The residents by their rank in `order`, kept while neither the residents nor the order change. */
+  rankedResidents(order: PriorityOrder): RankedResidents {
+    if (this.ranked?.order !== order) {
+      const ranks = new Int32Array(this.residents.size);
+      const replicas = new Float64Array(this.residents.size);
+      let index = 0;
+      // forEach rather than for…of: no [key, value] array per resident.
+      this.residents.forEach((count, key) => {
+        ranks[index] = order.rank.get(key)!;
+        replicas[index++] = count;
+      });
+      this.ranked = { order, ranks, replicas };
+    }
+    return this.ranked;
   }
 }
 
@@ -101,9 +126,7 @@ export class SchedulingSnapshot {
   readonly clusters: ReadonlyMap<string, ClusterState>;
   readonly bindings = new Map<string, BindingState>();
   private readonly rooms = new Map<string, ClusterRoom>();
-  private order: { readonly states: BindingState[]; readonly rank: Map<string, number> } | undefined;
-  /** The order as it was before upsert removed the binding it is replacing. */
-  private keptOrder: typeof this.order;
+  private order: { readonly states: BindingState[]; readonly rank: ReadonlyMap<string, number> } | undefined;
 
   constructor(clusters: readonly Cluster[], bindings: readonly ResourceBinding[]) {
     this.clusters = this.rooms;
@@ -123,8 +146,7 @@ export class SchedulingSnapshot {
   upsert(binding: ResourceBinding): void {
     const state = bindingState(binding);
     const previous = this.bindings.get(state.key);
-    const rank = previous?.priority === state.priority ? this.order?.rank.get(state.key) : undefined;
-    this.remove(state.key);
+    if (previous) this.forget(previous);
     this.bindings.set(state.key, state);
     for (const target of state.clusters) {
       const cluster = this.rooms.get(target.name);
@@ -132,26 +154,17 @@ export class SchedulingSnapshot {
       cluster.place(state, target.replicas, 1);
       cluster.residents.set(state.key, target.replicas);
     }
-    // The same binding at the same priority keeps its place in the order (remove dropped the order).
-    if (rank !== undefined && this.keptOrder) {
-      this.order = this.keptOrder;
-      this.order.states[rank] = state;
-    }
-    this.keptOrder = undefined;
+    // The same binding at the same priority keeps its rank; anything else reorders when next asked.
+    const rank = previous?.priority === state.priority ? this.order?.rank.get(state.key) : undefined;
+    if (rank === undefined) this.order = undefined;
+    else this.order!.states[rank] = state;
   }
 
   remove(key: string): void {
     const previous = this.bindings.get(key);
     if (!previous) return;
-    this.keptOrder = this.order;
+    this.forget(previous);
     this.order = undefined;
-    this.bindings.delete(key);
-    for (const target of previous.clusters) {
-      const cluster = this.rooms.get(target.name);
-      if (!cluster || !cluster.residents.has(key)) continue;
-      cluster.place(previous, target.replicas, -1);
-      cluster.residents.delete(key);
-    }
   }
 
   /**
@@ -167,6 +180,13 @@ export class SchedulingSnapshot {
     return this.order;
   }
 
+  /** A cluster's residents by rank in priorityOrder(); preemption reads them for every decision. */
+  rankedResidents(cluster: ClusterState): RankedResidents {
+    const room = this.rooms.get(cluster.name);
+    if (room !== cluster) throw new Error(`cluster ${cluster.name} is not part of this snapshot`);
+    return room.rankedResidents(this.priorityOrder());
+  }
+
   /**
    * Free room on a cluster; `ignoring` is a binding whose own placement counts as free (it is being
    * rescheduled). What is given back is what was counted for it here: its request may have changed since.
@@ -175,5 +195,15 @@ export class SchedulingSnapshot {
     const own = ignoring ? cluster.residents.get(ignoring.key) : undefined;
     const counted = ignoring ? this.bindings.get(ignoring.key) : undefined;
     return own && counted ? add(cluster.room, usageOn(counted, own)) : cluster.room;
+  }
+
+  private forget(previous: BindingState): void {
+    this.bindings.delete(previous.key);
+    for (const target of previous.clusters) {
+      const cluster = this.rooms.get(target.name);
+      if (!cluster || !cluster.residents.has(previous.key)) continue;
+      cluster.place(previous, target.replicas, -1);
+      cluster.residents.delete(previous.key);
+    }
   }
 }

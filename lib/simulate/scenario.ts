@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { featureGatesSchema } from '../config';
 
 const objectLocator = z.strictObject({
   apiVersion: z.string().min(1).max(253),
@@ -35,13 +36,7 @@ export const scenarioSchema = z.strictObject({
   description: z.string().max(4096).optional(),
   config: z
     .strictObject({
-      gates: z
-        .strictObject({
-          PriorityBasedScheduling: z.boolean().optional(),
-          PriorityBasedPreemptiveScheduling: z.boolean().optional(),
-          PropagationPolicyPreemption: z.boolean().optional(),
-        })
-        .optional(),
+      gates: featureGatesSchema.optional(),
       preemptibleBelowPriority: z.number().int().optional(),
     })
     .optional(),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { allQueues, resourceDefinitions } from '../../functions/adapters/definitions';
+import { allQueues, resourceDefinitions, resourcesAt } from '../../functions/adapters/definitions';
 import { environmentFor, readEnvironment } from '../../functions/environment';
 import { DEFAULT_BANDS, DEFAULT_CONFIG } from '../../lib/config';
 import { cdkJsonContext, outrankApp } from '../../cdk/outrank-app';
@@ -75,17 +75,7 @@ describe('functions', () => {
       Object.entries(properties.Environment.Variables as Record<string, unknown>).map(([key, value]) => [key, resolveValue(value, refValue)]),
     );
     expect(environment).toEqual({
-      ...environmentFor(
-        {
-          objectsTable: definitions.objectsTable.name,
-          eventsTable: definitions.eventsTable.name,
-          policyChangeQueueUrl: url(definitions.policyChangeQueue.name),
-          bindingEnqueueQueueUrl: url(definitions.bindingEnqueueQueue.name),
-          scheduleTickQueueUrl: url(definitions.scheduleTickQueue.name),
-          bandQueueUrls: Object.fromEntries([...definitions.bandQueues].map(([band, queue]) => [band, url(queue.name)])),
-        },
-        resolveSettings(),
-      ),
+      ...environmentFor(resourcesAt(definitions, url), resolveSettings()),
       NODE_OPTIONS: '--enable-source-maps',
     });
     expect(readEnvironment(environment).config).toMatchObject({

@@ -6,7 +6,8 @@ import type { ResourceBinding } from '../../lib/api/resource-binding';
 import { startHttpGateway } from '../../functions/local/http-gateway';
 import { loadLocalFunctions, type LocalFunctions } from '../../functions/local/local-functions';
 import type { SqsHandler } from '../../functions/local/sqs-poller';
-import { provisionTestAws } from '../support/aws';
+import type { QueueRedelivery } from '../../functions/adapters/definitions';
+import { provisionTestAws, type TestAws } from '../support/aws';
 
 const PLURALS: Record<string, string> = {
   Cluster: 'clusters',
@@ -38,20 +39,21 @@ function collectionPath(locator: Omit<Locator, 'name'>): string {
 /** The deployed pipeline in this process: real queues and tables on the local endpoint, handlers invoked as Lambda would be. */
 export class Pipeline {
   private constructor(
+    readonly aws: TestAws,
     readonly functions: LocalFunctions,
     private readonly server: Server,
     readonly url: string,
     readonly errors: unknown[],
   ) {}
 
-  static async start(options: { wrap?: (handler: SqsHandler) => SqsHandler } = {}): Promise<Pipeline> {
-    const aws = await provisionTestAws();
+  static async start(options: { wrap?: (handler: SqsHandler) => SqsHandler; redelivery?: QueueRedelivery } = {}): Promise<Pipeline> {
+    const aws = await provisionTestAws(options.redelivery);
     const errors: unknown[] = [];
     const functions = await loadLocalFunctions(aws.clients, aws.resources, undefined, (error) => errors.push(error), options.wrap);
     const server = await startHttpGateway(functions.api, 0);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    return new Pipeline(functions, server, `http://localhost:${port}`, errors);
+    return new Pipeline(aws, functions, server, `http://localhost:${port}`, errors);
   }
 
   async stop(): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { DEFAULT_BANDS } from '../../lib/config';
 import { awsClients, type AwsClients, type AwsResources } from '../../functions/adapters/aws-context';
-import { resourceDefinitions, type ResourceDefinitions } from '../../functions/adapters/definitions';
+import { resourceDefinitions, resourcesAt, type QueueRedelivery, type ResourceDefinitions } from '../../functions/adapters/definitions';
 import { provision } from '../../functions/adapters/provision';
 import { useEmulatorCredentials } from '../../functions/local/aws-endpoint';
 
@@ -13,23 +13,11 @@ export interface TestAws {
 }
 
 /** Fresh tables and queues under a unique prefix on the shared local endpoint, so tests never share state. */
-export async function provisionTestAws(): Promise<TestAws> {
+export async function provisionTestAws(redelivery: QueueRedelivery = {}): Promise<TestAws> {
   useEmulatorCredentials();
   process.env.AWS_ENDPOINT_URL = inject('awsEndpointUrl');
   const clients = awsClients();
-  const definitions = resourceDefinitions(`t${randomBytes(4).toString('hex')}`, DEFAULT_BANDS);
+  const definitions = resourceDefinitions(`t${randomBytes(4).toString('hex')}`, DEFAULT_BANDS, redelivery);
   const { urls } = await provision(clients.dynamodb, clients.sqs, definitions);
-  const url = (name: string) => urls.get(name)!;
-  return {
-    clients,
-    definitions,
-    resources: {
-      objectsTable: definitions.objectsTable.name,
-      eventsTable: definitions.eventsTable.name,
-      policyChangeQueueUrl: url(definitions.policyChangeQueue.name),
-      bindingEnqueueQueueUrl: url(definitions.bindingEnqueueQueue.name),
-      scheduleTickQueueUrl: url(definitions.scheduleTickQueue.name),
-      bandQueueUrls: Object.fromEntries([...definitions.bandQueues].map(([band, queue]) => [band, url(queue.name)])),
-    },
-  };
+  return { clients, definitions, resources: resourcesAt(definitions, (name) => urls.get(name)!) };
 }
