@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ScenarioError } from '../lib/simulate/load-scenario';
 import { CliError } from './client/cli-error';
 import { applyCommand } from './commands/apply';
+import { checkCommand } from './commands/check';
 import { CommandContext, type Io } from './commands/context';
 import { deleteCommand } from './commands/delete';
 import { describeCommand } from './commands/describe';
@@ -16,7 +17,7 @@ function program(context: CommandContext, io: Io): Command {
     // CommanderError instead of ending the process, so tests can run the command line in-process.
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  for (const command of [simulateCommand, applyCommand, getCommand, describeCommand, deleteCommand]) {
+  for (const command of [simulateCommand, applyCommand, getCommand, describeCommand, deleteCommand, checkCommand]) {
     root.addCommand(command(context).copyInheritedSettings(root));
   }
   return root;

@@ -14,19 +14,27 @@ export function allocationRef(cluster: string) {
   return { group: 'scheduling.outrank.io', kind: 'ClusterAllocation', namespace: '', name: cluster };
 }
 
+export interface AllocationChange {
+  readonly writes: Write[];
+  /** What outrank will have placed on each cluster the writes touch, from the records as read now. */
+  readonly placedAfter: ReadonlyMap<string, ResourceList>;
+}
+
 /**
  * Conditional writes moving each cluster's allocation by the given deltas; an allocation left with
  * nothing placed is removed (the cluster may be gone). Two schedulers placing on the same cluster at
  * once conflict here, so one of them re-reads and decides again.
  */
-export async function allocationWrites(store: ObjectStore, deltas: ReadonlyMap<string, ResourceList>): Promise<Write[]> {
+export async function allocationChange(store: ObjectStore, deltas: ReadonlyMap<string, ResourceList>): Promise<AllocationChange> {
   const writes: Write[] = [];
+  const placedAfter = new Map<string, ResourceList>();
   for (const [cluster, delta] of [...deltas.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     if (Object.values(delta).every((amount) => amount === 0)) continue;
     const current = await store.get<ClusterAllocation>(allocationRef(cluster));
     const placed = Object.fromEntries(
       Object.entries(add(current?.spec.placed ?? {}, delta)).filter(([, amount]) => amount !== 0),
     );
+    placedAfter.set(cluster, placed);
     if (current && Object.keys(placed).length === 0) {
       writes.push({ op: 'delete', ref: allocationRef(cluster), expectedVersion: current.metadata.resourceVersion ?? '' });
       continue;
@@ -39,7 +47,11 @@ export async function allocationWrites(store: ObjectStore, deltas: ReadonlyMap<s
     };
     writes.push({ op: 'put', object, expectedVersion: current?.metadata.resourceVersion ?? null });
   }
-  return writes;
+  return { writes, placedAfter };
+}
+
+export async function allocationWrites(store: ObjectStore, deltas: ReadonlyMap<string, ResourceList>): Promise<Write[]> {
+  return (await allocationChange(store, deltas)).writes;
 }
 
 export function addDelta(deltas: Map<string, ResourceList>, cluster: string, delta: ResourceList): void {

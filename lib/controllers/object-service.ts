@@ -130,8 +130,11 @@ export class ObjectService {
       generation: nextGeneration(object, existing),
     };
     delete (metadata as { resourceVersion?: string }).resourceVersion;
-    // As in Kubernetes, writing what is already stored changes nothing: same version, no controller woken.
+    // As in Kubernetes, writing what is already stored changes nothing: same version. The controllers
+    // are told again all the same: this may be a client retrying a write whose notice was lost to a
+    // failure after the write took effect, and they are idempotent.
     if (existing && isDeepStrictEqual(withoutVersion({ ...object, metadata } as KubeObject), withoutVersion(existing))) {
+      await this.notify(existing, 'written');
       return { object: existing, created: false };
     }
     const [written] = await this.context.store.transact([

@@ -14,7 +14,7 @@ import { ConflictError, type Write } from '../ports/object-store';
 import { scale, type ResourceList } from '../resources';
 import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingState, SchedulingSnapshot } from '../scheduler/snapshot';
-import { addDelta, allocationWrites } from './allocations';
+import { addDelta, allocationChange, allocationRef } from './allocations';
 import { listBindings, requeueUnschedulable } from './binding-requests';
 import { hasCurrentPlacement, needsScheduling } from './binding-enqueue';
 import type { ControllerContext } from './context';
@@ -167,10 +167,13 @@ export class ScheduleCycleController {
       decision.victims.length > 0 ? `Binding has been scheduled after preempting ${decision.victims.length} binding(s)` : 'Binding has been scheduled',
       now,
     );
+    const allocations = await allocationChange(this.context.store, deltas);
+    const crowded = overCommitted(snapshot, deltas, allocations.placedAfter);
+    if (crowded.length > 0) throw new ConflictError(crowded.map(allocationRef));
     const writes: Write[] = [
       { op: 'put', object: placed, expectedVersion: version(binding) },
       ...victims.map((v): Write => ({ op: 'put', object: v.after, expectedVersion: version(v.before) })),
-      ...(await allocationWrites(this.context.store, deltas)),
+      ...allocations.writes,
     ];
     const written = await this.context.store.transact(writes);
     for (const object of written.slice(0, 1 + victims.length)) snapshot.upsert(object as ResourceBinding);
@@ -212,6 +215,21 @@ export class ScheduleCycleController {
       if (!(error instanceof ConflictError)) throw error;
     }
   }
+}
+
+/**
+ * The clusters this decision would fill beyond their capacity by the allocation records as they are
+ * now. The decision was made on the cycle's snapshot, which does not see what other cycles placed
+ * since it was read; the allocation records do, and the commit is conditional on them, so a
+ * decision that no longer fits is taken for a conflict and made again on a fresh snapshot.
+ */
+function overCommitted(snapshot: SchedulingSnapshot, deltas: ReadonlyMap<string, ResourceList>, placedAfter: ReadonlyMap<string, ResourceList>): string[] {
+  return [...deltas].flatMap(([name, delta]) => {
+    const capacity = snapshot.clusters.get(name)?.capacity ?? {};
+    const placed = placedAfter.get(name) ?? {};
+    const grows = Object.entries(delta).filter(([, amount]) => amount > 0);
+    return grows.some(([resource]) => (placed[resource] ?? 0) > (capacity[resource] ?? 0)) ? [name] : [];
+  });
 }
 
 function version(binding: ResourceBinding): string | null {

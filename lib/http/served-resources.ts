@@ -24,8 +24,8 @@ export interface ServedResource {
 const READ_WRITE: readonly Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update'];
 /** 003_84d3efbe34f2569a.txt: bindings are written by outrank; users only patch spec.suspension. */
 const BINDING_VERBS: readonly Verb[] = ['get', 'list', 'patch'];
-/** Events are recorded by outrank itself. */
-const EVENT_VERBS: readonly Verb[] = ['get', 'list'];
+/** Events are recorded by outrank itself, and ClusterAllocations kept by the scheduler: both read-only. */
+const READ_ONLY: readonly Verb[] = ['get', 'list'];
 
 /** The short names kubectl users know from Kubernetes and Karmada. */
 const SHORT_NAMES: Readonly<Record<string, readonly string[]>> = {
@@ -45,7 +45,7 @@ function versionOf(apiVersion: string): string {
 }
 
 function verbsOf(info: KindInfo): readonly Verb[] {
-  if (info === EVENT) return EVENT_VERBS;
+  if (info === EVENT || info === CLUSTER_ALLOCATION) return READ_ONLY;
   if (info === RESOURCE_BINDING || info === CLUSTER_RESOURCE_BINDING) return BINDING_VERBS;
   return READ_WRITE;
 }
@@ -62,10 +62,11 @@ function serve(info: KindInfo): ServedResource {
   };
 }
 
-/** Every kind outrank stores except ClusterAllocation, which is the scheduler's internal bookkeeping. */
-export const SERVED_RESOURCES: readonly ServedResource[] = [...SYSTEM_KINDS, ...TEMPLATE_KINDS]
-  .filter((info) => info !== CLUSTER_ALLOCATION)
-  .map(serve);
+/**
+ * Every kind outrank stores. ClusterAllocation, the scheduler's own bookkeeping, is served read-only
+ * so that `outrank check` can compare it with the placed bindings.
+ */
+export const SERVED_RESOURCES: readonly ServedResource[] = [...SYSTEM_KINDS, ...TEMPLATE_KINDS].map(serve);
 
 export function findResource(group: string, version: string, plural: string): ServedResource | undefined {
   return SERVED_RESOURCES.find((r) => r.group === group && r.version === version && r.info.plural === plural);

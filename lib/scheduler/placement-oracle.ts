@@ -4,42 +4,50 @@ import type { Requirement } from './replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from './snapshot';
 import type { FeasibilityOracle } from './victim-search';
 
+/** Past this, doubles no longer hold every sum and quotient below exactly (see `small`). */
+const EXACT_LIMIT = 2 ** 52;
+
 /**
- * Tracks, as candidates are evicted and restored, how many replicas of the preemptor fit on each
- * relevant cluster, so that feasibility is answered without recomputing the fleet. The victim search
+ * Tracks, as candidates are evicted and restored, whether the preemptor's requirement is met on the
+ * relevant clusters, so that feasibility is answered without recomputing the fleet. The victim search
  * asks thousands of times per decision, so the state is flat arrays: the room each cluster has for the
  * resources the preemptor requests, what each candidate frees there, and what is freed so far. A
- * cluster's replicas are worked out as `availableReplicas(add(free, freed), request)` does.
+ * cluster holds ⌊(free + freed) / request⌋ replicas, the least over the requested resources, as
+ * `availableReplicas(add(free, freed), request)` works it out.
  *
- * When every amount is an integer and no partial sum can pass 2^52 (any real fleet), two shortcuts give
- * the same answers: evictions and restorations are only noted, and counted when feasibility is next
- * asked (the search moves candidates back and forth between questions, and most moves cancel out;
- * integer addition below 2^53 is exact in any order), and whole replicas are ⌊free / request⌋, exact for
- * integers up to 2^52, instead of the slower remainder arithmetic availableReplicas needs near 2^53.
- * Otherwise each move is counted at once and the remainder arithmetic is used.
+ * When every amount is an integer and no sum can pass 2^52 (any real fleet), shortcuts give the same
+ * answers: evictions and restorations are only noted, and counted when feasibility is next asked (the
+ * search moves candidates back and forth between questions and most moves cancel out; integer addition
+ * below 2^53 is exact in any order); a cluster lacks room for its share when, for some resource,
+ * free + freed < share × request, which needs no division; and ⌊free / request⌋ is exact, unlike near
+ * 2^53, where availableReplicas needs remainder arithmetic. Otherwise each move is counted at once.
  */
 export class PlacementOracle implements FeasibilityOracle {
   /** The preemptor's positive per-replica amounts; a resource's slot is its index here. */
-  private readonly amounts: number[] = [];
+  private readonly amounts: number[];
   /** [cluster × slots + slot]: free room before any eviction. */
   private readonly room: Float64Array;
   /** [cluster × slots + slot]: what the counted evictions give back. */
   private readonly freed: Float64Array;
-  private readonly replicas: Float64Array;
-  /** Per cluster: replicas the per-cluster requirement needs there (−∞ when none). */
-  private readonly need: Float64Array;
   /** [entry × slots + slot]: what a candidate's entry frees, request × replicas. */
   private readonly usage: Float64Array;
+  /** Per-cluster requirement: the replicas each cluster must hold (−∞ when it has no share). */
+  private readonly shares: Float64Array;
+  /** [cluster × slots + slot]: share × request. */
+  private readonly needed: Float64Array;
+  /** Per-cluster requirement: clusters without room for their share. */
+  private readonly short: Uint8Array;
+  private unsatisfied = 0;
+  /** Pooled requirement: replicas per cluster, and their sum capped per cluster at what is needed. */
+  private readonly replicas: Float64Array;
+  private pooled = 0;
+  private readonly small: boolean;
   private readonly wanted: Uint8Array;
   private readonly counted: Uint8Array;
   /** Candidates whose wanted state may differ from the counted one. */
   private readonly moved: Int32Array;
   private readonly isMoved: Uint8Array;
   private movedCount = 0;
-  /** The shortcuts above are exact. */
-  private readonly small: boolean;
-  private unsatisfied = 0;
-  private pooled = 0;
 
   constructor(
     preemptor: BindingState,
@@ -48,56 +56,32 @@ export class PlacementOracle implements FeasibilityOracle {
     snapshot: SchedulingSnapshot,
     private readonly requirement: Requirement,
   ) {
-    const resources: string[] = [];
-    for (const resource of Object.keys(preemptor.request)) {
-      const amount = preemptor.request[resource]!;
-      if (amount > 0) {
-        resources.push(resource);
-        this.amounts.push(amount);
-      }
-    }
+    const resources = Object.keys(preemptor.request).filter((resource) => preemptor.request[resource]! > 0);
+    this.amounts = resources.map((resource) => preemptor.request[resource]!);
     const slots = resources.length;
     this.room = new Float64Array(clusters.length * slots);
-    this.freed = new Float64Array(clusters.length * slots);
-    this.replicas = new Float64Array(clusters.length);
-    this.need = new Float64Array(clusters.length);
+    this.shares = new Float64Array(clusters.length);
+    this.needed = new Float64Array(clusters.length * slots);
     clusters.forEach((cluster, index) => {
       const free = snapshot.free(cluster, preemptor);
-      for (let slot = 0; slot < slots; slot++) this.room[index * slots + slot] = amountOf(free, resources[slot]!);
-      this.need[index] = requirement.type === 'per-cluster' ? (requirement.need.get(cluster.name) ?? -Infinity) : -Infinity;
-    });
-
-    const { candidates, firstEntry, entryCluster, entryReplicas } = placements;
-    this.usage = new Float64Array(entryCluster.length * slots);
-    // Largest magnitude any partial sum of a cluster's room and freed amounts can reach.
-    const reach = new Float64Array(this.room.length);
-    let integers = true;
-    for (let i = 0; i < this.room.length; i++) {
-      reach[i] = Math.abs(this.room[i]!);
-      integers &&= Number.isInteger(this.room[i]);
-    }
-    const request = new Float64Array(slots);
-    for (let i = 0; i < candidates.length; i++) {
-      for (let slot = 0; slot < slots; slot++) request[slot] = amountOf(candidates[i]!.request, resources[slot]!);
-      for (let entry = firstEntry[i]!; entry < firstEntry[i + 1]!; entry++) {
-        for (let slot = 0; slot < slots; slot++) {
-          const usage = request[slot]! * entryReplicas[entry]!;
-          this.usage[entry * slots + slot] = usage;
-          reach[entryCluster[entry]! * slots + slot]! += Math.abs(usage);
-          integers &&= Number.isInteger(usage);
-        }
+      this.shares[index] = requirement.type === 'per-cluster' ? (requirement.need.get(cluster.name) ?? -Infinity) : -Infinity;
+      for (let slot = 0; slot < slots; slot++) {
+        this.room[index * slots + slot] = amountOf(free, resources[slot]!);
+        this.needed[index * slots + slot] = this.shares[index]! * this.amounts[slot]!;
       }
-    }
-    for (const amount of this.amounts) integers &&= Number.isInteger(amount);
-    this.small = integers && reach.every((value) => value <= 2 ** 52);
-    for (let cluster = 0; cluster < clusters.length; cluster++) {
-      this.replicas[cluster] = this.replicasOn(cluster);
-      this.account(cluster, this.replicas[cluster]!, +1);
-    }
-    this.wanted = new Uint8Array(candidates.length);
-    this.counted = new Uint8Array(candidates.length);
-    this.moved = new Int32Array(candidates.length);
-    this.isMoved = new Uint8Array(candidates.length);
+    });
+    this.freed = new Float64Array(this.room.length);
+    this.usage = usageOf(placements, resources);
+    this.small = isSmall(this.room, this.usage, this.amounts, placements, slots);
+
+    this.short = new Uint8Array(clusters.length);
+    this.replicas = new Float64Array(clusters.length);
+    for (let cluster = 0; cluster < clusters.length; cluster++) this.recount(cluster);
+    const candidates = placements.candidates.length;
+    this.wanted = new Uint8Array(candidates);
+    this.counted = new Uint8Array(candidates);
+    this.moved = new Int32Array(candidates);
+    this.isMoved = new Uint8Array(candidates);
   }
 
   evict(index: number): void {
@@ -112,7 +96,7 @@ export class PlacementOracle implements FeasibilityOracle {
     for (let m = 0; m < this.movedCount; m++) {
       const index = this.moved[m]!;
       this.isMoved[index] = 0;
-      if (this.wanted[index] !== this.counted[index]) this.count(index, this.wanted[index] === 1 ? 1 : -1);
+      if (this.wanted[index] !== this.counted[index]) this.count(index);
     }
     this.movedCount = 0;
     return this.requirement.type === 'per-cluster' ? this.unsatisfied === 0 : this.pooled >= this.requirement.replicas;
@@ -121,24 +105,48 @@ export class PlacementOracle implements FeasibilityOracle {
   private move(index: number, evicted: 0 | 1): void {
     this.wanted[index] = evicted;
     if (!this.small) {
-      if (this.counted[index] !== evicted) this.count(index, evicted === 1 ? 1 : -1);
+      if (this.counted[index] !== evicted) this.count(index);
     } else if (this.isMoved[index] === 0) {
       this.isMoved[index] = 1;
       this.moved[this.movedCount++] = index;
     }
   }
 
-  private count(index: number, direction: 1 | -1): void {
-    this.counted[index] = direction === 1 ? 1 : 0;
+  /** Counts candidate `index` as it is wanted now: evicted (its usage freed) or running. */
+  private count(index: number): void {
+    const direction = this.wanted[index] === 1 ? 1 : -1;
+    this.counted[index] = this.wanted[index]!;
     const { firstEntry, entryCluster } = this.placements;
     const slots = this.amounts.length;
     for (let entry = firstEntry[index]!; entry < firstEntry[index + 1]!; entry++) {
       const cluster = entryCluster[entry]!;
       for (let slot = 0; slot < slots; slot++) this.freed[cluster * slots + slot]! += direction * this.usage[entry * slots + slot]!;
-      this.account(cluster, this.replicas[cluster]!, -1);
-      this.replicas[cluster] = this.replicasOn(cluster);
-      this.account(cluster, this.replicas[cluster]!, +1);
+      this.recount(cluster);
     }
+  }
+
+  /** Brings the feasibility counters up to date with what is freed on `cluster`. */
+  private recount(cluster: number): void {
+    if (this.requirement.type === 'per-cluster') {
+      const short = this.lacksShare(cluster) ? 1 : 0;
+      this.unsatisfied += short - this.short[cluster]!;
+      this.short[cluster] = short;
+    } else {
+      const replicas = this.replicasOn(cluster);
+      this.pooled -= Math.min(this.replicas[cluster]!, this.requirement.replicas);
+      this.replicas[cluster] = replicas;
+      this.pooled += Math.min(replicas, this.requirement.replicas);
+    }
+  }
+
+  private lacksShare(cluster: number): boolean {
+    const slots = this.amounts.length;
+    if (!this.small) return this.replicasOn(cluster) < this.shares[cluster]!;
+    for (let slot = 0; slot < slots; slot++) {
+      const at = cluster * slots + slot;
+      if (Math.max(this.room[at]! + this.freed[at]!, 0) < this.needed[at]!) return true;
+    }
+    return false;
   }
 
   /** availableReplicas over the requested resources: the least, per resource, of whole requests in what is free. */
@@ -152,13 +160,36 @@ export class PlacementOracle implements FeasibilityOracle {
     }
     return replicas;
   }
+}
 
-  /** Adds (+1) or removes (-1) a cluster's contribution to the feasibility counters. */
-  private account(cluster: number, replicas: number, sign: 1 | -1): void {
-    if (this.requirement.type === 'per-cluster') {
-      if (replicas < this.need[cluster]!) this.unsatisfied += sign;
-    } else {
-      this.pooled += sign * Math.min(replicas, this.requirement.replicas);
+/** [entry × slots + slot]: what each entry of each candidate frees of each requested resource. */
+function usageOf({ candidates, firstEntry, entryReplicas }: CandidatePlacements, resources: readonly string[]): Float64Array {
+  const slots = resources.length;
+  const usage = new Float64Array(entryReplicas.length * slots);
+  const request = new Float64Array(slots);
+  candidates.forEach((candidate, i) => {
+    for (let slot = 0; slot < slots; slot++) request[slot] = amountOf(candidate.request, resources[slot]!);
+    for (let entry = firstEntry[i]!; entry < firstEntry[i + 1]!; entry++) {
+      for (let slot = 0; slot < slots; slot++) usage[entry * slots + slot] = request[slot]! * entryReplicas[entry]!;
     }
+  });
+  return usage;
+}
+
+/** Every amount is an integer, and no cluster's room and freed amounts can together pass EXACT_LIMIT. */
+function isSmall(room: Float64Array, usage: Float64Array, amounts: readonly number[], placements: CandidatePlacements, slots: number): boolean {
+  if (!amounts.every(Number.isInteger) || !allIntegers(room) || !allIntegers(usage)) return false;
+  const reach = new Float64Array(room.length);
+  for (let at = 0; at < room.length; at++) reach[at] = Math.abs(room[at]!);
+  for (let entry = 0; entry < placements.entryCluster.length; entry++) {
+    for (let slot = 0; slot < slots; slot++) reach[placements.entryCluster[entry]! * slots + slot]! += Math.abs(usage[entry * slots + slot]!);
   }
+  for (const value of reach) if (value > EXACT_LIMIT) return false;
+  return true;
+}
+
+/** A loop rather than every(): a call per element shows in the profile of a preemption decision. */
+function allIntegers(values: Float64Array): boolean {
+  for (let at = 0; at < values.length; at++) if (!Number.isInteger(values[at])) return false;
+  return true;
 }

@@ -192,8 +192,9 @@ export class SchedulingSnapshot {
    * rescheduled). What is given back is what was counted for it here: its request may have changed since.
    */
   free(cluster: ClusterState, ignoring?: BindingState): ResourceList {
-    const own = ignoring ? cluster.residents.get(ignoring.key) : undefined;
     const counted = ignoring ? this.bindings.get(ignoring.key) : undefined;
+    // A binding placed nowhere is resident nowhere: no need to look on each cluster.
+    const own = counted && counted.clusters.length > 0 ? cluster.residents.get(counted.key) : undefined;
     return own && counted ? add(cluster.room, usageOn(counted, own)) : cluster.room;
   }
 

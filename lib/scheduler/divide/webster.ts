@@ -50,17 +50,16 @@ export function websterApportion(total: number, weights: readonly ApportionWeigh
   const seats2 = 2n * BigInt(total);
   // Party i has between q/2 - 1/2 and q/2 + 1/2 slots above the threshold voteSum / m, where q = votes_i·m / voteSum,
   // so with m = 2·total ∓ n the count over all parties is at most / at least `total`.
-  const bounded = parties.map((party) => ({
-    ...party,
-    sure: slotsAbove(party.votes, voteSum, seats2 - n),
-    reach: slotsAbove(party.votes, voteSum, seats2 + n),
-  }));
+  const sure = parties.map((party) => slotsAbove(party.votes, voteSum, seats2 - n));
+  const reach = parties.map((party) => slotsAbove(party.votes, voteSum, seats2 + n));
 
-  const seats = new Map(bounded.map((party) => [party.name, party.sure]));
-  const undecided = bounded.flatMap(({ sure, reach, ...party }) =>
-    Array.from({ length: reach - sure }, (_, i): Slot => ({ ...party, seats: sure + i })),
-  );
-  const open = total - bounded.reduce((sum, party) => sum + party.sure, 0);
+  const seats = new Map(parties.map((party, i) => [party.name, sure[i]!]));
+  // Built field by field: an object spread per slot costs more than all the rest of the apportionment.
+  const undecided: Slot[] = [];
+  parties.forEach(({ name, votes }, i) => {
+    for (let held = sure[i]!; held < reach[i]!; held++) undecided.push({ name, votes, seats: held });
+  });
+  const open = total - sure.reduce((sum, count) => sum + count, 0);
   for (const slot of undecided.sort(slotOrder).slice(0, open)) {
     seats.set(slot.name, slot.seats + 1);
   }

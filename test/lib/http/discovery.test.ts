@@ -21,12 +21,12 @@ describe('discovery', () => {
     });
   });
 
-  it('GET /apis lists every served group with its preferred version, and not the internal one', async () => {
+  it('GET /apis lists every served group with its preferred version', async () => {
     const reply = await api.get('/apis');
     expect(reply.body.kind).toBe('APIGroupList');
     expect(reply.body.apiVersion).toBe('v1');
     expect(reply.body.groups.map((g: { name: string }) => g.name).sort()).toEqual(
-      ['apps', 'batch', 'cluster.karmada.io', 'policy.karmada.io', 'scheduling.k8s.io', 'work.karmada.io'],
+      ['apps', 'batch', 'cluster.karmada.io', 'policy.karmada.io', 'scheduling.k8s.io', 'scheduling.outrank.io', 'work.karmada.io'],
     );
     expect(reply.body.groups).toContainEqual({
       name: 'work.karmada.io',
@@ -67,9 +67,11 @@ describe('discovery', () => {
     expect(apps[0].verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update']);
   });
 
-  it('does not serve ClusterAllocation, outrank\'s internal bookkeeping', async () => {
-    expect((await api.get('/apis/scheduling.outrank.io/v1alpha1')).statusCode).toBe(404);
-    expect((await api.get('/apis/scheduling.outrank.io/v1alpha1/clusterallocations')).statusCode).toBe(404);
+  it('serves ClusterAllocation, the scheduler\'s bookkeeping, read-only: get and list', async () => {
+    const reply = await api.get('/apis/scheduling.outrank.io/v1alpha1');
+    expect(reply.body.resources).toEqual([
+      { name: 'clusterallocations', singularName: 'clusterallocation', namespaced: false, kind: 'ClusterAllocation', verbs: ['get', 'list'] },
+    ]);
   });
 
   it('GET /version answers a version.Info', async () => {

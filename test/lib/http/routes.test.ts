@@ -22,6 +22,7 @@ describe('parseRoute', () => {
     ['/apis/work.karmada.io/v1alpha2/clusterresourcebindings/x', 'ClusterResourceBinding', undefined, 'x'],
     ['/api/v1/namespaces/default/events', 'Event', 'default', undefined],
     ['/api/v1/events', 'Event', undefined, undefined],
+    ['/apis/scheduling.outrank.io/v1alpha1/clusterallocations/m1', 'ClusterAllocation', undefined, 'm1'],
     ['/api/v1/namespaces/default/events/web.00000001', 'Event', 'default', 'web.00000001'],
   ])('%s addresses %s in %s named %s', (path, kind, namespace, name) => {
     const route = resource(path);
@@ -35,7 +36,7 @@ describe('parseRoute', () => {
     '/apis/apps/v1/namespaces/default',
     '/apis/apps/v1/pods',
     '/api/v1/namespaces/default/pods',
-    '/apis/scheduling.outrank.io/v1alpha1/clusterallocations',
+    '/apis/scheduling.outrank.io/v1alpha1/namespaces/default/clusterallocations', // cluster-scoped
     '/apis/batch/v2/jobs',
     '/watch/apis/apps/v1/deployments',
   ])('%s addresses nothing', (path) => {
