@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { tenancySettingsSchema, type TenancySettings } from '../lib/auth/tenancy-settings';
 import { DEFAULT_BANDS, featureGatesSchema, withConfig, type SchedulerConfig } from '../lib/config';
 import type { AwsResources } from './adapters/aws-context';

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import type { BindingRequest, ObjectChange } from '../lib/controllers/messages';
+import * as z from 'zod';
+import type { BindingRequest, ObjectChange, QueuedBinding } from '../lib/controllers/messages';
 
 const objectRef = z.strictObject({
   group: z.string().max(253),
@@ -11,12 +11,21 @@ const objectRef = z.strictObject({
 /** Queue message bodies are checked like any input: a malformed one fails and ends in the dead-letter queue. */
 export const objectChangeSchema: z.ZodType<ObjectChange> = z.strictObject({ ref: objectRef });
 
+const bindingRef = z.strictObject({
+  kind: z.enum(['ResourceBinding', 'ClusterResourceBinding']),
+  namespace: z.string().max(63),
+  name: z.string().min(1).max(253),
+});
+
 export const bindingRequestSchema: z.ZodType<BindingRequest> = z.strictObject({
-  binding: z.strictObject({
-    kind: z.enum(['ResourceBinding', 'ClusterResourceBinding']),
-    namespace: z.string().max(63),
-    name: z.string().min(1).max(253),
-  }),
+  binding: bindingRef,
   resourceVersion: z.string().max(64),
   cause: z.string().max(256).optional(),
+});
+
+/** Band queues: schedule-cycle receives them itself, through the adapter, which checks them with this. */
+export const queuedBindingSchema: z.ZodType<QueuedBinding> = z.strictObject({
+  binding: bindingRef,
+  priority: z.number().int(),
+  enqueuedAt: z.number(),
 });

@@ -3,6 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context } from 'aws-lambda';
 import { ScheduleCycleController, type CycleReport } from '../lib/controllers/schedule-cycle';
+import { withOutbox } from './adapters/outbox';
 import { controllerContext } from './context';
 import { logger, metrics } from './observability';
 
@@ -12,9 +13,12 @@ const SAFETY_MARGIN_MS = 15_000;
 /**
  * Started by a tick on the schedule-tick queue or by the schedule: drains the band queues, highest
  * band first, until they are empty or the time budget is spent. The tick itself carries nothing.
+ * Deletes of band messages are held until the next receive (outbox.ts): one request per batch, and a
+ * message whose delete is lost is only received again and skipped. Sends go out at once.
  */
 export const handler = middy(async (_event: unknown, context: Context): Promise<CycleReport> => {
-  const report = await new ScheduleCycleController(controllerContext()).run(() => context.getRemainingTimeInMillis() < SAFETY_MARGIN_MS);
+  const cycle = new ScheduleCycleController(controllerContext());
+  const report = await withOutbox({ holdSends: false }, () => cycle.run(() => context.getRemainingTimeInMillis() < SAFETY_MARGIN_MS));
   logger.info('schedule cycle finished', { ...report });
   return report;
 })

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Feature gates, as Karmada names them (000 and 002 design documents); all on by default. */
 export interface FeatureGates {

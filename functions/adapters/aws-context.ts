@@ -6,6 +6,7 @@ import type { ControllerContext } from '../../lib/controllers/context';
 import type { BindingRequest, ObjectChange, QueuedBinding } from '../../lib/controllers/messages';
 import type { Clock } from '../../lib/ports/clock';
 import type { Metrics } from '../../lib/ports/metrics';
+import { queuedBindingSchema } from '../messages';
 import { DynamoDbEventLog } from './dynamodb-event-log';
 import { DynamoDbObjectStore } from './dynamodb-object-store';
 import { ScheduleTickingQueue } from './schedule-ticking-queue';
@@ -58,12 +59,12 @@ export function awsControllerContext(
   clock: Clock,
   metrics: Metrics,
 ): ControllerContext {
-  const tick = new SqsMessageQueue<{ tick: true }>(clients.sqs, 'schedule-tick', resources.scheduleTickQueueUrl);
+  const tick = new SqsMessageQueue<{ tick: true }>(clients.sqs, 'schedule-tick', resources.scheduleTickQueueUrl, { wakeUp: true });
   const bands = new Map(
     config.bands.map((band) => {
       const url = resources.bandQueueUrls[band.name];
       if (!url) throw new Error(`no queue URL for priority band ${band.name}`);
-      const queue = new SqsMessageQueue<QueuedBinding>(clients.sqs, `schedule-${band.name}`, url);
+      const queue = new SqsMessageQueue<QueuedBinding>(clients.sqs, `schedule-${band.name}`, url, { parse: (body) => queuedBindingSchema.parse(body) });
       return [band.name, new ScheduleTickingQueue(queue, tick)] as const;
     }),
   );

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { createHash } from 'node:crypto';
 import type { Delivery, MessageQueue, OutgoingMessage, QueueDepth } from '../../lib/ports/message-queue';
+import { currentOutbox, type HoldingQueue } from './outbox';
 
 /** SQS takes at most ten messages per batch call. */
 const BATCH = 10;
@@ -24,21 +25,68 @@ function chunks<T>(items: readonly T[]): T[][] {
   return result;
 }
 
-export interface SqsQueueOptions {
+export interface SqsQueueOptions<T> {
   /** Long-poll wait for receive; 0 returns at once (the schedule cycle drains bands without waiting). */
   readonly waitTimeSeconds?: number;
+  /**
+   * Checks each received body, throwing when it is malformed. A malformed message is not handed on
+   * and not deleted: it comes back after its visibility timeout until the queue's redrive policy
+   * moves it to the dead-letter queue, while the rest of its batch is handled.
+   */
+  readonly parse?: (body: unknown) => T;
+  /** Messages are interchangeable wake-ups that carry nothing (the schedule tick); see HoldingQueue. */
+  readonly wakeUp?: boolean;
 }
 
-/** MessageQueue on an SQS FIFO queue; bodies travel as JSON. */
-export class SqsMessageQueue<T> implements MessageQueue<T> {
+/** The body, or undefined when it is not JSON or `parse` refuses it. */
+function parsed<T>(text: string | undefined, parse: ((body: unknown) => T) | undefined): { body: T } | undefined {
+  try {
+    const json: unknown = JSON.parse(text ?? 'null');
+    return { body: parse ? parse(json) : (json as T) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * MessageQueue on an SQS FIFO queue; bodies travel as JSON. Within an invocation that has an outbox
+ * (outbox.ts), sends and deletes are held and go out in batches when it is released.
+ */
+export class SqsMessageQueue<T> implements MessageQueue<T>, HoldingQueue {
   constructor(
     private readonly client: SQSClient,
     readonly name: string,
     private readonly queueUrl: string,
-    private readonly options: SqsQueueOptions = {},
+    private readonly options: SqsQueueOptions<T> = {},
   ) {}
 
+  get wakeUp(): boolean {
+    return this.options.wakeUp ?? false;
+  }
+
   async send(messages: readonly OutgoingMessage<T>[]): Promise<void> {
+    const outbox = currentOutbox();
+    if (outbox?.policy.holdSends) outbox.hold(this, messages, []);
+    else await this.sendNow(messages);
+  }
+
+  async receive(maxMessages: number): Promise<Delivery<T>[]> {
+    await currentOutbox()?.release();
+    return this.receiveNow(maxMessages);
+  }
+
+  async delete(receipts: readonly string[]): Promise<void> {
+    const outbox = currentOutbox();
+    if (outbox) outbox.hold(this, [], receipts);
+    else await this.deleteNow(receipts);
+  }
+
+  async release(messages: readonly OutgoingMessage<unknown>[], receipts: readonly string[]): Promise<void> {
+    await this.sendNow((this.wakeUp ? messages.slice(-1) : messages) as readonly OutgoingMessage<T>[]);
+    await this.deleteNow(receipts);
+  }
+
+  private async sendNow(messages: readonly OutgoingMessage<T>[]): Promise<void> {
     for (const batch of chunks(messages)) {
       const result = await this.client.send(
         new SendMessageBatchCommand({
@@ -58,7 +106,7 @@ export class SqsMessageQueue<T> implements MessageQueue<T> {
     }
   }
 
-  async receive(maxMessages: number): Promise<Delivery<T>[]> {
+  private async receiveNow(maxMessages: number): Promise<Delivery<T>[]> {
     const result = await this.client.send(
       new ReceiveMessageCommand({
         QueueUrl: this.queueUrl,
@@ -67,15 +115,21 @@ export class SqsMessageQueue<T> implements MessageQueue<T> {
         MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
       }),
     );
-    return (result.Messages ?? []).map((message) => ({
-      body: JSON.parse(message.Body ?? 'null') as T,
-      receipt: message.ReceiptHandle ?? '',
-      receiveCount: Number(message.Attributes?.ApproximateReceiveCount ?? '1'),
-      sentAt: Number(message.Attributes?.SentTimestamp ?? Date.now()),
-    }));
+    return (result.Messages ?? []).flatMap((message) => {
+      const content = parsed(message.Body, this.options.parse);
+      if (!content) return [];
+      return [
+        {
+          body: content.body,
+          receipt: message.ReceiptHandle ?? '',
+          receiveCount: Number(message.Attributes?.ApproximateReceiveCount ?? '1'),
+          sentAt: Number(message.Attributes?.SentTimestamp ?? Date.now()),
+        },
+      ];
+    });
   }
 
-  async delete(receipts: readonly string[]): Promise<void> {
+  private async deleteNow(receipts: readonly string[]): Promise<void> {
     for (const batch of chunks(receipts)) {
       const result = await this.client.send(
         new DeleteMessageBatchCommand({

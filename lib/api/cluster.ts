@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { condition, labelValue, objectMeta, qualifiedName, quantityMap } from './meta';
 
 export const taintEffect = z.enum(['NoSchedule', 'NoExecute', 'PreferNoSchedule']);

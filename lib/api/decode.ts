@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { clusterSchema, type Cluster } from './cluster';
 import { eventSchema, type KubeEvent } from './event';
 import { InvalidObjectError, fieldPath, type FieldCause } from './invalid-object-error';

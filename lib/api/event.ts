@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { objectMeta } from './meta';
 
 export const involvedObjectSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { int32, objectMeta } from './meta';
 
 export const preemptionPolicy = z.enum(['PreemptLowerPriority', 'Never']);

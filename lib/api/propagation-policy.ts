@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { taintEffect } from './cluster';
 import { int32, labelSelector, labelValue, namespaceName, objectMeta, objectName, qualifiedName } from './meta';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { condition, int32, namespaceName, objectMeta, objectName, quantityMap, type Condition } from './meta';
 import { preemptionPolicy } from './priority-class';
 import { placementSchema, preemptibility, suspensionSchema } from './propagation-policy';

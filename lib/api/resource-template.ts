@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { int32, labels, namespaceName, objectName, quantityMap } from './meta';
 
 const containerSchema = z.looseObject({

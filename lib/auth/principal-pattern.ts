@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A principal, or principals sharing a prefix: exact text, or text ending in one `*` that matches any

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { namespaceName, objectName } from '../api/meta';
 import { principalPattern } from './principal-pattern';
 

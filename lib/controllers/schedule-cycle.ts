@@ -3,6 +3,8 @@ import type { Cluster } from '../api/cluster';
 import { displayName } from '../api/kinds';
 import {
   CONDITION_SCHEDULED,
+  findCondition,
+  isPlaced,
   withCondition,
   type ResourceBinding,
   type ScheduledReason,
@@ -15,7 +17,7 @@ import { scale, type ResourceList } from '../resources';
 import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingState, SchedulingSnapshot } from '../scheduler/snapshot';
 import { addDelta, allocationChange, allocationRef } from './allocations';
-import { listBindings, requeueUnschedulable } from './binding-requests';
+import { isWaitingForRoom, listBindings, requeueUnschedulable } from './binding-requests';
 import { hasCurrentPlacement, needsScheduling } from './binding-enqueue';
 import type { ControllerContext } from './context';
 import { bindingGroupId, bindingObjectRef, bindingRefOf, type QueuedBinding } from './messages';
@@ -94,7 +96,10 @@ export class ScheduleCycleController {
       const snapshot = this.snapshot ?? (await this.loadSnapshot());
       const binding = await store.get<ResourceBinding>(bindingObjectRef(queued.binding));
       const ready = new Set([...snapshot.clusters.values()].filter((c) => c.ready).map((c) => c.name));
-      if (!binding || !needsScheduling(binding, ready)) return 'skipped';
+      if (!binding || !needsScheduling(binding, ready)) {
+        if (binding && victimsLeftWaiting(binding, snapshot)) await requeueUnschedulable(this.context, preemptionCause(binding));
+        return 'skipped';
+      }
       // The clusters it is on are ready again and its spec is unchanged: keep the placement, fix the condition.
       const decision: ScheduleDecision = hasCurrentPlacement(binding, ready)
         ? { result: 'scheduled', targets: binding.spec.clusters ?? [], affinityName: binding.status?.schedulerObservedAffinityName, victims: [], exactVictims: true }
@@ -135,11 +140,10 @@ export class ScheduleCycleController {
     for (const target of binding.spec.clusters ?? []) addDelta(deltas, target.name, scale(state.request, -target.replicas));
     for (const target of decision.targets) addDelta(deltas, target.name, scale(state.request, target.replicas));
 
-    const preemptor = describeBinding(binding);
     const victims = decision.victims.map((victim) => {
       const clusters = victim.clusters.map((t) => t.name);
       for (const target of victim.clusters) addDelta(deltas, target.name, scale(victim.request, -target.replicas));
-      const message = `preempted by ${preemptor} (priority ${state.priority}) to make room on cluster ${clusters.join(', ')}`;
+      const message = `${preemptedBy(binding)} (priority ${state.priority}) to make room on cluster ${clusters.join(', ')}`;
       const { clusters: _placed, ...spec } = victim.binding.spec;
       const evicted: ResourceBinding = withScheduledCondition({ ...victim.binding, spec }, 'False', 'Unschedulable', message, now);
       // The priorities and preemptibility the decision was made on, so that it can be audited later.
@@ -198,7 +202,7 @@ export class ScheduleCycleController {
         });
       }
       // The victims are now unschedulable, so this queues them again too, each once.
-      await requeueUnschedulable(this.context, `${bindingGroupId(bindingRefOf(binding))}@${written[0]!.metadata.resourceVersion ?? '0'}@preempted`);
+      await requeueUnschedulable(this.context, preemptionCause(written[0] as ResourceBinding));
     }
     return 'scheduled';
   }
@@ -229,6 +233,30 @@ function overCommitted(snapshot: SchedulingSnapshot, deltas: ReadonlyMap<string,
     const placed = placedAfter.get(name) ?? {};
     const grows = Object.entries(delta).filter(([, amount]) => amount > 0);
     return grows.some(([resource]) => (placed[resource] ?? 0) > (capacity[resource] ?? 0)) ? [name] : [];
+  });
+}
+
+/** The cause a preemption queues the waiting bindings with, by the preemptor as its commit wrote it: the same on every try. */
+function preemptionCause(preemptor: ResourceBinding): string {
+  return `${bindingGroupId(bindingRefOf(preemptor))}@${preemptor.metadata.resourceVersion ?? '0'}@preempted`;
+}
+
+function preemptedBy(preemptor: ResourceBinding): string {
+  return `preempted by ${describeBinding(preemptor)}`;
+}
+
+/**
+ * Whether victims of this binding's placement still wait as its commit left them: not tried since
+ * (their Scheduled condition dates from the placement and names it). The commit queues them again
+ * only after it is written, so a cycle stopped in between leaves them so, and its message comes back
+ * to a binding already placed. Queuing them then repeats the requeue, under the same deduplication id.
+ */
+function victimsLeftWaiting(binding: ResourceBinding, snapshot: SchedulingSnapshot): boolean {
+  const placedAt = binding.status?.lastScheduledTime;
+  if (!placedAt || !isPlaced(binding)) return false;
+  return [...snapshot.bindings.values()].some(({ binding: other }) => {
+    const scheduled = findCondition(other, CONDITION_SCHEDULED);
+    return isWaitingForRoom(other) && scheduled?.lastUpdateTime === placedAt && scheduled.message?.startsWith(`${preemptedBy(binding)} (`);
   });
 }
 

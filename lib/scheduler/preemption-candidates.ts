@@ -16,7 +16,8 @@ export interface CandidatePlacements {
 
 /**
  * Reads the candidates from the clusters' residents (a binding once, however many of the clusters it
- * is on), as ranks in the snapshot's priority order, so that nothing is sorted or looked up by key.
+ * is on) as ranks in the snapshot's priority order: nothing is sorted by key per decision, and keys are
+ * looked up only when a cluster's residents have changed (SchedulingSnapshot.rankedResidents).
  */
 export function candidatePlacements(
   clusters: readonly ClusterState[],
@@ -39,7 +40,7 @@ export function candidatePlacements(
   });
   for (const position of residentRank) isResident[position] = 1;
 
-  // Walking the whole order is cheaper than sorting the residents, even for a few clusters.
+  // One pass over the order, a byte per binding, gives the candidates already sorted.
   const candidates: BindingState[] = [];
   const candidateAt = new Int32Array(states.length).fill(-1);
   for (let position = 0; position < states.length; position++) {

@@ -30,6 +30,7 @@ export interface ClusterState {
   readonly residents: Map<string, number>;
 }
 
+/** Every binding of a snapshot by priority, then key; `rank` is a key's position in `states`. */
 export interface PriorityOrder {
   readonly states: readonly BindingState[];
   readonly rank: ReadonlyMap<string, number>;
@@ -49,6 +50,7 @@ class ClusterRoom implements ClusterState {
   readonly placed: Record<string, number> = {};
   readonly residents = new Map<string, number>();
   private cachedRoom: ResourceList | undefined;
+  private ranked: (RankedResidents & { readonly order: PriorityOrder }) | undefined;
 
   constructor(
     readonly name: string,
@@ -68,8 +70,6 @@ class ClusterRoom implements ClusterState {
     this.cachedRoom = undefined;
     this.ranked = undefined;
   }
-
-  private ranked: (RankedResidents & { readonly order: PriorityOrder }) | undefined;
 
   /** The residents by their rank in `order`, kept while neither the residents nor the order change. */
   rankedResidents(order: PriorityOrder): RankedResidents {
@@ -123,9 +123,11 @@ export function usageOn(state: BindingState, replicas: number): ResourceList {
  * to date as decisions are made within a cycle (like the Kubernetes scheduler's cache).
  */
 export class SchedulingSnapshot {
+  /** By name; what is placed on them changes only through upsert and remove. */
   readonly clusters: ReadonlyMap<string, ClusterState>;
   readonly bindings = new Map<string, BindingState>();
   private readonly rooms = new Map<string, ClusterRoom>();
+  /** Built by priorityOrder(); undefined once a binding comes, goes or changes priority. */
   private order: { readonly states: BindingState[]; readonly rank: ReadonlyMap<string, number> } | undefined;
 
   constructor(clusters: readonly Cluster[], bindings: readonly ResourceBinding[]) {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { featureGatesSchema } from '../config';
 
 const objectLocator = z.strictObject({

@@ -35,9 +35,16 @@ const zodNamespaceImports: Plugin = {
   },
 };
 
-async function bundle(handler: string, variant: Variant): Promise<string> {
+interface Bundle {
+  readonly file: string;
+  readonly bytes: number;
+  /** Of which zod. */
+  readonly zodBytes: number;
+}
+
+async function bundle(handler: string, variant: Variant): Promise<Bundle> {
   const outfile = `${OUT}${variant}/${handler}.mjs`;
-  await build({
+  const { metafile } = await build({
     entryPoints: [`${ROOT}functions/${handler}.ts`],
     outfile,
     bundle: true,
@@ -49,9 +56,12 @@ async function bundle(handler: string, variant: Variant): Promise<string> {
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     external: variant === 'bundled' ? [] : ['@aws-sdk/*'],
     plugins: variant === 'zod-namespace' ? [zodNamespaceImports] : [],
+    metafile: true,
     logLevel: 'warning',
   });
-  return outfile;
+  const inputs = Object.values(metafile.outputs).flatMap((output) => Object.entries(output.inputs));
+  const zodBytes = inputs.filter(([path]) => path.includes('node_modules/zod/')).reduce((sum, [, input]) => sum + input.bytesInOutput, 0);
+  return { file: outfile, bytes: statSync(outfile).size, zodBytes };
 }
 
 /** Milliseconds from `import()` to its promise settling, in a new node process each run; the median. */
@@ -69,20 +79,20 @@ export async function bundleBenchmark(log: (line: string) => void): Promise<stri
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const rows: (string | number)[][] = [];
-  const largest = new Map<Variant, number>();
+  const largest = new Map<Variant, Bundle>();
   for (const handler of HANDLERS) {
     log(`bundles: ${handler}`);
     const row: (string | number)[] = [handler];
     for (const variant of ['external', 'zod-namespace', 'bundled'] as const) {
-      const file = await bundle(handler, variant);
-      const bytes = statSync(file).size;
-      largest.set(variant, Math.max(largest.get(variant) ?? 0, bytes));
-      row.push(`${kib(bytes)}${bytes <= TARGET_BYTES ? '' : ' ✗'}`, fmt(importMs(file)));
+      const built = await bundle(handler, variant);
+      if (built.bytes > (largest.get(variant)?.bytes ?? 0)) largest.set(variant, built);
+      row.push(`${kib(built.bytes)}${built.bytes <= TARGET_BYTES ? '' : ' ✗'}`, fmt(importMs(built.file)));
     }
     rows.push(row);
   }
   rmSync(OUT, { recursive: true, force: true });
-  const verdict = (variant: Variant) => (largest.get(variant)! <= TARGET_BYTES ? 'met' : 'missed');
+  const size = (variant: Variant) => largest.get(variant)!.bytes;
+  const verdict = (variant: Variant) => (size(variant) <= TARGET_BYTES ? 'met' : 'missed');
   return [
     'esbuild, `platform: node`, `target: node20`, `format: esm`, `minify`, `bundle`, module-first main fields and the',
     "stack's `createRequire` banner; source maps not counted. **Choice: `@aws-sdk/*` external**, since the Lambda",
@@ -96,7 +106,10 @@ export async function bundleBenchmark(log: (line: string) => void): Promise<stri
       rows,
     ),
     '',
-    `Largest bundle, SDK external: ${kib(largest.get('external')!)} (target ${verdict('external')}); with namespace imports of`,
-    `zod: ${kib(largest.get('zod-namespace')!)} (target ${verdict('zod-namespace')}); SDK bundled: ${kib(largest.get('bundled')!)}.`,
+    `Largest bundle, SDK external: ${kib(size('external'))} (target ${verdict('external')}), of which zod ${kib(largest.get('external')!.zodBytes)}:`,
+    "`import { z } from 'zod'` is zod's namespace object, which esbuild keeps whole (every locale, JSON Schema",
+    "support). With `import * as z from 'zod'` in the files that import zod (lib/api, lib/auth, lib/config.ts,",
+    `lib/simulate, functions/), the middle columns, built by rewriting the import on the fly: ${kib(size('zod-namespace'))} (target ${verdict('zod-namespace')}).`,
+    `With the SDK bundled: ${kib(size('bundled'))}.`,
   ].join('\n');
 }
