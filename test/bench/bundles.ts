@@ -96,8 +96,8 @@ export async function bundleBenchmark(log: (line: string) => void): Promise<stri
   return [
     'esbuild, `platform: node`, `target: node20`, `format: esm`, `minify`, `bundle`, module-first main fields and the',
     "stack's `createRequire` banner; source maps not counted. **Choice: `@aws-sdk/*` external**, since the Lambda",
-    'Node.js 20 runtime ships SDK v3 (the stack, `cdk/handler-function.ts`, bundles the SDK instead, so that the',
-    'functions run the SDK version the tests ran: that is the last pair of columns). Import time: median of',
+    'Node.js 20 runtime ships SDK v3, as the stack (`cdk/handler-function.ts`) does too; the last pair of columns',
+    'shows what bundling the SDK would cost. Import time: median of',
     `${IMPORT_RUNS} fresh \`node\` processes each, an external SDK loaded from node_modules as the runtime loads its own.`,
     '✗ marks a bundle over the 500 KiB target.',
     '',

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { allQueues, resourceDefinitions, resourcesAt } from '../../functions/adapters/definitions';
@@ -87,7 +88,13 @@ describe('functions', () => {
 
   it('are bundled into ES modules that Node loads, each exporting handler', () => {
     // A plain Node process, as Lambda's runtime would load them: an ESM bundle that still calls
-    // require() or misses a module fails here rather than on AWS.
+    // require() or misses a module fails here rather than on AWS. Like the runtime, it offers the
+    // AWS SDK v3 and nothing else.
+    const provided = join(app.outdir, 'node_modules');
+    if (!existsSync(join(provided, '@aws-sdk'))) {
+      mkdirSync(provided, { recursive: true });
+      symlinkSync(fileURLToPath(new URL('../../node_modules/@aws-sdk', import.meta.url)), join(provided, '@aws-sdk'));
+    }
     const bundles = FUNCTIONS.map((name) => {
       const key = String(model.resources[model.functionId(name)]!.Properties.Code.S3Key).replace(/\.zip$/, '');
       return pathToFileURL(join(app.outdir, `asset.${key}`, 'index.mjs')).href;
