@@ -1,0 +1,133 @@
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONDITION_SCHEDULED, findCondition } from '../../lib/api/resource-binding';
+import { checkInvariants, type InvariantReport, type SystemState } from '../../lib/check/invariants';
+import type { QueuedBinding } from '../../lib/controllers/messages';
+import type { OutgoingMessage } from '../../lib/ports/message-queue';
+import { awsClients } from '../../functions/adapters/aws-context';
+import { SqsMessageQueue } from '../../functions/adapters/sqs-message-queue';
+import { startHttpGateway } from '../../functions/local/http-gateway';
+import { loadLocalFunctions } from '../../functions/local/local-functions';
+import { outrank } from '../bin/support/run-cli';
+import { provisionTestAws, type TestAws } from '../support/aws';
+import { allQueues } from '../../functions/adapters/definitions';
+import { deadLetterUrl, depthOf, readSystemState, sleep, waitUntilDrained } from './support/aws-state';
+import type { WorkerReport } from './support/cycle-worker';
+import { CycleWorkers } from './support/cycle-workers';
+import { collectionPath, type Manifest } from './support/api-paths';
+import { CLUSTERS, fleet, highPriorityWork, lowPriorityWork } from './support/fleet';
+import { seedBindings } from './support/seed';
+import { startSerializingProxy, throughProxy, type SerializingProxy } from './support/serializing-proxy';
+
+const PROCESSES = 4;
+/** Exactly what the fleet holds: it is full when the high-priority work arrives. */
+const LOW = 990;
+const HIGH = 10;
+/**
+ * The emulator's SendMessage slows down with every message a queue holds, so messages go out in
+ * waves, as a paced client would send them: never more than this many waiting in a band.
+ */
+const MAX_WAITING = 80;
+
+let aws: TestAws;
+let server: Server;
+let proxy: SerializingProxy;
+let apiUrl: string;
+let workers: WorkerReport[];
+let state: SystemState;
+let report: InvariantReport;
+
+/** Sends the band messages in waves while the processes schedule what is already there. */
+async function sendInWaves(band: string, messages: readonly OutgoingMessage<QueuedBinding>[]): Promise<void> {
+  const url = aws.resources.bandQueueUrls[band]!;
+  const queue = new SqsMessageQueue<QueuedBinding>(aws.clients.sqs, band, url);
+  const wave = MAX_WAITING / 2;
+  for (let start = 0; start < messages.length; start += wave) {
+    while ((await depthOf(aws, url)).visible > wave) await sleep(300);
+    await queue.send(messages.slice(start, start + wave));
+  }
+}
+
+async function post(manifest: Manifest): Promise<void> {
+  const response = await fetch(`${apiUrl}${collectionPath(manifest)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(manifest),
+  });
+  if (response.status !== 201) throw new Error(`POST ${manifest.metadata.name}: ${response.status} ${await response.text()}`);
+}
+
+beforeAll(async () => {
+  const started = Date.now();
+  const provisioned = await provisionTestAws();
+  proxy = await startSerializingProxy(process.env.AWS_ENDPOINT_URL!);
+  // Every process, this one included, reaches the endpoint through the proxy.
+  process.env.AWS_ENDPOINT_URL = proxy.url;
+  aws = { ...provisioned, clients: awsClients(), resources: throughProxy(provisioned.resources, proxy) };
+  // This process serves the API; the processes below do all the queue-driven work.
+  const functions = await loadLocalFunctions(aws.clients, aws.resources, undefined, () => undefined);
+  server = await startHttpGateway(functions.api, 0);
+  const address = server.address();
+  apiUrl = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`;
+
+  // The fleet and the low-priority bindings, made by the controllers but not yet scheduled.
+  const seeded = await seedBindings(aws, [...fleet(), ...lowPriorityWork(LOW)]);
+  const processes = await CycleWorkers.start(aws, PROCESSES);
+  try {
+    for (const [band, messages] of seeded.bandMessages) await sendInWaves(band, messages);
+    await waitUntilDrained(aws, 1_000);
+    // The fleet is full: the high-priority work goes through the whole pipeline and must preempt.
+    for (const manifest of highPriorityWork(HIGH)) await post(manifest);
+    await waitUntilDrained(aws, 1_000);
+  } finally {
+    workers = await processes.stop();
+  }
+  state = await readSystemState(aws);
+  report = checkInvariants(state);
+  const perProcess = workers.map((w) => `${w.cycles} cycles, ${w.scheduled} placed`).join('; ');
+  console.info(`concurrency: ${Date.now() - started} ms; ${JSON.stringify(report.summary)}; ${perProcess}`);
+}, 600_000);
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await proxy?.close();
+});
+
+describe(`${PROCESSES} schedule-cycle processes at once over ${LOW + HIGH} bindings on ${CLUSTERS} clusters, with preemption`, () => {
+  it('leave every invariant holding: no cluster over capacity, allocations equal to placements, only valid victims', () => {
+    expect(report.violations).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
+
+  it('lose no binding: each is placed, or pending with the reason it was not', () => {
+    expect(state.bindings).toHaveLength(LOW + HIGH);
+    const pending = state.bindings.filter((b) => (b.spec.clusters ?? []).length === 0);
+    for (const binding of pending) {
+      expect(findCondition(binding, CONDITION_SCHEDULED), binding.metadata.name).toMatchObject({ status: 'False', reason: expect.any(String) });
+    }
+    expect(report.summary.placed + report.summary.pending).toBe(LOW + HIGH);
+  });
+
+  it('leave no message in a dead-letter queue: nothing was given up on', async () => {
+    for (const queue of allQueues(aws.definitions)) {
+      expect(await depthOf(aws, await deadLetterUrl(aws, queue)), queue.deadLetterName).toEqual({ visible: 0, inFlight: 0 });
+    }
+  });
+
+  it('place every high-priority binding, preempting low-priority ones to do so', () => {
+    const high = state.bindings.filter((b) => b.metadata.name.startsWith('high-'));
+    expect(high.filter((b) => (b.spec.clusters ?? []).length === 0).map((b) => b.metadata.name)).toEqual([]);
+    expect(report.summary.preemptions).toBeGreaterThan(0);
+  });
+
+  it('run every process without an unexpected error', () => {
+    expect(workers).toHaveLength(PROCESSES);
+    expect(workers.flatMap((w) => w.errors)).toEqual([]);
+  });
+
+  it('outrank check reads the same state through the API and reports no violation', async () => {
+    const result = await outrank('check', '--server', apiUrl, '-o', 'json');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(JSON.parse(JSON.stringify(report)));
+  });
+});
