@@ -203,6 +203,9 @@ export class ScheduleCycleController {
       }
       // The victims are now unschedulable, so this queues them again too, each once.
       await requeueUnschedulable(this.context, preemptionCause(written[0] as ResourceBinding));
+    } else if (leftRoomBehind(binding, decision.targets)) {
+      // 000_ced50c21932b3714.txt: a binding that moved or shrank freed room where it was.
+      await requeueUnschedulable(this.context, preemptionCause(written[0] as ResourceBinding));
     }
     return 'scheduled';
   }
@@ -234,6 +237,11 @@ function overCommitted(snapshot: SchedulingSnapshot, deltas: ReadonlyMap<string,
     const grows = Object.entries(delta).filter(([, amount]) => amount > 0);
     return grows.some(([resource]) => (placed[resource] ?? 0) > (capacity[resource] ?? 0)) ? [name] : [];
   });
+}
+
+/** True when the new placement holds fewer replicas than the old one on some cluster. */
+function leftRoomBehind(binding: ResourceBinding, targets: readonly { name: string; replicas: number }[]): boolean {
+  return (binding.spec.clusters ?? []).some((old) => (targets.find((t) => t.name === old.name)?.replicas ?? 0) < old.replicas);
 }
 
 /** The cause a preemption queues the waiting bindings with, by the preemptor as its commit wrote it: the same on every try. */

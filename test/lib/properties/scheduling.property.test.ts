@@ -407,6 +407,14 @@ describe('scheduling through the controllers, on random fleets and workloads', (
   it(`${SPEC.priority}, ${SPEC.affinity}: the same holds while clusters are deleted, added back, and go not ready and ready again (failover)`, async () => {
     await fc.assert(fc.asyncProperty(fleetScenarioArb(true), runFleetScenario), { numRuns: 800 });
   });
+
+  it('000_ced50c21932b3714.txt: a binding that moves off a cluster frees room for one waiting there (a case the property found)', async () => {
+    await fc.assert(fc.asyncProperty(fleetScenarioArb(true), runFleetScenario), {
+      seed: 1430352313,
+      path: '672:5:3:2:2:3:2:3:3:3:3:3:8:9:8:8:9:13:11:15:5:5:3:5:4:4:3:10:10:11:13:11:11:12:11:11:11:11:11:10:10:10:11:11:16:16:16:18:20:22',
+      endOnFailure: true,
+    });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
