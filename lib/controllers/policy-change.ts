@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { involvedObjectOf } from '../api/event';
 import { isClusterReady, type Cluster } from '../api/cluster';
 import type { ObjectRef } from '../api/kinds';
@@ -171,7 +172,8 @@ export class PolicyChangeController {
       existing,
       now: new Date(this.context.clock.now()).toISOString(),
     });
-    const relabelled = JSON.stringify(existing?.metadata.labels) !== JSON.stringify(built.binding.metadata.labels);
+    // By value: key order says nothing about a change.
+    const relabelled = !isDeepStrictEqual(existing?.metadata.labels, built.binding.metadata.labels);
     if (built.changed || relabelled) {
       try {
         const [written] = await store.transact([

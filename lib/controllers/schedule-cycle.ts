@@ -97,7 +97,7 @@ export class ScheduleCycleController {
       const binding = await store.get<ResourceBinding>(bindingObjectRef(queued.binding));
       const ready = new Set([...snapshot.clusters.values()].filter((c) => c.ready).map((c) => c.name));
       if (!binding || !needsScheduling(binding, ready)) {
-        if (binding && victimsLeftWaiting(binding, snapshot)) await requeueUnschedulable(this.context, preemptionCause(binding));
+        if (binding && victimsLeftWaiting(binding, snapshot)) await requeueUnschedulable(this.context, commitCause(binding));
         return 'skipped';
       }
       // The clusters it is on are ready again and its spec is unchanged: keep the placement, fix the condition.
@@ -201,11 +201,11 @@ export class ScheduleCycleController {
           annotations: victim.annotations,
         });
       }
-      // The victims are now unschedulable, so this queues them again too, each once.
-      await requeueUnschedulable(this.context, preemptionCause(written[0] as ResourceBinding));
-    } else if (leftRoomBehind(binding, decision.targets)) {
-      // 000_ced50c21932b3714.txt: a binding that moved or shrank freed room where it was.
-      await requeueUnschedulable(this.context, preemptionCause(written[0] as ResourceBinding));
+    }
+    // 000_ced50c21932b3714.txt: evicted victims and a binding that moved or shrank free room; the
+    // victims are unschedulable now, so this queues them again too, each once.
+    if (victims.length > 0 || leftRoomBehind(binding, decision.targets)) {
+      await requeueUnschedulable(this.context, commitCause(written[0] as ResourceBinding));
     }
     return 'scheduled';
   }
@@ -244,9 +244,9 @@ function leftRoomBehind(binding: ResourceBinding, targets: readonly { name: stri
   return (binding.spec.clusters ?? []).some((old) => (targets.find((t) => t.name === old.name)?.replicas ?? 0) < old.replicas);
 }
 
-/** The cause a preemption queues the waiting bindings with, by the preemptor as its commit wrote it: the same on every try. */
-function preemptionCause(preemptor: ResourceBinding): string {
-  return `${bindingGroupId(bindingRefOf(preemptor))}@${preemptor.metadata.resourceVersion ?? '0'}@preempted`;
+/** The cause a commit queues the waiting bindings with, by the binding as the commit wrote it: the same on every try. */
+function commitCause(committed: ResourceBinding): string {
+  return `${bindingGroupId(bindingRefOf(committed))}@${committed.metadata.resourceVersion ?? '0'}@preempted`;
 }
 
 function preemptedBy(preemptor: ResourceBinding): string {
