@@ -2,6 +2,7 @@ import { amountOf } from '../resources';
 import type { CandidatePlacements } from './preemption-candidates';
 import type { Requirement } from './replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from './snapshot';
+import { victimCountBound, type VictimCountBound } from './victim-count-bound';
 import type { FeasibilityOracle } from './victim-search';
 
 /** Past this, doubles no longer hold every sum and quotient below exactly (see `small`). */
@@ -48,6 +49,7 @@ export class PlacementOracle implements FeasibilityOracle {
   private readonly moved: Int32Array;
   private readonly isMoved: Uint8Array;
   private movedCount = 0;
+  private bound: VictimCountBound | undefined;
 
   constructor(
     preemptor: BindingState,
@@ -100,6 +102,20 @@ export class PlacementOracle implements FeasibilityOracle {
     }
     this.movedCount = 0;
     return this.requirement.type === 'per-cluster' ? this.unsatisfied === 0 : this.pooled >= this.requirement.replicas;
+  }
+
+  /** See FeasibilityOracle.lowerBound and victim-count-bound.ts; laid out when the search first asks. */
+  lowerBound(evicted: readonly number[]): number {
+    if (!this.small) return 0;
+    this.bound ??= victimCountBound({
+      amounts: this.amounts,
+      room: this.room,
+      needed: this.needed,
+      usage: this.usage,
+      placements: this.placements,
+      requirement: this.requirement,
+    });
+    return this.bound(evicted);
   }
 
   private move(index: number, evicted: 0 | 1): void {

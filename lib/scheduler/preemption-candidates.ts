@@ -15,16 +15,20 @@ export interface CandidatePlacements {
 }
 
 /**
- * Reads the candidates from the clusters' residents (a binding once, however many of the clusters it
- * is on) as ranks in the snapshot's priority order: nothing is sorted by key per decision, and keys are
- * looked up only when a cluster's residents have changed (SchedulingSnapshot.rankedResidents).
+ * The victim candidates of `preemptor` (isVictimCandidate) on the clusters, read from their residents
+ * (a binding once, however many of the clusters it is on) as ranks in the snapshot's priority order:
+ * the candidates are the residents below the preemptor's priority that may be victims, other than the
+ * preemptor, and nothing is sorted or read from a binding per decision; keys are looked up only when a
+ * cluster's residents have changed (SchedulingSnapshot.rankedResidents).
  */
 export function candidatePlacements(
   clusters: readonly ClusterState[],
   snapshot: SchedulingSnapshot,
-  isCandidate: (state: BindingState) => boolean,
+  preemptor: BindingState,
 ): CandidatePlacements {
-  const { states } = snapshot.priorityOrder();
+  const { states, rank, priorities, mayBeVictim } = snapshot.priorityOrder();
+  const below = firstRankAtOrAbove(priorities, preemptor.priority);
+  const own = rank.get(preemptor.key) ?? -1;
   const ranked = clusters.map((cluster) => snapshot.rankedResidents(cluster));
   const size = ranked.reduce((sum, residents) => sum + residents.ranks.length, 0);
   const residentRank = new Int32Array(size);
@@ -40,12 +44,13 @@ export function candidatePlacements(
   });
   for (const position of residentRank) isResident[position] = 1;
 
-  // One pass over the order, a byte per binding, gives the candidates already sorted.
+  // One pass over the order below the preemptor, a byte or two per binding, gives the candidates sorted.
   const candidates: BindingState[] = [];
   const candidateAt = new Int32Array(states.length).fill(-1);
-  for (let position = 0; position < states.length; position++) {
-    const state = states[position]!;
-    if (isResident[position] === 1 && isCandidate(state)) candidateAt[position] = candidates.push(state) - 1;
+  for (let position = 0; position < below; position++) {
+    if (isResident[position] === 1 && mayBeVictim[position] === 1 && position !== own) {
+      candidateAt[position] = candidates.push(states[position]!) - 1;
+    }
   }
 
   const firstEntry = new Int32Array(candidates.length + 1);
@@ -65,4 +70,16 @@ export function candidatePlacements(
     entryReplicas[entry] = residentReplicas[r]!;
   }
   return { candidates, firstEntry, entryCluster, entryReplicas };
+}
+
+/** The first rank whose priority is not below `priority`: every rank before it is strictly lower. */
+function firstRankAtOrAbove(priorities: Float64Array, priority: number): number {
+  let low = 0;
+  let high = priorities.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (priorities[mid]! < priority) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

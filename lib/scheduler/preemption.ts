@@ -15,14 +15,7 @@ export interface PreemptionPlan {
  * priority that are preemptible and request resources; ClusterResourceBindings are left alone.
  */
 export function isVictimCandidate(candidate: BindingState, preemptor: BindingState): boolean {
-  // Cheapest tests first: this runs for every binding on the clusters of every preemption decision.
-  return (
-    candidate.priority < preemptor.priority &&
-    candidate.preemptible &&
-    candidate.requestsResources &&
-    candidate.key !== preemptor.key &&
-    candidate.binding.kind === 'ResourceBinding'
-  );
+  return candidate.priority < preemptor.priority && candidate.mayBeVictim && candidate.key !== preemptor.key;
 }
 
 /**
@@ -40,13 +33,14 @@ export function planPreemption(
   const relevant = [
     ...new Map(clusters.filter((c) => requirement.type === 'pooled' || requirement.need.has(c.name)).map((c) => [c.name, c])).values(),
   ];
-  const placements = candidatePlacements(relevant, snapshot, (state) => isVictimCandidate(state, preemptor));
+  const placements = candidatePlacements(relevant, snapshot, preemptor);
   const { candidates } = placements;
   const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement);
   const selection = selectVictims(
     candidates.map((c) => ({ id: c.key, priority: c.priority })),
     oracle,
-    { searchBudget },
+    // candidatePlacements lists them by priority, then key.
+    { searchBudget, inSearchOrder: true },
   );
   if (!selection || selection.victims.length === 0) return null;
   return { victims: selection.victims.map((index) => candidates[index]!), exact: selection.exact };

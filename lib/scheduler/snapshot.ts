@@ -13,6 +13,11 @@ export interface BindingState {
   readonly request: ResourceList;
   /** The binding requests resources beyond its pods (000: only such bindings are preemption victims). */
   readonly requestsResources: boolean;
+  /**
+   * A preemptible ResourceBinding that requests resources: 000_ced50c21932b3714.txt lets only such
+   * bindings be victims, of preemptors of strictly higher priority (see isVictimCandidate).
+   */
+  readonly mayBeVictim: boolean;
   readonly clusters: readonly TargetCluster[];
 }
 
@@ -34,6 +39,9 @@ export interface ClusterState {
 export interface PriorityOrder {
   readonly states: readonly BindingState[];
   readonly rank: ReadonlyMap<string, number>;
+  /** By rank, as flat arrays: preemption reads them for thousands of bindings per decision. */
+  readonly priorities: Float64Array;
+  readonly mayBeVictim: Uint8Array;
 }
 
 /** A cluster's residents as ranks in a PriorityOrder, with the replicas each has there. */
@@ -101,13 +109,16 @@ export function bindingState(binding: ResourceBinding): BindingState {
   const cached = bindingStates.get(binding);
   if (cached) return cached;
   const resources = toResourceList(binding.spec.replicaRequirements?.resourceRequest);
+  const preemptible = binding.spec.preemptibility === 'preemptible';
+  const requestsResources = Object.values(resources).some((amount) => amount > 0);
   const state: BindingState = {
     key: bindingKeyOf(binding),
     binding,
     priority: bindingPriority(binding),
-    preemptible: binding.spec.preemptibility === 'preemptible',
+    preemptible,
     request: add(resources, { pods: 1 }),
-    requestsResources: Object.values(resources).some((amount) => amount > 0),
+    requestsResources,
+    mayBeVictim: preemptible && requestsResources && binding.kind === 'ResourceBinding',
     clusters: binding.spec.clusters ?? [],
   };
   if (Object.isFrozen(binding)) bindingStates.set(binding, state);
@@ -128,7 +139,7 @@ export class SchedulingSnapshot {
   readonly bindings = new Map<string, BindingState>();
   private readonly rooms = new Map<string, ClusterRoom>();
   /** Built by priorityOrder(); undefined once a binding comes, goes or changes priority. */
-  private order: { readonly states: BindingState[]; readonly rank: ReadonlyMap<string, number> } | undefined;
+  private order: (PriorityOrder & { readonly states: BindingState[] }) | undefined;
 
   constructor(clusters: readonly Cluster[], bindings: readonly ResourceBinding[]) {
     this.clusters = this.rooms;
@@ -159,7 +170,10 @@ export class SchedulingSnapshot {
     // The same binding at the same priority keeps its rank; anything else reorders when next asked.
     const rank = previous?.priority === state.priority ? this.order?.rank.get(state.key) : undefined;
     if (rank === undefined) this.order = undefined;
-    else this.order!.states[rank] = state;
+    else {
+      this.order!.states[rank] = state;
+      this.order!.mayBeVictim[rank] = state.mayBeVictim ? 1 : 0;
+    }
   }
 
   remove(key: string): void {
@@ -177,7 +191,12 @@ export class SchedulingSnapshot {
   priorityOrder(): PriorityOrder {
     if (!this.order) {
       const states = [...this.bindings.values()].sort((a, b) => a.priority - b.priority || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      this.order = { states, rank: new Map(states.map((state, rank) => [state.key, rank])) };
+      this.order = {
+        states,
+        rank: new Map(states.map((state, rank) => [state.key, rank])),
+        priorities: Float64Array.from(states, (state) => state.priority),
+        mayBeVictim: Uint8Array.from(states, (state) => (state.mayBeVictim ? 1 : 0)),
+      };
     }
     return this.order;
   }

@@ -4,8 +4,10 @@
  * Rule (spec 000_ced50c21932b3714.txt, "Preemption order"): the scheduler minimises the
  * number of preempted bindings, even if that means preempting a higher-priority binding
  * while lower-priority ones keep running. Ties go to the lower highest victim priority,
- * then to the lower sum of victim priorities; remaining ties go to the lexicographically
- * smallest sorted id list (then index list) so that the answer is deterministic.
+ * then to the lower sum of victim priorities. Remaining ties, so that the answer is
+ * deterministic, compare the victims most important first (priority, then id, then index)
+ * and go to the set whose first differing victim is the less important: the order in which
+ * the exact search meets the sets, so that ties cost it nothing to settle.
  *
  * The module knows nothing about Kubernetes objects: the caller describes candidates by
  * id and priority and answers feasibility questions through an incremental oracle.
@@ -24,6 +26,11 @@ export interface FeasibilityOracle {
   restore(index: number): void;
   /** Would the preemptor fit given the currently evicted set? Must be monotone in that set. */
   feasible(): boolean;
+  /**
+   * Optional: every feasible set that contains `evicted` has at least this many other candidates
+   * (whatever is evicted in the oracle now). The exact search skips the branches it rules out.
+   */
+  lowerBound?(evicted: readonly number[]): number;
 }
 
 export interface VictimSelection {
@@ -35,10 +42,16 @@ export interface VictimSelection {
 
 export interface VictimSearchOptions {
   /**
-   * Bound on the total number of oracle.feasible() calls. The greedy upper bound's
-   * n + 1 calls always run (and count); the exact search stops when the budget is spent.
+   * Bound on the total number of oracle questions, feasible() and lowerBound() calls. The
+   * greedy upper bound's n + 1 calls always run (and count); the exact search stops when
+   * the budget is spent.
    */
   readonly searchBudget?: number;
+  /**
+   * The candidates are listed by priority, then id already, as the scheduler lists them; the
+   * search then takes their order as it is instead of sorting them.
+   */
+  readonly inSearchOrder?: boolean;
 }
 
 export interface VictimKey {
@@ -82,18 +95,18 @@ export function greedyReprieveVictims(
 ): number[] | null {
   const tracked = new TrackedOracle(oracle, candidates.length, Number.POSITIVE_INFINITY);
   try {
-    return runGreedy(searchOrder(candidates), tracked);
+    return runGreedy(searchOrder(candidates, false), tracked);
   } finally {
     tracked.restoreAll();
   }
 }
 
 /**
- * The minimum-key victim set: greedy reprieve for an upper bound, an exchange step that
- * lowers it, then an exact branch-and-bound search, all within `searchBudget` feasibility
- * calls. The result is never
- * worse than the greedy; `exact` is false when the budget ran out first. The oracle is
- * left with nothing evicted.
+ * The minimum-key victim set: a single victim when one is enough (with an oracle that
+ * bounds), otherwise greedy reprieve for an upper bound, an exchange step that lowers it,
+ * then an exact branch-and-bound search, all within `searchBudget` oracle calls. The
+ * result is never worse than the greedy; `exact` is false when the budget ran out first.
+ * The oracle is left with nothing evicted.
  */
 export function selectVictims(
   candidates: readonly VictimCandidate[],
@@ -102,13 +115,16 @@ export function selectVictims(
 ): VictimSelection | null {
   const budget = options?.searchBudget ?? DEFAULT_SEARCH_BUDGET;
   if (!(budget >= 0)) throw new RangeError(`searchBudget must be >= 0, got ${budget}`);
-  const order = searchOrder(candidates);
+  const order = searchOrder(candidates, options?.inSearchOrder ?? false);
   const tracked = new TrackedOracle(oracle, candidates.length, budget);
   try {
+    // The greedy's n + 1 calls always run: the scan for a single victim leaves them to it.
+    const single = singleVictim(order, tracked, budget - order.length - 1);
+    if (single.victims) return { victims: single.victims, exact: true };
     const greedy = runGreedy(order, tracked);
     if (greedy === null) return null;
     if (greedy.length === 0) return { victims: [], exact: true };
-    const search = new ExactSearch(candidates, order, tracked, greedy);
+    const search = new ExactSearch(candidates, order, tracked, greedy, single.settled ? 2 : 1);
     const exact = search.run();
     return { victims: search.bestVictims, exact };
   } finally {
@@ -156,6 +172,7 @@ class BudgetExhausted extends Error {}
 /** Counts calls, enforces the budget, and remembers what to restore. */
 class TrackedOracle {
   calls = 0;
+  readonly bounds: boolean;
   private readonly oracle: FeasibilityOracle;
   private readonly evicted: Uint8Array;
   private readonly budget: number;
@@ -164,6 +181,7 @@ class TrackedOracle {
     this.oracle = oracle;
     this.evicted = new Uint8Array(size);
     this.budget = budget;
+    this.bounds = oracle.lowerBound !== undefined;
   }
 
   evict(index: number): void {
@@ -186,6 +204,14 @@ class TrackedOracle {
     return this.feasible();
   }
 
+  /** 0 without a bound from the oracle; not counted then. */
+  budgetedLowerBound(evicted: readonly number[]): number {
+    if (!this.bounds) return 0;
+    if (this.calls >= this.budget) throw new BudgetExhausted();
+    this.calls++;
+    return this.oracle.lowerBound!(evicted);
+  }
+
   evictAll(): void {
     for (let index = 0; index < this.evicted.length; index++) {
       if (this.evicted[index] === 0) this.evict(index);
@@ -203,19 +229,44 @@ class TrackedOracle {
  * Candidate indexes by priority ascending, then id, then index. Both the greedy (walking it
  * backwards) and the exact search rely on this order; see ExactSearch for why.
  */
-function searchOrder(candidates: readonly VictimCandidate[]): Int32Array {
+function searchOrder(candidates: readonly VictimCandidate[], inSearchOrder: boolean): Int32Array {
   const indexes = candidates.map((candidate, index) => {
     if (!Number.isFinite(candidate.priority)) {
       throw new RangeError(`candidate ${candidate.id} has non-finite priority ${candidate.priority}`);
     }
     return index;
   });
-  indexes.sort((a, b) => {
-    const left = candidateAt(candidates, a);
-    const right = candidateAt(candidates, b);
-    return compareNumbers(left.priority, right.priority) || compareStrings(left.id, right.id) || a - b;
-  });
+  if (!inSearchOrder) indexes.sort((a, b) => compareCandidates(candidates, a, b));
   return Int32Array.from(indexes);
+}
+
+interface SingleVictimScan {
+  /** Nothing, or the one victim that is best; undefined when it takes more or was not settled. */
+  readonly victims: number[] | undefined;
+  /** No single victim is enough (so the search need not look at sets of one). */
+  readonly settled: boolean;
+}
+
+/**
+ * One victim is the commonest answer, and the cheapest to prove best: among sets of one, the
+ * first in search order that is enough. The oracle's bound rules most candidates out without a
+ * feasibility check; without a bound the scan is left to the exact search. Stops, unsettled,
+ * before making more than `limit` calls.
+ */
+function singleVictim(order: Int32Array, oracle: TrackedOracle, limit: number): SingleVictimScan {
+  const unsettled = { victims: undefined, settled: false };
+  if (!oracle.bounds || limit < 2) return unsettled;
+  if (oracle.feasible()) return { victims: [], settled: true };
+  if (oracle.budgetedLowerBound([]) > 1) return { victims: undefined, settled: true };
+  for (const index of order) {
+    if (oracle.calls + 2 > limit) return unsettled;
+    if (oracle.budgetedLowerBound([index]) > 0) continue;
+    oracle.evict(index);
+    const feasible = oracle.feasible();
+    oracle.restore(index);
+    if (feasible) return { victims: [index], settled: true };
+  }
+  return { victims: undefined, settled: true };
 }
 
 /** Leaves the returned victims evicted in `oracle`. */
@@ -224,7 +275,7 @@ function runGreedy(order: Int32Array, oracle: TrackedOracle): number[] | null {
   if (!oracle.feasible()) return null;
   const victims: number[] = [];
   // Reprieve the most important first; among equal priorities the larger id is reprieved
-  // first, so the greedy also leans toward the smaller sorted id list.
+  // first, so the greedy also leans toward the less important of tied sets.
   for (let position = order.length - 1; position >= 0; position--) {
     const index = order[position]!;
     oracle.restore(index);
@@ -243,21 +294,24 @@ function runGreedy(order: Int32Array, oracle: TrackedOracle): number[] | null {
  * Levels: the greedy, improved by the exchange step, gives count c. By monotonicity any
  * feasible set of size < k extends to a feasible set of size k, so levels are searched
  * downwards from c - 1 until one has no feasible set, which proves the count optimal; this
- * also finds fewer victims early when the budget is short. A level search minimises
- * (max, sum, ids) once it has found a set, and level c itself is searched only to improve
+ * also finds fewer victims early when the budget is short. A level search minimises the
+ * rest of the key once it has found a set, and level c itself is searched only to improve
  * the starting set's tie-break.
  *
  * Within a level a set {q1 > q2 > … > qk} is built highest position first, so the root
- * choice q1 fixes the maximum priority and roots are tried in ascending order.
- * Node state invariant: the chosen set S plus every free position below the last choice
- * is evicted (the optimistic completion, known feasible). Pruning:
- * - bound: once the best has k victims, a child q can reach at best (k, max, sum(S) +
- *   prio(q) + the r - 1 lowest priorities), r being the victims still to choose; that rises
- *   with q, so the admissible children are a prefix;
+ * choice q1 fixes the maximum priority; children are tried in ascending order, which meets
+ * the sets of a level in the final tie-break's order. Node state invariant: the chosen set
+ * S plus every free position below the last choice is evicted (the optimistic completion,
+ * known feasible). Pruning:
+ * - the oracle's bound: S needs at least lowerBound(S) more victims;
+ * - the key: once the best has k victims, a child q can reach at best (k, max, sum(S) +
+ *   prio(q) + the r - 1 lowest priorities), r being the victims still to choose, and when
+ *   that equals the best key only sets ordered after it by the tie-break if S ∪ {q} already
+ *   is; both rise with q, so the admissible children are a prefix;
  * - optimistic completion: S ∪ positions[0..q] is monotone in q, so a binary search finds
  *   the first child whose subtree can contain a feasible set at all;
- * - leaves: among S ∪ {q} the key (ids included, thanks to the position order) rises with
- *   q, so the first feasible leaf is the node's best.
+ * - leaves: among S ∪ {q} the key and the tie-break rise with q, so the first feasible leaf
+ *   is the node's best.
  */
 class ExactSearch {
   private readonly candidates: readonly VictimCandidate[];
@@ -269,23 +323,31 @@ class ExactSearch {
   private readonly lowestSum: Float64Array;
   /** Chosen positions, highest (the maximum priority) first. */
   private readonly path: Int32Array;
+  /** The chosen candidates' indexes, as the oracle's bound takes them. */
+  private readonly chosen: number[] = [];
   /** Free positions [0, prefix) are evicted. */
   private prefix = 0;
   private level = 0;
   private foundAtLevel = false;
+  /** No smaller set is enough (sets of one were ruled out before the search). */
+  private readonly lowestLevel: number;
 
   bestVictims: number[];
   private bestCount: number;
   private bestMax: number;
   private bestSum: number;
+  /** The best set's positions, highest first. */
+  private bestPath: Int32Array;
 
   constructor(
     candidates: readonly VictimCandidate[],
     order: Int32Array,
     oracle: TrackedOracle,
     greedy: number[],
+    lowestLevel: number,
   ) {
     const n = order.length;
+    this.lowestLevel = lowestLevel;
     this.candidates = candidates;
     this.order = order;
     this.oracle = oracle;
@@ -304,6 +366,7 @@ class ExactSearch {
     this.bestCount = key.count;
     this.bestMax = key.maxPriority;
     this.bestSum = key.sumPriority;
+    this.bestPath = this.pathOf(greedy);
   }
 
   /** True when the search completed, i.e. bestVictims is proven optimal. */
@@ -311,7 +374,7 @@ class ExactSearch {
     try {
       this.improveBySwaps();
       const startCount = this.bestCount;
-      for (let size = startCount - 1; size >= 1; size--) {
+      for (let size = startCount - 1; size >= this.lowestLevel; size--) {
         if (!this.searchLevel(size)) break;
       }
       if (this.bestCount === startCount) this.searchLevel(startCount);
@@ -373,9 +436,11 @@ class ExactSearch {
 
   /**
    * Chooses `remaining` more positions below `end`. On entry and exit S ∪ positions[0, end)
-   * is evicted and feasible.
+   * is evicted and feasible, and the free prefix ends at `end`.
    */
   private expand(depth: number, sum: number, end: number, remaining: number): void {
+    // With nothing chosen yet the bound cannot pass a count the search already holds.
+    if ((depth > 0 || remaining < this.bestCount) && this.oracle.budgetedLowerBound(this.chosen) > remaining) return;
     const last = this.lastAdmissible(depth, sum, end, remaining);
     const first = this.firstOpen(remaining - 1, last, end);
     if (first <= last) {
@@ -389,10 +454,12 @@ class ExactSearch {
     for (let q = first; q <= last && this.admits(depth, sum, q, remaining); q++) {
       this.movePrefix(q + 1);
       this.path[depth] = q;
+      this.chosen.push(this.order[q]!);
       // q stays evicted as a chosen victim; the child's free prefix is [0, q).
       this.prefix = q;
       this.expand(depth + 1, sum + this.priorities[q]!, q, remaining - 1);
       this.prefix = q + 1;
+      this.chosen.pop();
     }
   }
 
@@ -415,7 +482,21 @@ class ExactSearch {
     if (this.bestCount > this.level) return true;
     const max = this.priorities[depth === 0 ? q : this.path[0]!]!;
     if (max !== this.bestMax) return max < this.bestMax;
-    return sum + this.priorities[q]! + this.lowestSum[remaining - 1]! <= this.bestSum;
+    const reachable = sum + this.priorities[q]! + this.lowestSum[remaining - 1]!;
+    if (reachable !== this.bestSum) return reachable < this.bestSum;
+    return this.mayPrecedeBest(depth, q);
+  }
+
+  /**
+   * Can a set whose highest positions are the path to `depth` and then q come before the best
+   * set in the tie-break? Sets compare by their positions, highest first.
+   */
+  private mayPrecedeBest(depth: number, q: number): boolean {
+    for (let step = 0; step < depth; step++) {
+      const difference = this.path[step]! - this.bestPath[step]!;
+      if (difference !== 0) return difference < 0;
+    }
+    return q <= this.bestPath[depth]!;
   }
 
   /** Last child position in [remaining - 1, end) that admits (a prefix), or remaining - 2. */
@@ -468,25 +549,37 @@ class ExactSearch {
     this.bestCount = key.count;
     this.bestMax = key.maxPriority;
     this.bestSum = key.sumPriority;
+    this.bestPath = this.pathOf(victims);
     return true;
+  }
+
+  private pathOf(victims: readonly number[]): Int32Array {
+    return Int32Array.from(victims, (index) => this.positionOf[index]!).sort().reverse();
   }
 }
 
-/** Total order on victim sets (sorted index lists): key, then sorted ids, then indexes. */
+/**
+ * Total order on victim sets (sorted index lists): the key, then the victims compared most
+ * important first, the set with the less important one at the first difference first.
+ */
 function compareVictimSets(
   candidates: readonly VictimCandidate[],
   a: readonly number[],
   b: readonly number[],
 ): number {
+  const compare = (x: number, y: number) => compareCandidates(candidates, x, y);
+  const mostImportantFirst = (victims: readonly number[]) => victims.slice().sort((x, y) => compare(y, x));
   return (
     compareVictimKeys(victimKey(candidates, a), victimKey(candidates, b)) ||
-    compareLists(sortedIds(candidates, a), sortedIds(candidates, b), compareStrings) ||
-    compareLists(a, b, compareNumbers)
+    compareLists(mostImportantFirst(a), mostImportantFirst(b), compare)
   );
 }
 
-function sortedIds(candidates: readonly VictimCandidate[], victims: readonly number[]): string[] {
-  return victims.map((index) => candidateAt(candidates, index).id).sort(compareStrings);
+/** The search order: priority, then id, then index. */
+function compareCandidates(candidates: readonly VictimCandidate[], a: number, b: number): number {
+  const left = candidateAt(candidates, a);
+  const right = candidateAt(candidates, b);
+  return compareNumbers(left.priority, right.priority) || compareStrings(left.id, right.id) || a - b;
 }
 
 function compareLists<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number): number {

@@ -6,7 +6,6 @@
 import type { Cluster } from '../../lib/api/cluster';
 import type { ResourceBinding } from '../../lib/api/resource-binding';
 import { PlacementOracle } from '../../lib/scheduler/placement-oracle';
-import { isVictimCandidate } from '../../lib/scheduler/preemption';
 import { candidatePlacements } from '../../lib/scheduler/preemption-candidates';
 import type { Requirement } from '../../lib/scheduler/replica-strategy';
 import { bindingState, SchedulingSnapshot } from '../../lib/scheduler/snapshot';
@@ -119,7 +118,7 @@ function solve(problem: Problem): Outcome {
   const preemptor = bindingState(problem.preemptor);
   const { requirement } = problem;
   const clusters = [...snapshot.clusters.values()].filter((c) => requirement.type === 'pooled' || requirement.need.has(c.name));
-  const placements = candidatePlacements(clusters, snapshot, (state) => isVictimCandidate(state, preemptor));
+  const placements = candidatePlacements(clusters, snapshot, preemptor);
   const oracle = new PlacementOracle(preemptor, clusters, placements, snapshot, requirement);
   const candidates = placements.candidates.map((c) => ({ id: c.key, priority: c.priority }));
   const selection = selectVictims(candidates, oracle, { searchBudget: DEFAULT_SEARCH_BUDGET });

@@ -7,7 +7,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { add, availableReplicas } from '../../../lib/resources';
-import { isVictimCandidate } from '../../../lib/scheduler/preemption';
 import { candidatePlacements } from '../../../lib/scheduler/preemption-candidates';
 import { PlacementOracle } from '../../../lib/scheduler/placement-oracle';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
@@ -72,7 +71,7 @@ describe('PlacementOracle', () => {
         const requirement: Requirement =
           s.requirement.type === 'pooled' ? s.requirement : { type: 'per-cluster', need: new Map(Object.entries(s.requirement.need)) };
         const states = CLUSTERS.map((name) => snapshot.clusters.get(name)!);
-        const placements = candidatePlacements(states, snapshot, (state) => isVictimCandidate(state, preemptor));
+        const placements = candidatePlacements(states, snapshot, preemptor);
         const oracle = new PlacementOracle(preemptor, states, placements, snapshot, requirement);
         const evicted = new Set<number>();
         const check = () =>

@@ -206,7 +206,8 @@ const table: readonly TableCase[] = [
     greedy: [2, 4],
   },
   {
-    name: 'equal count, highest priority and sum go to the smallest sorted id list (found by the exact search)',
+    // {a, z} and {b, y} tie on (2, 4, 5); y comes before z, so {b, y}, although a comes before b.
+    name: 'equal count, highest priority and sum go to the set whose most important victim comes first by id',
     scenario: singleCluster(
       [5, 12],
       [
@@ -218,8 +219,24 @@ const table: readonly TableCase[] = [
       ],
       [1, 3],
     ),
-    victims: [0, 1],
+    victims: [2, 4],
     greedy: [2, 4],
+  },
+  {
+    // {s, a} and {s, b} tie on (2, 5, 6) and share their most important victim; a comes before b.
+    name: 'a tie on the most important victim goes on to the next one',
+    scenario: singleCluster(
+      [5],
+      [
+        ['s', 5, [2]],
+        ['b', 1, [1]],
+        ['a', 1, [1]],
+        ['t', 5, [1]],
+      ],
+      [3],
+    ),
+    victims: [0, 2],
+    greedy: [0, 2],
   },
   {
     name: 'full ties go to the smallest sorted id list',
@@ -428,6 +445,147 @@ describe(`victim search properties (${SPEC})`, () => {
       ),
       { numRuns: 1000 },
     );
+  });
+});
+
+/**
+ * ResourceOracle with FeasibilityOracle.lowerBound: the fewest more victims any feasible superset of the
+ * evicted ones has (worked out from every subset), less `slack`, so that the search meets exact bounds
+ * and loose ones.
+ */
+class BoundedOracle implements FeasibilityOracle {
+  readonly inner: ResourceOracle;
+  private readonly fewest: number[];
+  private readonly slack: number;
+
+  constructor(scenario: Scenario, slack: number) {
+    this.inner = new ResourceOracle(scenario);
+    this.slack = slack;
+    const size = scenario.bindings.length;
+    this.fewest = new Array<number>(1 << size).fill(Number.POSITIVE_INFINITY);
+    for (let mask = (1 << size) - 1; mask >= 0; mask--) {
+      const members = bitsOf(mask, size);
+      if (feasibleAfter(scenario, members)) this.fewest[mask] = members.length;
+      for (let index = 0; index < size; index++) {
+        if ((mask & (1 << index)) === 0) this.fewest[mask] = Math.min(this.fewest[mask]!, this.fewest[mask | (1 << index)]!);
+      }
+    }
+  }
+
+  evict(index: number): void {
+    this.inner.evict(index);
+  }
+
+  restore(index: number): void {
+    this.inner.restore(index);
+  }
+
+  feasible(): boolean {
+    return this.inner.feasible();
+  }
+
+  lowerBound(evicted: readonly number[]): number {
+    this.inner.calls++;
+    const mask = evicted.reduce((bits, index) => bits | (1 << index), 0);
+    return Math.max(0, this.fewest[mask]! - evicted.length - this.slack);
+  }
+}
+
+function bitsOf(mask: number, size: number): number[] {
+  return Array.from({ length: size }, (_, index) => index).filter((index) => (mask & (1 << index)) !== 0);
+}
+
+function selectBounded(scenario: Scenario, slack: number, searchBudget?: number) {
+  const oracle = new BoundedOracle(scenario, slack);
+  const selection = selectVictims(scenario.bindings, oracle, searchBudget === undefined ? undefined : { searchBudget });
+  expect(oracle.inner.evictedCount()).toBe(0);
+  return { selection, calls: oracle.inner.calls };
+}
+
+describe(`victim search with an oracle that bounds the victim count (${SPEC})`, () => {
+  it('finds the brute-force minimum with exact and loose bounds, a single victim first when one is enough', () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, fc.nat(2), (scenario, slack) => {
+        const expected = brute(scenario);
+        const { selection } = selectBounded(scenario, slack);
+        expect(selection).toEqual(expected === null ? null : { victims: expected, exact: true });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('with a tight budget stays feasible, within budget and no worse than the greedy', () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, fc.nat(2), fc.nat(60), (scenario, slack, searchBudget) => {
+        const { selection, calls } = selectBounded(scenario, slack, searchBudget);
+        const greedyVictims = greedy(scenario);
+        expect(calls).toBeLessThanOrEqual(Math.max(searchBudget, scenario.bindings.length + 1));
+        if (greedyVictims === null) {
+          expect(selection).toBeNull();
+          return;
+        }
+        expect(feasibleAfter(scenario, selection!.victims)).toBe(true);
+        expect(compareVictimKeys(keyOf(scenario, selection!.victims), keyOf(scenario, greedyVictims))).toBeLessThanOrEqual(0);
+        if (selection!.exact) expect(selection!.victims).toEqual(brute(scenario));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it(`${SPEC}: one victim enough goes to the lowest priority, then the first id, without the greedy`, () => {
+    const scenario = singlePool(18, [[3, 5], [1, 5], [1, 6], [0, 2]], 5);
+    const { selection, calls } = selectBounded(scenario, 0);
+    expect(selection).toEqual({ victims: [1], exact: true });
+    // The check with nothing evicted, the bound, then a bound and a check per candidate up to the answer.
+    expect(calls).toBeLessThan(scenario.bindings.length + 1 + 2);
+  });
+});
+
+/** Feasible once the evicted set contains one of `enough` (bit masks): any monotone rule, not only resources. */
+class FamilyOracle implements FeasibilityOracle {
+  private mask = 0;
+
+  constructor(private readonly enough: readonly number[]) {}
+
+  evict(index: number): void {
+    this.mask |= 1 << index;
+  }
+
+  restore(index: number): void {
+    this.mask &= ~(1 << index);
+  }
+
+  feasible(): boolean {
+    return this.enough.some((set) => (this.mask & set) === set);
+  }
+}
+
+describe(`victim search over any monotone feasibility rule (${SPEC})`, () => {
+  const family = fc.record({
+    priorities: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 9 }),
+    sets: fc.array(fc.nat(511), { minLength: 1, maxLength: 5 }),
+  });
+
+  it('matches the brute-force minimum, ties included, and never loses to the greedy', () => {
+    fc.assert(
+      fc.property(family, ({ priorities, sets }) => {
+        const candidates = priorities.map((priority, index) => ({ id: `c${index}`, priority }));
+        const enough = sets.map((set) => set & ((1 << candidates.length) - 1));
+        const expected = bruteForceVictims(candidates, new FamilyOracle(enough));
+        const selection = selectVictims(candidates, new FamilyOracle(enough));
+        expect(selection).toEqual(expected === null ? null : { victims: expected, exact: true });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('a tie with the starting set on its most important victim is settled by the next ones (found by the property)', () => {
+    // Nine equal priorities; enough: {0,1,2,3,8}, {0,1,3,5,6,7} or {0,5,6,7,8}. The exchange step reaches
+    // {0,5,6,7,8}; {0,1,2,3,8} shares its most important victim (8) and wins on the next (3 before 7).
+    const candidates = Array.from({ length: 9 }, (_, index) => ({ id: `c${index}`, priority: 0 }));
+    const enough = [0b100001111, 0b011101011, 0b111100001];
+    expect(greedyReprieveVictims(candidates, new FamilyOracle(enough))).toEqual([0, 1, 3, 5, 6, 7]);
+    expect(selectVictims(candidates, new FamilyOracle(enough))).toEqual({ victims: [0, 1, 2, 3, 8], exact: true });
   });
 });
 
