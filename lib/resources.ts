@@ -170,9 +170,14 @@ function setAmount(list: Record<string, number>, resource: string, amount: numbe
   else list[resource] = amount;
 }
 
-/** A resource's amount; a missing one (or one inherited from Object.prototype) is 0. */
+/**
+ * A resource's amount; a missing one is 0. Object.prototype has no number-valued members, so a number
+ * read here is the list's own amount even for names like `constructor` (and it costs no hasOwn call:
+ * preemption reads thousands of amounts per decision).
+ */
 export function amountOf(list: ResourceList, resource: string): number {
-  return Object.hasOwn(list, resource) ? (list[resource] ?? 0) : 0;
+  const amount = list[resource];
+  return typeof amount === 'number' ? amount : 0;
 }
 
 /** `containers[0].resources.limits.cpu`; resource names that are not plain words go in brackets. */

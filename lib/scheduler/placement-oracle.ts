@@ -1,7 +1,7 @@
 import { amountOf } from '../resources';
 import type { CandidatePlacements } from './preemption-candidates';
 import type { Requirement } from './replica-strategy';
-import type { BindingState, ClusterState, SchedulingSnapshot } from './snapshot';
+import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } from './snapshot';
 import { victimCountBound, type VictimCountBound } from './victim-count-bound';
 import type { FeasibilityOracle } from './victim-search';
 
@@ -73,8 +73,7 @@ export class PlacementOracle implements FeasibilityOracle {
       }
     });
     this.freed = new Float64Array(this.room.length);
-    this.usage = usageOf(placements, resources);
-    this.small = isSmall(this.room, this.usage, this.amounts, placements, slots);
+    ({ usage: this.usage, small: this.small } = layUsage(placements, snapshot.priorityOrder(), resources, this.amounts, this.room));
 
     this.short = new Uint8Array(clusters.length);
     this.replicas = new Float64Array(clusters.length);
@@ -178,34 +177,33 @@ export class PlacementOracle implements FeasibilityOracle {
   }
 }
 
-/** [entry × slots + slot]: what each entry of each candidate frees of each requested resource. */
-function usageOf({ candidates, firstEntry, entryReplicas }: CandidatePlacements, resources: readonly string[]): Float64Array {
+/**
+ * What each entry of each candidate frees of each requested resource, [entry × slots + slot], read from
+ * the order's request columns; and whether every amount is an integer and no cluster's room and freed
+ * amounts can together pass EXACT_LIMIT (the `small` shortcuts are exact then).
+ */
+function layUsage(
+  { ranks, firstEntry, entryCluster, entryReplicas }: CandidatePlacements,
+  order: PriorityOrder,
+  resources: readonly string[],
+  amounts: readonly number[],
+  room: Float64Array,
+): { usage: Float64Array; small: boolean } {
   const slots = resources.length;
   const usage = new Float64Array(entryReplicas.length * slots);
-  const request = new Float64Array(slots);
-  candidates.forEach((candidate, i) => {
-    for (let slot = 0; slot < slots; slot++) request[slot] = amountOf(candidate.request, resources[slot]!);
-    for (let entry = firstEntry[i]!; entry < firstEntry[i + 1]!; entry++) {
-      for (let slot = 0; slot < slots; slot++) usage[entry * slots + slot] = request[slot]! * entryReplicas[entry]!;
+  const reach = room.map(Math.abs);
+  let integral = amounts.every(Number.isInteger) && room.every(Number.isInteger);
+  resources.forEach((resource, slot) => {
+    const requests = order.requests(resource);
+    for (let candidate = 0; candidate < ranks.length; candidate++) {
+      const request = requests[ranks[candidate]!]!;
+      for (let entry = firstEntry[candidate]!; entry < firstEntry[candidate + 1]!; entry++) {
+        const amount = request * entryReplicas[entry]!;
+        usage[entry * slots + slot] = amount;
+        reach[entryCluster[entry]! * slots + slot]! += Math.abs(amount);
+        if (!Number.isInteger(amount)) integral = false;
+      }
     }
   });
-  return usage;
-}
-
-/** Every amount is an integer, and no cluster's room and freed amounts can together pass EXACT_LIMIT. */
-function isSmall(room: Float64Array, usage: Float64Array, amounts: readonly number[], placements: CandidatePlacements, slots: number): boolean {
-  if (!amounts.every(Number.isInteger) || !allIntegers(room) || !allIntegers(usage)) return false;
-  const reach = new Float64Array(room.length);
-  for (let at = 0; at < room.length; at++) reach[at] = Math.abs(room[at]!);
-  for (let entry = 0; entry < placements.entryCluster.length; entry++) {
-    for (let slot = 0; slot < slots; slot++) reach[placements.entryCluster[entry]! * slots + slot]! += Math.abs(usage[entry * slots + slot]!);
-  }
-  for (const value of reach) if (value > EXACT_LIMIT) return false;
-  return true;
-}
-
-/** A loop rather than every(): a call per element shows in the profile of a preemption decision. */
-function allIntegers(values: Float64Array): boolean {
-  for (let at = 0; at < values.length; at++) if (!Number.isInteger(values[at])) return false;
-  return true;
+  return { usage, small: integral && reach.every((value) => value <= EXACT_LIMIT) };
 }

@@ -7,6 +7,8 @@ import type { BindingState, ClusterState, SchedulingSnapshot } from './snapshot'
 export interface CandidatePlacements {
   /** By priority, then key: the order the victim search itself uses. */
   readonly candidates: readonly BindingState[];
+  /** Each candidate's rank in the snapshot's PriorityOrder. */
+  readonly ranks: Int32Array;
   /** Candidate i holds entries [firstEntry[i], firstEntry[i + 1]). */
   readonly firstEntry: Int32Array;
   /** Index, in the clusters given, of the cluster an entry is on. */
@@ -29,48 +31,47 @@ export function candidatePlacements(
   const { states, rank, priorities, mayBeVictim } = snapshot.priorityOrder();
   const below = firstRankAtOrAbove(priorities, preemptor.priority);
   const own = rank.get(preemptor.key) ?? -1;
-  const ranked = clusters.map((cluster) => snapshot.rankedResidents(cluster));
-  const size = ranked.reduce((sum, residents) => sum + residents.ranks.length, 0);
-  const residentRank = new Int32Array(size);
-  const residentCluster = new Int32Array(size);
-  const residentReplicas = new Float64Array(size);
-  const isResident = new Uint8Array(states.length);
-  let offset = 0;
-  ranked.forEach(({ ranks, replicas }, index) => {
-    residentRank.set(ranks, offset);
-    residentReplicas.set(replicas, offset);
-    residentCluster.fill(index, offset, offset + ranks.length);
-    offset += ranks.length;
-  });
-  for (const position of residentRank) isResident[position] = 1;
+  const residents = clusters.map((cluster) => snapshot.rankedResidents(cluster));
 
+  // By rank: RESIDENT for a binding on one of the clusters, then 1 + its index once it is a candidate.
+  const slot = new Int32Array(below);
+  for (const { ranks } of residents) {
+    for (let r = 0; r < ranks.length; r++) if (ranks[r]! < below) slot[ranks[r]!] = RESIDENT;
+  }
   // One pass over the order below the preemptor, a byte or two per binding, gives the candidates sorted.
   const candidates: BindingState[] = [];
-  const candidateAt = new Int32Array(states.length).fill(-1);
+  const candidateRanks: number[] = [];
   for (let position = 0; position < below; position++) {
-    if (isResident[position] === 1 && mayBeVictim[position] === 1 && position !== own) {
-      candidateAt[position] = candidates.push(states[position]!) - 1;
+    if (slot[position] === RESIDENT && mayBeVictim[position] === 1 && position !== own) {
+      candidateRanks.push(position);
+      slot[position] = candidates.push(states[position]!);
     }
   }
 
   const firstEntry = new Int32Array(candidates.length + 1);
-  for (let r = 0; r < size; r++) {
-    const candidate = candidateAt[residentRank[r]!]!;
-    if (candidate >= 0) firstEntry[candidate + 1]!++;
+  for (const { ranks } of residents) {
+    for (let r = 0; r < ranks.length; r++) {
+      const candidate = ranks[r]! < below ? slot[ranks[r]!]! : 0;
+      if (candidate > 0) firstEntry[candidate]!++;
+    }
   }
   for (let i = 0; i < candidates.length; i++) firstEntry[i + 1]! += firstEntry[i]!;
   const next = firstEntry.slice(0, candidates.length);
   const entryCluster = new Int32Array(firstEntry[candidates.length]!);
   const entryReplicas = new Float64Array(entryCluster.length);
-  for (let r = 0; r < size; r++) {
-    const candidate = candidateAt[residentRank[r]!]!;
-    if (candidate < 0) continue;
-    const entry = next[candidate]!++;
-    entryCluster[entry] = residentCluster[r]!;
-    entryReplicas[entry] = residentReplicas[r]!;
-  }
-  return { candidates, firstEntry, entryCluster, entryReplicas };
+  residents.forEach(({ ranks, replicas }, cluster) => {
+    for (let r = 0; r < ranks.length; r++) {
+      const candidate = ranks[r]! < below ? slot[ranks[r]!]! : 0;
+      if (candidate <= 0) continue;
+      const entry = next[candidate - 1]!++;
+      entryCluster[entry] = cluster;
+      entryReplicas[entry] = replicas[r]!;
+    }
+  });
+  return { candidates, ranks: Int32Array.from(candidateRanks), firstEntry, entryCluster, entryReplicas };
 }
+
+const RESIDENT = -1;
 
 /** The first rank whose priority is not below `priority`: every rank before it is strictly lower. */
 function firstRankAtOrAbove(priorities: Float64Array, priority: number): number {

@@ -1,7 +1,7 @@
 import { isClusterReady, type Cluster } from '../api/cluster';
 import { refKey } from '../api/kinds';
 import { bindingPriority, type ResourceBinding, type TargetCluster } from '../api/resource-binding';
-import { accumulate, add, scale, subtract, toResourceList, type ResourceList } from '../resources';
+import { accumulate, add, amountOf, scale, subtract, toResourceList, type ResourceList } from '../resources';
 
 /** What the scheduler knows of a binding: priority, preemptibility, per-replica request and placement. */
 export interface BindingState {
@@ -42,6 +42,37 @@ export interface PriorityOrder {
   /** By rank, as flat arrays: preemption reads them for thousands of bindings per decision. */
   readonly priorities: Float64Array;
   readonly mayBeVictim: Uint8Array;
+  /** Each binding's per-replica request of `resource`, by rank. */
+  requests(resource: string): Float64Array;
+}
+
+/** A PriorityOrder that takes a binding's new state at its rank; its request columns are built when first read. */
+class BindingOrder implements PriorityOrder {
+  readonly states: BindingState[];
+  readonly rank: ReadonlyMap<string, number>;
+  readonly priorities: Float64Array;
+  readonly mayBeVictim: Uint8Array;
+  private readonly columns = new Map<string, Float64Array>();
+
+  constructor(bindings: Iterable<BindingState>) {
+    this.states = [...bindings].sort((a, b) => a.priority - b.priority || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.rank = new Map(this.states.map((state, rank) => [state.key, rank]));
+    this.priorities = Float64Array.from(this.states, (state) => state.priority);
+    this.mayBeVictim = Uint8Array.from(this.states, (state) => (state.mayBeVictim ? 1 : 0));
+  }
+
+  requests(resource: string): Float64Array {
+    let column = this.columns.get(resource);
+    if (!column) this.columns.set(resource, (column = Float64Array.from(this.states, (state) => amountOf(state.request, resource))));
+    return column;
+  }
+
+  /** The same binding at the same priority: its rank holds. */
+  replace(rank: number, state: BindingState): void {
+    this.states[rank] = state;
+    this.mayBeVictim[rank] = state.mayBeVictim ? 1 : 0;
+    this.columns.forEach((column, resource) => (column[rank] = amountOf(state.request, resource)));
+  }
 }
 
 /** A cluster's residents as ranks in a PriorityOrder, with the replicas each has there. */
@@ -139,7 +170,7 @@ export class SchedulingSnapshot {
   readonly bindings = new Map<string, BindingState>();
   private readonly rooms = new Map<string, ClusterRoom>();
   /** Built by priorityOrder(); undefined once a binding comes, goes or changes priority. */
-  private order: (PriorityOrder & { readonly states: BindingState[] }) | undefined;
+  private order: BindingOrder | undefined;
 
   constructor(clusters: readonly Cluster[], bindings: readonly ResourceBinding[]) {
     this.clusters = this.rooms;
@@ -170,10 +201,7 @@ export class SchedulingSnapshot {
     // The same binding at the same priority keeps its rank; anything else reorders when next asked.
     const rank = previous?.priority === state.priority ? this.order?.rank.get(state.key) : undefined;
     if (rank === undefined) this.order = undefined;
-    else {
-      this.order!.states[rank] = state;
-      this.order!.mayBeVictim[rank] = state.mayBeVictim ? 1 : 0;
-    }
+    else this.order!.replace(rank, state);
   }
 
   remove(key: string): void {
@@ -189,15 +217,7 @@ export class SchedulingSnapshot {
    * a binding was added, removed or changed priority.
    */
   priorityOrder(): PriorityOrder {
-    if (!this.order) {
-      const states = [...this.bindings.values()].sort((a, b) => a.priority - b.priority || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      this.order = {
-        states,
-        rank: new Map(states.map((state, rank) => [state.key, rank])),
-        priorities: Float64Array.from(states, (state) => state.priority),
-        mayBeVictim: Uint8Array.from(states, (state) => (state.mayBeVictim ? 1 : 0)),
-      };
-    }
+    this.order ??= new BindingOrder(this.bindings.values());
     return this.order;
   }
 

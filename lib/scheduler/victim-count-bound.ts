@@ -67,8 +67,8 @@ function perClusterBound({ amounts, room, needed, usage, placements }: OracleLay
     }
     if (spans > 1) extraClusters.push(spans - 1);
   }
-  const coverage = covering.map(largestFirstSums);
-  const extraSums = largestFirstSums(extraClusters);
+  const coverage = covering.map((usages) => new LargestFirst(usages));
+  const extraSums = new LargestFirst(extraClusters).sums();
   const needOn = new Float64Array(isShort.length);
 
   return (evicted) => {
@@ -83,7 +83,7 @@ function perClusterBound({ amounts, room, needed, usage, placements }: OracleLay
     }
     for (const cluster of gapCluster) needOn[cluster] = 0;
     left.forEach((amount, gap) => {
-      if (amount > 0) needOn[gapCluster[gap]!] = Math.max(needOn[gapCluster[gap]!]!, fewestReaching(coverage[gap]!, amount));
+      if (amount > 0) needOn[gapCluster[gap]!] = Math.max(needOn[gapCluster[gap]!]!, coverage[gap]!.fewestReaching(amount));
     });
     let most = 0;
     let total = 0;
@@ -129,32 +129,49 @@ function pooledBound({ amounts, room, usage, placements }: OracleLayout, wanted:
     gains.push(gain);
   }
   const gainOf = Float64Array.from(gains);
-  const largest = largestFirstSums(gains);
+  const largest = new LargestFirst(gains);
   return (evicted) => {
     let missing = wanted - pooled;
     for (const candidate of evicted) missing -= gainOf[candidate]!;
-    return missing <= 0 ? 0 : fewestReaching(largest, missing);
+    return largest.fewestReaching(missing);
   };
 }
 
-/** sums[m]: the sum of the m largest values. */
-function largestFirstSums(values: readonly number[]): Float64Array {
-  // A typed array sorts numbers without a comparator call per comparison.
-  const ascending = Float64Array.from(values).sort();
-  const sums = new Float64Array(ascending.length + 1);
-  for (let m = 1; m <= ascending.length; m++) sums[m] = sums[m - 1]! + ascending[ascending.length - m]!;
-  return sums;
-}
+/** Sums of the largest values first, sorted only when a question needs more than the largest one. */
+class LargestFirst {
+  private readonly values: readonly number[];
+  private readonly largest: number;
+  private sorted: Float64Array | undefined;
 
-/** The fewest values whose largest-first sum reaches `target`; +∞ when all of them fall short. */
-function fewestReaching(sums: Float64Array, target: number): number {
-  if (sums[sums.length - 1]! < target) return Number.POSITIVE_INFINITY;
-  let low = 0;
-  let high = sums.length - 1;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sums[mid]! >= target) high = mid;
-    else low = mid + 1;
+  constructor(values: readonly number[]) {
+    this.values = values;
+    this.largest = values.reduce((most, value) => Math.max(most, value), Number.NEGATIVE_INFINITY);
   }
-  return low;
+
+  /** sums()[m]: the sum of the m largest values. */
+  sums(): Float64Array {
+    if (!this.sorted) {
+      // A typed array sorts numbers without a comparator call per comparison.
+      const ascending = Float64Array.from(this.values).sort();
+      this.sorted = new Float64Array(ascending.length + 1);
+      for (let m = 1; m <= ascending.length; m++) this.sorted[m] = this.sorted[m - 1]! + ascending[ascending.length - m]!;
+    }
+    return this.sorted;
+  }
+
+  /** The fewest values whose largest-first sum reaches `target`; +∞ when all of them fall short. */
+  fewestReaching(target: number): number {
+    if (target <= 0) return 0;
+    if (target <= this.largest) return 1;
+    const sums = this.sums();
+    if (sums[sums.length - 1]! < target) return Number.POSITIVE_INFINITY;
+    let low = 2;
+    let high = sums.length - 1;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (sums[mid]! >= target) high = mid;
+      else low = mid + 1;
+    }
+    return low;
+  }
 }
