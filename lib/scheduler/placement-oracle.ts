@@ -104,7 +104,7 @@ export class PlacementOracle implements FeasibilityOracle {
   }
 
   /** See FeasibilityOracle.lowerBound and victim-count-bound.ts; laid out when the search first asks. */
-  lowerBound(evicted: readonly number[]): number {
+  lowerBound(evicted: readonly number[], below: number): number {
     if (!this.small) return 0;
     this.bound ??= victimCountBound({
       amounts: this.amounts,
@@ -114,7 +114,7 @@ export class PlacementOracle implements FeasibilityOracle {
       placements: this.placements,
       requirement: this.requirement,
     });
-    return this.bound(evicted);
+    return this.bound(evicted, below);
   }
 
   private move(index: number, evicted: 0 | 1): void {

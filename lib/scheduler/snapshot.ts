@@ -87,6 +87,7 @@ export interface RankedResidents {
  */
 class ClusterRoom implements ClusterState {
   readonly placed: Record<string, number> = {};
+  /** Read only: changed through admit and release. */
   readonly residents = new Map<string, number>();
   private cachedRoom: ResourceList | undefined;
   private ranked: (RankedResidents & { readonly order: PriorityOrder }) | undefined;
@@ -104,10 +105,23 @@ class ClusterRoom implements ClusterState {
     return this.cachedRoom;
   }
 
-  place(state: BindingState, replicas: number, sign: 1 | -1): void {
-    accumulate(this.placed, state.request, sign * replicas);
+  /**
+   * A binding placed here. `rank` is its rank in the priority order when that order stays as it is: the
+   * residents by rank are then updated rather than looked up again, key by key, when next read.
+   */
+  admit(state: BindingState, replicas: number, rank: number | undefined): void {
+    accumulate(this.placed, state.request, replicas);
     this.cachedRoom = undefined;
-    this.ranked = undefined;
+    this.residents.set(state.key, replicas);
+    this.ranked = rank === undefined || !this.ranked ? undefined : { ...withResident(this.ranked, rank, replicas), order: this.ranked.order };
+  }
+
+  /** A binding no longer placed here; `rank` as for admit. */
+  release(state: BindingState, replicas: number, rank: number | undefined): void {
+    accumulate(this.placed, state.request, -replicas);
+    this.cachedRoom = undefined;
+    this.residents.delete(state.key);
+    this.ranked = rank === undefined || !this.ranked ? undefined : { ...withoutResident(this.ranked, rank), order: this.ranked.order };
   }
 
   /** The residents by their rank in `order`, kept while neither the residents nor the order change. */
@@ -125,6 +139,34 @@ class ClusterRoom implements ClusterState {
     }
     return this.ranked;
   }
+}
+
+function withResident({ ranks, replicas }: RankedResidents, rank: number, count: number): RankedResidents {
+  const at = ranks.indexOf(rank);
+  if (at >= 0) {
+    const updated = replicas.slice();
+    updated[at] = count;
+    return { ranks, replicas: updated };
+  }
+  const grownRanks = new Int32Array(ranks.length + 1);
+  const grownReplicas = new Float64Array(ranks.length + 1);
+  grownRanks.set(ranks);
+  grownReplicas.set(replicas);
+  grownRanks[ranks.length] = rank;
+  grownReplicas[ranks.length] = count;
+  return { ranks: grownRanks, replicas: grownReplicas };
+}
+
+function withoutResident({ ranks, replicas }: RankedResidents, rank: number): RankedResidents {
+  const at = ranks.indexOf(rank);
+  if (at < 0) return { ranks, replicas };
+  const shrunkRanks = new Int32Array(ranks.length - 1);
+  const shrunkReplicas = new Float64Array(ranks.length - 1);
+  shrunkRanks.set(ranks.subarray(0, at));
+  shrunkRanks.set(ranks.subarray(at + 1), at);
+  shrunkReplicas.set(replicas.subarray(0, at));
+  shrunkReplicas.set(replicas.subarray(at + 1), at);
+  return { ranks: shrunkRanks, replicas: shrunkReplicas };
 }
 
 const UNLIMITED_PODS = 2 ** 40;
@@ -190,16 +232,15 @@ export class SchedulingSnapshot {
   upsert(binding: ResourceBinding): void {
     const state = bindingState(binding);
     const previous = this.bindings.get(state.key);
-    if (previous) this.forget(previous);
+    // The same binding at the same priority keeps its rank; anything else reorders when next asked.
+    const rank = previous?.priority === state.priority ? this.order?.rank.get(state.key) : undefined;
+    if (previous) this.forget(previous, rank);
     this.bindings.set(state.key, state);
     for (const target of state.clusters) {
       const cluster = this.rooms.get(target.name);
       if (!cluster || target.replicas === 0) continue;
-      cluster.place(state, target.replicas, 1);
-      cluster.residents.set(state.key, target.replicas);
+      cluster.admit(state, target.replicas, rank);
     }
-    // The same binding at the same priority keeps its rank; anything else reorders when next asked.
-    const rank = previous?.priority === state.priority ? this.order?.rank.get(state.key) : undefined;
     if (rank === undefined) this.order = undefined;
     else this.order!.replace(rank, state);
   }
@@ -207,7 +248,7 @@ export class SchedulingSnapshot {
   remove(key: string): void {
     const previous = this.bindings.get(key);
     if (!previous) return;
-    this.forget(previous);
+    this.forget(previous, undefined);
     this.order = undefined;
   }
 
@@ -239,13 +280,12 @@ export class SchedulingSnapshot {
     return own && counted ? add(cluster.room, usageOn(counted, own)) : cluster.room;
   }
 
-  private forget(previous: BindingState): void {
+  private forget(previous: BindingState, rank: number | undefined): void {
     this.bindings.delete(previous.key);
     for (const target of previous.clusters) {
       const cluster = this.rooms.get(target.name);
       if (!cluster || !cluster.residents.has(previous.key)) continue;
-      cluster.place(previous, target.replicas, -1);
-      cluster.residents.delete(previous.key);
+      cluster.release(previous, target.replicas, rank);
     }
   }
 }

@@ -15,8 +15,11 @@ export interface OracleLayout {
   readonly requirement: Requirement;
 }
 
-/** How many more candidates, at least, any feasible set containing `evicted` has. */
-export type VictimCountBound = (evicted: readonly number[]) => number;
+/**
+ * How many more candidates, at least, any feasible set has that consists of `evicted` and candidates
+ * with indexes below `below` (FeasibilityOracle.lowerBound).
+ */
+export type VictimCountBound = (evicted: readonly number[], below: number) => number;
 
 /**
  * Lower bounds for the victim search, so that it need not prove by enumeration that no smaller set
@@ -24,13 +27,16 @@ export type VictimCountBound = (evicted: readonly number[]) => number;
  *
  * Per-cluster requirements: a resource a cluster lacks for its share, after what `evicted` frees,
  * takes at least as many more victims as the largest usages of it there need to cover the shortfall.
+ * Among the candidates below `below` it also takes at least the shortfall over the largest usage there.
  * A victim counts on every short cluster it is on, so with k_c victims needed on cluster c, V more
- * victims satisfy V + (the V largest numbers of extra short clusters one candidate is on) ≥ Σ k_c.
+ * victims satisfy V + (the V largest numbers of extra short clusters one candidate is on) ≥ Σ k_c,
+ * and V × (1 + the largest such number below `below`) ≥ Σ k_c.
  *
  * Pooled requirements: evicting a candidate adds at most ⌈usage / request⌉ replicas on a cluster, in
  * the resource that limits the cluster before any eviction, and no more than the cluster lacks of the
  * whole requirement. These gains add up to at least what is missing in any feasible set, so a set
- * containing `evicted` needs as many more as the largest gains take to cover what `evicted` leaves.
+ * containing `evicted` needs as many more as the largest gains take to cover what `evicted` leaves, and
+ * as many as the largest gain below `below` takes.
  */
 export function victimCountBound(layout: OracleLayout): VictimCountBound {
   return layout.requirement.type === 'per-cluster' ? perClusterBound(layout) : pooledBound(layout, layout.requirement.replicas);
@@ -51,7 +57,9 @@ function perClusterBound({ amounts, room, needed, usage, placements }: OracleLay
     }
   }
   const covering: number[][] = shortfall.map(() => []);
+  const coveringOwners: number[][] = shortfall.map(() => []);
   const extraClusters: number[] = [];
+  const extraOwners: number[] = [];
   const isShort = new Uint8Array(room.length / slots);
   for (const cluster of gapCluster) isShort[cluster] = 1;
   for (let candidate = 0; candidate + 1 < firstEntry.length; candidate++) {
@@ -62,17 +70,26 @@ function perClusterBound({ amounts, room, needed, usage, placements }: OracleLay
       spans++;
       for (let slot = 0; slot < slots; slot++) {
         const gap = gapAt[cluster * slots + slot]!;
-        if (gap >= 0) covering[gap]!.push(usage[entry * slots + slot]!);
+        if (gap >= 0) {
+          covering[gap]!.push(usage[entry * slots + slot]!);
+          coveringOwners[gap]!.push(candidate);
+        }
       }
     }
-    if (spans > 1) extraClusters.push(spans - 1);
+    if (spans > 1) {
+      extraClusters.push(spans - 1);
+      extraOwners.push(candidate);
+    }
   }
-  const coverage = covering.map((usages) => new LargestFirst(usages));
-  const extraSums = new LargestFirst(extraClusters).sums();
+  const coverage = covering.map((usages, gap) => new LargestFirst(usages, coveringOwners[gap]!));
+  const extra = new LargestFirst(extraClusters, extraOwners);
+  const extraSums = extra.sums();
+  const shortClusters = [...new Set(gapCluster)];
   const needOn = new Float64Array(isShort.length);
+  const left = new Float64Array(shortfall.length);
 
-  return (evicted) => {
-    const left = shortfall.slice();
+  return (evicted, below) => {
+    left.set(shortfall);
     for (const candidate of evicted) {
       for (let entry = firstEntry[candidate]!; entry < firstEntry[candidate + 1]!; entry++) {
         for (let slot = 0; slot < slots; slot++) {
@@ -81,19 +98,19 @@ function perClusterBound({ amounts, room, needed, usage, placements }: OracleLay
         }
       }
     }
-    for (const cluster of gapCluster) needOn[cluster] = 0;
-    left.forEach((amount, gap) => {
-      if (amount > 0) needOn[gapCluster[gap]!] = Math.max(needOn[gapCluster[gap]!]!, coverage[gap]!.fewestReaching(amount));
-    });
+    for (const cluster of shortClusters) needOn[cluster] = 0;
+    for (let gap = 0; gap < left.length; gap++) {
+      const cluster = gapCluster[gap]!;
+      if (left[gap]! > 0) needOn[cluster] = Math.max(needOn[cluster]!, coverage[gap]!.fewestReaching(left[gap]!, below));
+    }
     let most = 0;
     let total = 0;
-    for (let cluster = 0; cluster < needOn.length; cluster++) {
-      if (isShort[cluster] === 0) continue;
+    for (const cluster of shortClusters) {
       most = Math.max(most, needOn[cluster]!);
       total += needOn[cluster]!;
     }
     if (!Number.isFinite(total)) return Number.POSITIVE_INFINITY;
-    let bound = most;
+    let bound = Math.max(most, Math.ceil(total / (1 + extra.largestBelow(below))));
     while (bound + extraSums[Math.min(bound, extraSums.length - 1)]! < total) bound++;
     return bound;
   };
@@ -119,6 +136,7 @@ function pooledBound({ amounts, room, usage, placements }: OracleLayout, wanted:
   }
   const { firstEntry, entryCluster } = placements;
   const gains: number[] = [];
+  const owners: number[] = [];
   for (let candidate = 0; candidate + 1 < firstEntry.length; candidate++) {
     let gain = 0;
     for (let entry = firstEntry[candidate]!; entry < firstEntry[candidate + 1]!; entry++) {
@@ -127,25 +145,33 @@ function pooledBound({ amounts, room, usage, placements }: OracleLayout, wanted:
       gain += Math.min(Math.ceil(usage[entry * slots + slot]! / amounts[slot]!), lacking[cluster]!);
     }
     gains.push(gain);
+    owners.push(candidate);
   }
   const gainOf = Float64Array.from(gains);
-  const largest = new LargestFirst(gains);
-  return (evicted) => {
+  const largest = new LargestFirst(gains, owners);
+  return (evicted, below) => {
     let missing = wanted - pooled;
     for (const candidate of evicted) missing -= gainOf[candidate]!;
-    return largest.fewestReaching(missing);
+    return largest.fewestReaching(missing, below);
   };
 }
 
-/** Sums of the largest values first, sorted only when a question needs more than the largest one. */
+/**
+ * Non-negative values, each owned by a candidate (owners ascending), for "how many of them, at least, to
+ * reach a target": sorted only when a question needs more than the largest one.
+ */
 class LargestFirst {
   private readonly values: readonly number[];
-  private readonly largest: number;
+  private readonly owners: readonly number[];
+  /** largestOfFirst[m]: the largest of the first m values, those of the lowest owners. */
+  private readonly largestOfFirst: Float64Array;
   private sorted: Float64Array | undefined;
 
-  constructor(values: readonly number[]) {
+  constructor(values: readonly number[], owners: readonly number[]) {
     this.values = values;
-    this.largest = values.reduce((most, value) => Math.max(most, value), Number.NEGATIVE_INFINITY);
+    this.owners = owners;
+    this.largestOfFirst = new Float64Array(values.length + 1);
+    values.forEach((value, m) => (this.largestOfFirst[m + 1] = Math.max(this.largestOfFirst[m]!, value)));
   }
 
   /** sums()[m]: the sum of the m largest values. */
@@ -159,10 +185,25 @@ class LargestFirst {
     return this.sorted;
   }
 
-  /** The fewest values whose largest-first sum reaches `target`; +∞ when all of them fall short. */
-  fewestReaching(target: number): number {
+  /**
+   * The fewest values of owners below `below` whose sum reaches `target`, at least: no fewer than the
+   * largest of all values take, nor than the target over the largest value of those owners; +∞ when
+   * none of them can reach it.
+   */
+  fewestReaching(target: number, below: number): number {
     if (target <= 0) return 0;
-    if (target <= this.largest) return 1;
+    const largestBelow = this.largestBelow(below);
+    if (largestBelow <= 0) return Number.POSITIVE_INFINITY;
+    return Math.max(this.fewestOfAll(target), Math.ceil(target / largestBelow));
+  }
+
+  /** The largest value of the owners below `below`, 0 when they have none. */
+  largestBelow(below: number): number {
+    return this.largestOfFirst[this.countBelow(below)]!;
+  }
+
+  private fewestOfAll(target: number): number {
+    if (target <= this.largestOfFirst[this.values.length]!) return 1;
     const sums = this.sums();
     if (sums[sums.length - 1]! < target) return Number.POSITIVE_INFINITY;
     let low = 2;
@@ -171,6 +212,18 @@ class LargestFirst {
       const mid = (low + high) >>> 1;
       if (sums[mid]! >= target) high = mid;
       else low = mid + 1;
+    }
+    return low;
+  }
+
+  /** How many values belong to owners below `below`. */
+  private countBelow(below: number): number {
+    let low = 0;
+    let high = this.owners.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.owners[mid]! < below) low = mid + 1;
+      else high = mid;
     }
     return low;
   }

@@ -27,10 +27,12 @@ export interface FeasibilityOracle {
   /** Would the preemptor fit given the currently evicted set? Must be monotone in that set. */
   feasible(): boolean;
   /**
-   * Optional: every feasible set that contains `evicted` has at least this many other candidates
-   * (whatever is evicted in the oracle now). The exact search skips the branches it rules out.
+   * Optional: every feasible set made of `evicted` and candidates with indexes below `below` has
+   * at least this many candidates besides `evicted` (whatever is evicted in the oracle now). The
+   * exact search skips the branches it rules out; it restricts `below` only when the candidates
+   * are in search order (VictimSearchOptions.inSearchOrder), where indexes are positions.
    */
-  lowerBound?(evicted: readonly number[]): number;
+  lowerBound?(evicted: readonly number[], below: number): number;
 }
 
 export interface VictimSelection {
@@ -124,7 +126,7 @@ export function selectVictims(
     const greedy = runGreedy(order, tracked);
     if (greedy === null) return null;
     if (greedy.length === 0) return { victims: [], exact: true };
-    const search = new ExactSearch(candidates, order, tracked, greedy, single.settled ? 2 : 1);
+    const search = new ExactSearch(candidates, order, tracked, greedy, single.settled ? 2 : 1, options?.inSearchOrder ?? false);
     const exact = search.run();
     return { victims: search.bestVictims, exact };
   } finally {
@@ -205,11 +207,11 @@ class TrackedOracle {
   }
 
   /** 0 without a bound from the oracle; not counted then. */
-  budgetedLowerBound(evicted: readonly number[]): number {
+  budgetedLowerBound(evicted: readonly number[], below: number): number {
     if (!this.bounds) return 0;
     if (this.calls >= this.budget) throw new BudgetExhausted();
     this.calls++;
-    return this.oracle.lowerBound!(evicted);
+    return this.oracle.lowerBound!(evicted, below);
   }
 
   evictAll(): void {
@@ -257,10 +259,10 @@ function singleVictim(order: Int32Array, oracle: TrackedOracle, limit: number): 
   const unsettled = { victims: undefined, settled: false };
   if (!oracle.bounds || limit < 2) return unsettled;
   if (oracle.feasible()) return { victims: [], settled: true };
-  if (oracle.budgetedLowerBound([]) > 1) return { victims: undefined, settled: true };
+  if (oracle.budgetedLowerBound([], order.length) > 1) return { victims: undefined, settled: true };
   for (const index of order) {
     if (oracle.calls + 2 > limit) return unsettled;
-    if (oracle.budgetedLowerBound([index]) > 0) continue;
+    if (oracle.budgetedLowerBound([index], order.length) > 0) continue;
     oracle.evict(index);
     const feasible = oracle.feasible();
     oracle.restore(index);
@@ -331,6 +333,8 @@ class ExactSearch {
   private foundAtLevel = false;
   /** No smaller set is enough (sets of one were ruled out before the search). */
   private readonly lowestLevel: number;
+  /** Candidate indexes are positions, so the oracle's bound can be told which candidates are left. */
+  private readonly indexesArePositions: boolean;
 
   bestVictims: number[];
   private bestCount: number;
@@ -345,9 +349,11 @@ class ExactSearch {
     oracle: TrackedOracle,
     greedy: number[],
     lowestLevel: number,
+    indexesArePositions: boolean,
   ) {
     const n = order.length;
     this.lowestLevel = lowestLevel;
+    this.indexesArePositions = indexesArePositions;
     this.candidates = candidates;
     this.order = order;
     this.oracle = oracle;
@@ -440,7 +446,7 @@ class ExactSearch {
    */
   private expand(depth: number, sum: number, end: number, remaining: number): void {
     // With nothing chosen yet the bound cannot pass a count the search already holds.
-    if ((depth > 0 || remaining < this.bestCount) && this.oracle.budgetedLowerBound(this.chosen) > remaining) return;
+    if ((depth > 0 || remaining < this.bestCount) && this.oracle.budgetedLowerBound(this.chosen, this.indexesArePositions ? end : this.order.length) > remaining) return;
     const last = this.lastAdmissible(depth, sum, end, remaining);
     const first = this.firstOpen(remaining - 1, last, end);
     if (first <= last) {

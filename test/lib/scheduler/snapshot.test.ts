@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import { availableReplicas } from '../../../lib/resources';
@@ -114,6 +115,50 @@ describe('SchedulingSnapshot updates', () => {
     snapshot.remove('unknown');
     expect(snapshot.clusters.get('m1')!.placed).toEqual({ cpu: 1000, pods: 1 });
     expect(snapshot.bindings.has(bindingKeyOf(binding('a')))).toBe(false);
+  });
+});
+
+describe('SchedulingSnapshot priority order and residents by rank', () => {
+  const names = ['m1', 'm2', 'm3'];
+  const change = fc.record({
+    name: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+    priority: fc.integer({ min: 0, max: 2 }),
+    preemptible: fc.boolean(),
+    cpu: fc.integer({ min: 0, max: 3 }),
+    clusters: fc.dictionary(fc.constantFrom(...names), fc.integer({ min: 1, max: 3 }), { maxKeys: 3 }),
+    remove: fc.boolean(),
+  });
+
+  it('stay what a fresh snapshot of the same bindings reads, through upserts and removals', () => {
+    fc.assert(
+      fc.property(fc.array(change, { maxLength: 25 }), (changes) => {
+        const snapshot = new SchedulingSnapshot(names.map((name) => cluster(name, { allocatable: { cpu: 100 } })), []);
+        for (const c of changes) {
+          const next = binding(c.name, { priority: c.priority, preemptible: c.preemptible, request: { cpu: c.cpu }, clusters: c.clusters });
+          if (c.remove) snapshot.remove(bindingKeyOf(next));
+          else snapshot.upsert(next);
+          // Read between changes too, so that later changes meet caches.
+          names.forEach((name) => snapshot.rankedResidents(snapshot.clusters.get(name)!));
+          snapshot.priorityOrder().requests('cpu');
+        }
+        const fresh = new SchedulingSnapshot(names.map((name) => cluster(name, { allocatable: { cpu: 100 } })), [...snapshot.bindings.values()].map((s) => s.binding));
+        const view = (of: SchedulingSnapshot) => {
+          const order = of.priorityOrder();
+          return {
+            keys: order.states.map((state) => state.key),
+            priorities: [...order.priorities],
+            mayBeVictim: [...order.mayBeVictim],
+            cpu: [...order.requests('cpu')],
+            residents: names.map((name) => {
+              const { ranks, replicas } = of.rankedResidents(of.clusters.get(name)!);
+              return [...ranks].map((rank, i) => [order.states[rank]!.key, replicas[i]] as const).sort();
+            }),
+          };
+        };
+        expect(view(snapshot)).toEqual(view(fresh));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -31,15 +31,22 @@ function oracleFor(fleet: Fleet) {
   return { oracle: new PlacementOracle(preemptor, states, placements, snapshot, fleet.requirement), size: placements.candidates.length };
 }
 
-/** fewest[mask]: the size of the smallest feasible set containing `mask`, +∞ when none is. */
-function fewestContaining(oracle: PlacementOracle, size: number): number[] {
-  const fewest = new Array<number>(1 << size).fill(Number.POSITIVE_INFINITY);
-  for (let mask = (1 << size) - 1; mask >= 0; mask--) {
+function feasibleSets(oracle: PlacementOracle, size: number): boolean[] {
+  return Array.from({ length: 1 << size }, (_, mask) => {
     const members = indexesOf(mask, size);
     members.forEach((index) => oracle.evict(index));
-    if (oracle.feasible()) fewest[mask] = members.length;
+    const feasible = oracle.feasible();
     members.forEach((index) => oracle.restore(index));
-    for (let index = 0; index < size; index++) {
+    return feasible;
+  });
+}
+
+/** fewest[mask]: the smallest feasible set made of `mask` and candidates below `below`; +∞ when none is. */
+function fewestContaining(feasible: readonly boolean[], size: number, below: number): number[] {
+  const fewest = new Array<number>(1 << size).fill(Number.POSITIVE_INFINITY);
+  for (let mask = (1 << size) - 1; mask >= 0; mask--) {
+    if (feasible[mask]) fewest[mask] = indexesOf(mask, size).length;
+    for (let index = 0; index < below; index++) {
       if ((mask & (1 << index)) === 0) fewest[mask] = Math.min(fewest[mask]!, fewest[mask | (1 << index)]!);
     }
   }
@@ -69,19 +76,21 @@ const fleet: fc.Arbitrary<Fleet> = fc.record({
 });
 
 describe(`victim count bounds (${SPEC}, fewest victims)`, () => {
-  it('never claim more victims than the smallest feasible set containing the evicted ones has besides them', () => {
+  it('never claim more victims than the smallest feasible set of the evicted ones and candidates below a limit has besides them', () => {
     fc.assert(
       fc.property(fleet, (f) => {
         const { oracle, size } = oracleFor(f);
-        const fewest = fewestContaining(oracle, size);
-        fewest.forEach((smallest, mask) => {
-          if (Number.isFinite(smallest)) {
-            const evicted = indexesOf(mask, size);
-            expect(oracle.lowerBound(evicted)).toBeLessThanOrEqual(smallest - evicted.length);
-          }
-        });
+        const feasible = feasibleSets(oracle, size);
+        for (let below = 0; below <= size; below++) {
+          fewestContaining(feasible, size, below).forEach((smallest, mask) => {
+            if (Number.isFinite(smallest)) {
+              const evicted = indexesOf(mask, size);
+              expect(oracle.lowerBound(evicted, below)).toBeLessThanOrEqual(smallest - evicted.length);
+            }
+          });
+        }
       }),
-      { numRuns: 400 },
+      { numRuns: 300 },
     );
   });
 
@@ -89,7 +98,7 @@ describe(`victim count bounds (${SPEC}, fewest victims)`, () => {
   const full = (cpu: number, memory = 0) => [{ cpu, memory }, { cpu: 0, memory: 0 }, { cpu: 0, memory: 0 }];
   const need = (entries: Record<string, number>): Requirement => ({ type: 'per-cluster', need: new Map(Object.entries(entries)) });
 
-  it.each<[string, Fleet, number[], number]>([
+  it.each<[string, Fleet, number[], number, number?]>([
     ['nothing short: no victims', { capacity: full(10), running: [onM1('a', 2)], preemptor: { cpu: 2, memory: 0 }, requirement: need({ m1: 1 }) }, [], 0],
     [
       'one cluster 3 cpu short, candidates of 2, 1, 1 cpu: the two largest',
@@ -154,12 +163,36 @@ describe(`victim count bounds (${SPEC}, fewest victims)`, () => {
       1,
     ],
     [
+      'only candidates below a limit left: the shortfall over the largest of them (3 cpu short, 1 cpu each)',
+      {
+        capacity: full(9),
+        running: [onM1('a', 1), onM1('b', 1), onM1('c', 1), onM1('d', 6)],
+        preemptor: { cpu: 3, memory: 0 },
+        requirement: need({ m1: 1 }),
+      },
+      [],
+      3,
+      3,
+    ],
+    [
+      'pooled, only candidates below a limit left: what is missing over their largest gain',
+      {
+        capacity: full(12),
+        running: [onM1('a', 2), onM1('b', 2), onM1('c', 8)],
+        preemptor: { cpu: 2, memory: 0 },
+        requirement: { type: 'pooled', replicas: 4 },
+      },
+      [],
+      4,
+      2,
+    ],
+    [
       'not enough even with everyone evicted: no finite bound',
       { capacity: full(2), running: [onM1('a', 2)], preemptor: { cpu: 5, memory: 0 }, requirement: need({ m1: 1 }) },
       [],
       Number.POSITIVE_INFINITY,
     ],
-  ])('%s', (_, f, evicted, expected) => {
-    expect(oracleFor(f).oracle.lowerBound(evicted)).toBe(expected);
+  ])('%s', (_, f, evicted, expected, below = Number.POSITIVE_INFINITY) => {
+    expect(oracleFor(f).oracle.lowerBound(evicted, below)).toBe(expected);
   });
 });

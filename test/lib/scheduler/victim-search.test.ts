@@ -449,27 +449,38 @@ describe(`victim search properties (${SPEC})`, () => {
 });
 
 /**
- * ResourceOracle with FeasibilityOracle.lowerBound: the fewest more victims any feasible superset of the
- * evicted ones has (worked out from every subset), less `slack`, so that the search meets exact bounds
- * and loose ones.
+ * ResourceOracle with FeasibilityOracle.lowerBound: the fewest more victims any feasible set of the
+ * evicted ones and candidates below the limit has (worked out from every subset), less `slack`, so that
+ * the search meets exact bounds and loose ones.
  */
 class BoundedOracle implements FeasibilityOracle {
   readonly inner: ResourceOracle;
-  private readonly fewest: number[];
+  private readonly feasibleSets: boolean[];
+  /** By limit: fewest[mask], worked out when first asked. */
+  private readonly fewest = new Map<number, number[]>();
   private readonly slack: number;
+  private readonly size: number;
 
   constructor(scenario: Scenario, slack: number) {
     this.inner = new ResourceOracle(scenario);
     this.slack = slack;
-    const size = scenario.bindings.length;
-    this.fewest = new Array<number>(1 << size).fill(Number.POSITIVE_INFINITY);
-    for (let mask = (1 << size) - 1; mask >= 0; mask--) {
-      const members = bitsOf(mask, size);
-      if (feasibleAfter(scenario, members)) this.fewest[mask] = members.length;
-      for (let index = 0; index < size; index++) {
-        if ((mask & (1 << index)) === 0) this.fewest[mask] = Math.min(this.fewest[mask]!, this.fewest[mask | (1 << index)]!);
+    this.size = scenario.bindings.length;
+    this.feasibleSets = Array.from({ length: 1 << this.size }, (_, mask) => feasibleAfter(scenario, bitsOf(mask, this.size)));
+  }
+
+  private fewestBelow(below: number): number[] {
+    let fewest = this.fewest.get(below);
+    if (!fewest) {
+      fewest = new Array<number>(1 << this.size).fill(Number.POSITIVE_INFINITY);
+      for (let mask = (1 << this.size) - 1; mask >= 0; mask--) {
+        if (this.feasibleSets[mask]) fewest[mask] = bitsOf(mask, this.size).length;
+        for (let index = 0; index < Math.min(below, this.size); index++) {
+          if ((mask & (1 << index)) === 0) fewest[mask] = Math.min(fewest[mask]!, fewest[mask | (1 << index)]!);
+        }
       }
+      this.fewest.set(below, fewest);
     }
+    return fewest;
   }
 
   evict(index: number): void {
@@ -484,10 +495,10 @@ class BoundedOracle implements FeasibilityOracle {
     return this.inner.feasible();
   }
 
-  lowerBound(evicted: readonly number[]): number {
+  lowerBound(evicted: readonly number[], below: number): number {
     this.inner.calls++;
     const mask = evicted.reduce((bits, index) => bits | (1 << index), 0);
-    return Math.max(0, this.fewest[mask]! - evicted.length - this.slack);
+    return Math.max(0, this.fewestBelow(below)[mask]! - evicted.length - this.slack);
   }
 }
 
@@ -495,19 +506,26 @@ function bitsOf(mask: number, size: number): number[] {
   return Array.from({ length: size }, (_, index) => index).filter((index) => (mask & (1 << index)) !== 0);
 }
 
-function selectBounded(scenario: Scenario, slack: number, searchBudget?: number) {
+/** The scenario with its bindings in search order (priority, then id), as the scheduler lists candidates. */
+function inSearchOrder(scenario: Scenario): Scenario {
+  const bindings = [...scenario.bindings].sort((a, b) => a.priority - b.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { ...scenario, bindings };
+}
+
+function selectBounded(scenario: Scenario, slack: number, searchBudget?: number, ordered = false) {
   const oracle = new BoundedOracle(scenario, slack);
-  const selection = selectVictims(scenario.bindings, oracle, searchBudget === undefined ? undefined : { searchBudget });
+  const selection = selectVictims(scenario.bindings, oracle, { ...(searchBudget === undefined ? {} : { searchBudget }), inSearchOrder: ordered });
   expect(oracle.inner.evictedCount()).toBe(0);
   return { selection, calls: oracle.inner.calls };
 }
 
 describe(`victim search with an oracle that bounds the victim count (${SPEC})`, () => {
-  it('finds the brute-force minimum with exact and loose bounds, a single victim first when one is enough', () => {
+  it('finds the brute-force minimum with exact and loose bounds, candidates sorted or not, a single victim first when one is enough', () => {
     fc.assert(
-      fc.property(scenarioArbitrary, fc.nat(2), (scenario, slack) => {
+      fc.property(scenarioArbitrary, fc.nat(2), fc.boolean(), (drawn, slack, ordered) => {
+        const scenario = ordered ? inSearchOrder(drawn) : drawn;
         const expected = brute(scenario);
-        const { selection } = selectBounded(scenario, slack);
+        const { selection } = selectBounded(scenario, slack, undefined, ordered);
         expect(selection).toEqual(expected === null ? null : { victims: expected, exact: true });
       }),
       { numRuns: 2000 },
@@ -516,8 +534,9 @@ describe(`victim search with an oracle that bounds the victim count (${SPEC})`, 
 
   it('with a tight budget stays feasible, within budget and no worse than the greedy', () => {
     fc.assert(
-      fc.property(scenarioArbitrary, fc.nat(2), fc.nat(60), (scenario, slack, searchBudget) => {
-        const { selection, calls } = selectBounded(scenario, slack, searchBudget);
+      fc.property(scenarioArbitrary, fc.nat(2), fc.nat(60), fc.boolean(), (drawn, slack, searchBudget, ordered) => {
+        const scenario = ordered ? inSearchOrder(drawn) : drawn;
+        const { selection, calls } = selectBounded(scenario, slack, searchBudget, ordered);
         const greedyVictims = greedy(scenario);
         expect(calls).toBeLessThanOrEqual(Math.max(searchBudget, scenario.bindings.length + 1));
         if (greedyVictims === null) {
