@@ -103,9 +103,19 @@ export class PlacementOracle implements FeasibilityOracle {
     return this.requirement.type === 'per-cluster' ? this.unsatisfied === 0 : this.pooled >= this.requirement.replicas;
   }
 
-  /** See FeasibilityOracle.lowerBound and victim-count-bound.ts; laid out when the search first asks. */
+  /** See FeasibilityOracle.lowerBound and victim-count-bound.ts. */
   lowerBound(evicted: readonly number[], below: number): number {
-    if (!this.small) return 0;
+    return this.small ? this.countBound().lowerBound(evicted, below) : 0;
+  }
+
+  /** See FeasibilityOracle.completions and victim-count-bound.ts; without `small`, every candidate below `below`. */
+  completions(evicted: readonly number[], below: number): ArrayLike<number> {
+    const listed = this.small ? this.countBound().completions(evicted, below) : undefined;
+    return listed ?? Int32Array.from({ length: Math.min(below, this.placements.candidates.length) }, (_, index) => index);
+  }
+
+  /** Laid out when the search first asks. */
+  private countBound(): VictimCountBound {
     this.bound ??= victimCountBound({
       amounts: this.amounts,
       room: this.room,
@@ -114,7 +124,7 @@ export class PlacementOracle implements FeasibilityOracle {
       placements: this.placements,
       requirement: this.requirement,
     });
-    return this.bound(evicted, below);
+    return this.bound;
   }
 
   private move(index: number, evicted: 0 | 1): void {

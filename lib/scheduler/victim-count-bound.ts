@@ -15,54 +15,71 @@ export interface OracleLayout {
   readonly requirement: Requirement;
 }
 
-/**
- * How many more candidates, at least, any feasible set has that consists of `evicted` and candidates
- * with indexes below `below` (FeasibilityOracle.lowerBound).
- */
-export type VictimCountBound = (evicted: readonly number[], below: number) => number;
-
-/**
- * Lower bounds for the victim search, so that it need not prove by enumeration that no smaller set
- * works. Exact for integer amounts below 2^52 (the oracle's `small`), which is when it is used.
- *
- * Per-cluster requirements: a resource a cluster lacks for its share, after what `evicted` frees,
- * takes at least as many more victims as the largest usages of it there need to cover the shortfall.
- * Among the candidates below `below` it also takes at least the shortfall over the largest usage there.
- * A victim counts on every short cluster it is on, so with k_c victims needed on cluster c, V more
- * victims satisfy V + (the V largest numbers of extra short clusters one candidate is on) ≥ Σ k_c,
- * and V × (1 + the largest such number below `below`) ≥ Σ k_c.
- *
- * Pooled requirements: evicting a candidate adds at most ⌈usage / request⌉ replicas on a cluster, in
- * the resource that limits the cluster before any eviction, and no more than the cluster lacks of the
- * whole requirement. These gains add up to at least what is missing in any feasible set, so a set
- * containing `evicted` needs as many more as the largest gains take to cover what `evicted` leaves, and
- * as many as the largest gain below `below` takes.
- */
-export function victimCountBound(layout: OracleLayout): VictimCountBound {
-  return layout.requirement.type === 'per-cluster' ? perClusterBound(layout) : pooledBound(layout, layout.requirement.replicas);
+/** FeasibilityOracle.lowerBound and FeasibilityOracle.completions for a preemption decision. */
+export interface VictimCountBound {
+  /** How many more candidates, at least, a feasible set of `evicted` and candidates below `below` has. */
+  lowerBound(evicted: readonly number[], below: number): number;
+  /** The candidates below `below` that might complete `evicted` alone, ascending; undefined when any may (nothing is left open). */
+  completions(evicted: readonly number[], below: number): readonly number[] | undefined;
 }
 
-function perClusterBound({ amounts, room, needed, usage, placements }: OracleLayout): VictimCountBound {
+/**
+ * Bounds for the victim search, so that it need not prove by enumeration that no smaller set works.
+ * Exact for integer amounts below 2^52 (the oracle's `small`), which is when it is used. Both kinds of
+ * requirement become gaps that evicted candidates must close, each candidate closing a known amount of
+ * each gap, and gaps grouped by cluster.
+ *
+ * Per-cluster requirements: a gap is a resource a cluster lacks for its share, closed by what a
+ * candidate frees there. After what `evicted` frees, a gap takes at least as many more victims as the
+ * largest amounts need to close it, and among the candidates below `below` at least the rest over the
+ * largest amount there. A victim counts on every short cluster it is on, so with k_c victims needed on
+ * cluster c, V more victims satisfy V + (the V largest numbers of extra short clusters one candidate is
+ * on) ≥ Σ k_c, and V × (1 + the largest such number below `below`) ≥ Σ k_c.
+ *
+ * Pooled requirements: one gap, the replicas missing. Evicting a candidate adds at most ⌈usage /
+ * request⌉ replicas on a cluster, in the resource that limits the cluster before any eviction, and no
+ * more than the cluster lacks of the whole requirement; these gains add up to at least what is missing
+ * in any feasible set.
+ *
+ * A candidate completes a set alone only if it closes every gap the set leaves open.
+ */
+export function victimCountBound(layout: OracleLayout): VictimCountBound {
+  return new GapBound(layout.requirement.type === 'per-cluster' ? clusterGaps(layout) : replicaGap(layout, layout.requirement.replicas));
+}
+
+interface Gaps {
+  /** What each gap lacks before any eviction. */
+  readonly shortfall: readonly number[];
+  /** The cluster (or other group) a gap counts towards: victims needed add up over groups. */
+  readonly group: readonly number[];
+  /** closes[gap][candidate]: how much of the gap the candidate closes. */
+  readonly closes: readonly Float64Array[];
+  /** For candidates on several groups: the number of extra groups, and the candidate. */
+  readonly extraGroups: readonly number[];
+  readonly extraOwners: readonly number[];
+}
+
+function clusterGaps({ amounts, room, needed, usage, placements }: OracleLayout): Gaps {
   const slots = amounts.length;
   const { firstEntry, entryCluster } = placements;
-  // A gap is a (cluster, resource) short of the cluster's share before any eviction.
+  const candidates = firstEntry.length - 1;
   const gapAt = new Int32Array(room.length).fill(-1);
-  const gapCluster: number[] = [];
   const shortfall: number[] = [];
+  const group: number[] = [];
+  const closes: Float64Array[] = [];
   for (let at = 0; at < room.length; at++) {
     if (needed[at]! > 0 && room[at]! < needed[at]!) {
       gapAt[at] = shortfall.length;
-      gapCluster.push(Math.floor(at / slots));
       shortfall.push(needed[at]! - room[at]!);
+      group.push(Math.floor(at / slots));
+      closes.push(new Float64Array(candidates));
     }
   }
-  const covering: number[][] = shortfall.map(() => []);
-  const coveringOwners: number[][] = shortfall.map(() => []);
-  const extraClusters: number[] = [];
-  const extraOwners: number[] = [];
   const isShort = new Uint8Array(room.length / slots);
-  for (const cluster of gapCluster) isShort[cluster] = 1;
-  for (let candidate = 0; candidate + 1 < firstEntry.length; candidate++) {
+  for (const cluster of group) isShort[cluster] = 1;
+  const extraGroups: number[] = [];
+  const extraOwners: number[] = [];
+  for (let candidate = 0; candidate < candidates; candidate++) {
     let spans = 0;
     for (let entry = firstEntry[candidate]!; entry < firstEntry[candidate + 1]!; entry++) {
       const cluster = entryCluster[entry]!;
@@ -70,53 +87,18 @@ function perClusterBound({ amounts, room, needed, usage, placements }: OracleLay
       spans++;
       for (let slot = 0; slot < slots; slot++) {
         const gap = gapAt[cluster * slots + slot]!;
-        if (gap >= 0) {
-          covering[gap]!.push(usage[entry * slots + slot]!);
-          coveringOwners[gap]!.push(candidate);
-        }
+        if (gap >= 0) closes[gap]![candidate] = usage[entry * slots + slot]!;
       }
     }
     if (spans > 1) {
-      extraClusters.push(spans - 1);
+      extraGroups.push(spans - 1);
       extraOwners.push(candidate);
     }
   }
-  const coverage = covering.map((usages, gap) => new LargestFirst(usages, coveringOwners[gap]!));
-  const extra = new LargestFirst(extraClusters, extraOwners);
-  const extraSums = extra.sums();
-  const shortClusters = [...new Set(gapCluster)];
-  const needOn = new Float64Array(isShort.length);
-  const left = new Float64Array(shortfall.length);
-
-  return (evicted, below) => {
-    left.set(shortfall);
-    for (const candidate of evicted) {
-      for (let entry = firstEntry[candidate]!; entry < firstEntry[candidate + 1]!; entry++) {
-        for (let slot = 0; slot < slots; slot++) {
-          const gap = gapAt[entryCluster[entry]! * slots + slot]!;
-          if (gap >= 0) left[gap]! -= usage[entry * slots + slot]!;
-        }
-      }
-    }
-    for (const cluster of shortClusters) needOn[cluster] = 0;
-    for (let gap = 0; gap < left.length; gap++) {
-      const cluster = gapCluster[gap]!;
-      if (left[gap]! > 0) needOn[cluster] = Math.max(needOn[cluster]!, coverage[gap]!.fewestReaching(left[gap]!, below));
-    }
-    let most = 0;
-    let total = 0;
-    for (const cluster of shortClusters) {
-      most = Math.max(most, needOn[cluster]!);
-      total += needOn[cluster]!;
-    }
-    if (!Number.isFinite(total)) return Number.POSITIVE_INFINITY;
-    let bound = Math.max(most, Math.ceil(total / (1 + extra.largestBelow(below))));
-    while (bound + extraSums[Math.min(bound, extraSums.length - 1)]! < total) bound++;
-    return bound;
-  };
+  return { shortfall, group, closes, extraGroups, extraOwners };
 }
 
-function pooledBound({ amounts, room, usage, placements }: OracleLayout, wanted: number): VictimCountBound {
+function replicaGap({ amounts, room, usage, placements }: OracleLayout, wanted: number): Gaps {
   const slots = amounts.length;
   const clusters = room.length / slots;
   const limiting = new Int32Array(clusters);
@@ -134,44 +116,113 @@ function pooledBound({ amounts, room, usage, placements }: OracleLayout, wanted:
     pooled += Math.min(replicas, wanted);
     lacking[cluster] = wanted - Math.min(replicas, wanted);
   }
+  if (pooled >= wanted) return { shortfall: [], group: [], closes: [], extraGroups: [], extraOwners: [] };
   const { firstEntry, entryCluster } = placements;
-  const gains: number[] = [];
-  const owners: number[] = [];
-  for (let candidate = 0; candidate + 1 < firstEntry.length; candidate++) {
-    let gain = 0;
+  const gains = new Float64Array(firstEntry.length - 1);
+  for (let candidate = 0; candidate < gains.length; candidate++) {
     for (let entry = firstEntry[candidate]!; entry < firstEntry[candidate + 1]!; entry++) {
       const cluster = entryCluster[entry]!;
       const slot = limiting[cluster]!;
-      gain += Math.min(Math.ceil(usage[entry * slots + slot]! / amounts[slot]!), lacking[cluster]!);
+      gains[candidate]! += Math.min(Math.ceil(usage[entry * slots + slot]! / amounts[slot]!), lacking[cluster]!);
     }
-    gains.push(gain);
-    owners.push(candidate);
   }
-  const gainOf = Float64Array.from(gains);
-  const largest = new LargestFirst(gains, owners);
-  return (evicted, below) => {
-    let missing = wanted - pooled;
-    for (const candidate of evicted) missing -= gainOf[candidate]!;
-    return largest.fewestReaching(missing, below);
-  };
+  return { shortfall: [wanted - pooled], group: [0], closes: [gains], extraGroups: [], extraOwners: [] };
+}
+
+class GapBound implements VictimCountBound {
+  private readonly gaps: Gaps;
+  private readonly closing: LargestFirst[];
+  private readonly extra: LargestFirst;
+  private readonly groups: number[];
+  private readonly left: Float64Array;
+  /** By group: the victims it needs at least. */
+  private readonly needOn: Float64Array;
+
+  constructor(gaps: Gaps) {
+    this.gaps = gaps;
+    this.closing = gaps.closes.map((closes) => LargestFirst.of(closes));
+    this.extra = new LargestFirst(gaps.extraGroups, gaps.extraOwners);
+    this.groups = [...new Set(gaps.group)];
+    this.left = new Float64Array(gaps.shortfall.length);
+    this.needOn = new Float64Array(Math.max(-1, ...this.groups) + 1);
+  }
+
+  lowerBound(evicted: readonly number[], below: number): number {
+    const left = this.leftAfter(evicted);
+    for (const group of this.groups) this.needOn[group] = 0;
+    for (let gap = 0; gap < left.length; gap++) {
+      const group = this.gaps.group[gap]!;
+      if (left[gap]! > 0) this.needOn[group] = Math.max(this.needOn[group]!, this.closing[gap]!.fewestReaching(left[gap]!, below));
+    }
+    let most = 0;
+    let total = 0;
+    for (const group of this.groups) {
+      most = Math.max(most, this.needOn[group]!);
+      total += this.needOn[group]!;
+    }
+    if (!Number.isFinite(total)) return Number.POSITIVE_INFINITY;
+    const extraSums = this.extra.sums();
+    let bound = Math.max(most, Math.ceil(total / (1 + this.extra.largestBelow(below))));
+    while (bound + extraSums[Math.min(bound, extraSums.length - 1)]! < total) bound++;
+    return bound;
+  }
+
+  completions(evicted: readonly number[], below: number): readonly number[] | undefined {
+    const left = this.leftAfter(evicted);
+    const open: number[] = [];
+    for (let gap = 0; gap < left.length; gap++) if (left[gap]! > 0) open.push(gap);
+    if (open.length === 0) return undefined;
+    // The candidates that close the first open gap alone, ascending, that close every other one too.
+    const [first, ...others] = open;
+    const closingFirst = this.closing[first!]!.ownersReaching(left[first!]!, below);
+    return others.length === 0
+      ? closingFirst
+      : closingFirst.filter((candidate) => others.every((gap) => this.gaps.closes[gap]![candidate]! >= left[gap]!));
+  }
+
+  private leftAfter(evicted: readonly number[]): Float64Array {
+    this.left.set(this.gaps.shortfall);
+    for (const candidate of evicted) {
+      for (let gap = 0; gap < this.left.length; gap++) this.left[gap]! -= this.gaps.closes[gap]![candidate]!;
+    }
+    return this.left;
+  }
 }
 
 /**
- * Non-negative values, each owned by a candidate (owners ascending), for "how many of them, at least, to
+ * Positive values, each owned by a candidate (owners ascending), for "how many of them, at least, to
  * reach a target": sorted only when a question needs more than the largest one.
  */
 class LargestFirst {
   private readonly values: readonly number[];
   private readonly owners: readonly number[];
-  /** largestOfFirst[m]: the largest of the first m values, those of the lowest owners. */
+  /** largestOfFirst[m] and totalOfFirst[m]: the largest and the sum of the first m values, those of the lowest owners. */
   private readonly largestOfFirst: Float64Array;
+  private readonly totalOfFirst: Float64Array;
   private sorted: Float64Array | undefined;
+
+  /** The positive values of `byOwner`, owned by their indexes. */
+  static of(byOwner: Float64Array): LargestFirst {
+    const values: number[] = [];
+    const owners: number[] = [];
+    for (let owner = 0; owner < byOwner.length; owner++) {
+      if (byOwner[owner]! > 0) {
+        values.push(byOwner[owner]!);
+        owners.push(owner);
+      }
+    }
+    return new LargestFirst(values, owners);
+  }
 
   constructor(values: readonly number[], owners: readonly number[]) {
     this.values = values;
     this.owners = owners;
     this.largestOfFirst = new Float64Array(values.length + 1);
-    values.forEach((value, m) => (this.largestOfFirst[m + 1] = Math.max(this.largestOfFirst[m]!, value)));
+    this.totalOfFirst = new Float64Array(values.length + 1);
+    for (let m = 0; m < values.length; m++) {
+      this.largestOfFirst[m + 1] = Math.max(this.largestOfFirst[m]!, values[m]!);
+      this.totalOfFirst[m + 1] = this.totalOfFirst[m]! + values[m]!;
+    }
   }
 
   /** sums()[m]: the sum of the m largest values. */
@@ -185,16 +236,25 @@ class LargestFirst {
     return this.sorted;
   }
 
+  /** The owners below `below` whose value reaches `target` alone, ascending. */
+  ownersReaching(target: number, below: number): number[] {
+    const reaching: number[] = [];
+    for (let m = 0; m < this.owners.length && this.owners[m]! < below; m++) {
+      if (this.values[m]! >= target) reaching.push(this.owners[m]!);
+    }
+    return reaching;
+  }
+
   /**
    * The fewest values of owners below `below` whose sum reaches `target`, at least: no fewer than the
    * largest of all values take, nor than the target over the largest value of those owners; +∞ when
-   * none of them can reach it.
+   * all of those owners' values together fall short.
    */
   fewestReaching(target: number, below: number): number {
     if (target <= 0) return 0;
-    const largestBelow = this.largestBelow(below);
-    if (largestBelow <= 0) return Number.POSITIVE_INFINITY;
-    return Math.max(this.fewestOfAll(target), Math.ceil(target / largestBelow));
+    const available = this.countBelow(below);
+    if (this.totalOfFirst[available]! < target) return Number.POSITIVE_INFINITY;
+    return Math.max(this.fewestOfAll(target), Math.ceil(target / this.largestOfFirst[available]!));
   }
 
   /** The largest value of the owners below `below`, 0 when they have none. */

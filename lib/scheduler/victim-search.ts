@@ -33,6 +33,12 @@ export interface FeasibilityOracle {
    * are in search order (VictimSearchOptions.inSearchOrder), where indexes are positions.
    */
   lowerBound?(evicted: readonly number[], below: number): number;
+  /**
+   * Optional: the candidates with indexes below `below`, ascending, that might make `evicted`
+   * feasible by themselves alone (no other one does). The search looks for a single victim
+   * among the completions of nothing before anything else.
+   */
+  completions?(evicted: readonly number[], below: number): ArrayLike<number>;
 }
 
 export interface VictimSelection {
@@ -121,7 +127,7 @@ export function selectVictims(
   const tracked = new TrackedOracle(oracle, candidates.length, budget);
   try {
     // The greedy's n + 1 calls always run: the scan for a single victim leaves them to it.
-    const single = singleVictim(order, tracked, budget - order.length - 1);
+    const single = singleVictim(candidates, tracked, budget - order.length - 1, options?.inSearchOrder ?? false);
     if (single.victims) return { victims: single.victims, exact: true };
     const greedy = runGreedy(order, tracked);
     if (greedy === null) return null;
@@ -175,6 +181,7 @@ class BudgetExhausted extends Error {}
 class TrackedOracle {
   calls = 0;
   readonly bounds: boolean;
+  readonly completes: boolean;
   private readonly oracle: FeasibilityOracle;
   private readonly evicted: Uint8Array;
   private readonly budget: number;
@@ -184,6 +191,7 @@ class TrackedOracle {
     this.evicted = new Uint8Array(size);
     this.budget = budget;
     this.bounds = oracle.lowerBound !== undefined;
+    this.completes = oracle.completions !== undefined;
   }
 
   evict(index: number): void {
@@ -204,6 +212,14 @@ class TrackedOracle {
   budgetedFeasible(): boolean {
     if (this.calls >= this.budget) throw new BudgetExhausted();
     return this.feasible();
+  }
+
+  /** Undefined, and not counted, when the oracle cannot tell. */
+  budgetedCompletions(evicted: readonly number[], below: number): ArrayLike<number> | undefined {
+    if (!this.completes) return undefined;
+    if (this.calls >= this.budget) throw new BudgetExhausted();
+    this.calls++;
+    return this.oracle.completions!(evicted, below);
   }
 
   /** 0 without a bound from the oracle; not counted then. */
@@ -251,18 +267,24 @@ interface SingleVictimScan {
 
 /**
  * One victim is the commonest answer, and the cheapest to prove best: among sets of one, the
- * first in search order that is enough. The oracle's bound rules most candidates out without a
- * feasibility check; without a bound the scan is left to the exact search. Stops, unsettled,
- * before making more than `limit` calls.
+ * first in search order that is enough. Only the oracle's completions of the empty set are
+ * checked; without them the scan is left to the exact search. Stops, unsettled, before making
+ * more than `limit` calls.
  */
-function singleVictim(order: Int32Array, oracle: TrackedOracle, limit: number): SingleVictimScan {
+function singleVictim(
+  candidates: readonly VictimCandidate[],
+  oracle: TrackedOracle,
+  limit: number,
+  indexesArePositions: boolean,
+): SingleVictimScan {
   const unsettled = { victims: undefined, settled: false };
-  if (!oracle.bounds || limit < 2) return unsettled;
+  if (!oracle.completes || limit < 2) return unsettled;
   if (oracle.feasible()) return { victims: [], settled: true };
-  if (oracle.budgetedLowerBound([], order.length) > 1) return { victims: undefined, settled: true };
-  for (const index of order) {
-    if (oracle.calls + 2 > limit) return unsettled;
-    if (oracle.budgetedLowerBound([index], order.length) > 0) continue;
+  const completions = oracle.budgetedCompletions([], candidates.length)!;
+  const singles = indexesArePositions ? completions : Array.from(completions).sort((a, b) => compareCandidates(candidates, a, b));
+  for (let m = 0; m < singles.length; m++) {
+    const index = singles[m]!;
+    if (oracle.calls + 1 > limit) return unsettled;
     oracle.evict(index);
     const feasible = oracle.feasible();
     oracle.restore(index);

@@ -94,6 +94,41 @@ describe(`victim count bounds (${SPEC}, fewest victims)`, () => {
     );
   });
 
+  it('name, as completions, every candidate below a limit that makes the evicted ones feasible alone, in ascending order', () => {
+    fc.assert(
+      fc.property(fleet, (f) => {
+        const { oracle, size } = oracleFor(f);
+        const feasible = feasibleSets(oracle, size);
+        for (let below = 0; below <= size; below++) {
+          for (let mask = 0; mask < 1 << size; mask++) {
+            const listed = Array.from(oracle.completions(indexesOf(mask, size), below));
+            expect(listed).toEqual([...listed].sort((a, b) => a - b));
+            expect(listed.every((candidate) => candidate < below)).toBe(true);
+            for (let candidate = 0; candidate < below; candidate++) {
+              if ((mask & (1 << candidate)) === 0 && feasible[mask | (1 << candidate)]) expect(listed).toContain(candidate);
+            }
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('leave out of the completions a candidate that does not close every gap', () => {
+    const f: Fleet = {
+      capacity: [{ cpu: 4, memory: 0 }, { cpu: 3, memory: 0 }, { cpu: 0, memory: 0 }],
+      running: [
+        binding('a', { request: { cpu: 2 }, clusters: { m1: 1 } }),
+        binding('both', { request: { cpu: 2 }, clusters: { m1: 1, m2: 1 } }),
+        binding('c', { request: { cpu: 1 }, clusters: { m2: 1 } }),
+      ],
+      preemptor: { cpu: 2, memory: 0 },
+      requirement: { type: 'per-cluster', need: new Map([['m1', 1], ['m2', 1]]) },
+    };
+    // By priority then key: a, both, c. Only "both" frees 2 cpu on m1 and on m2.
+    expect(Array.from(oracleFor(f).oracle.completions([], 3))).toEqual([1]);
+  });
+
   const onM1 = (name: string, cpu: number, memory = 0) => binding(name, { request: { cpu, memory }, clusters: { m1: 1 } });
   const full = (cpu: number, memory = 0) => [{ cpu, memory }, { cpu: 0, memory: 0 }, { cpu: 0, memory: 0 }];
   const need = (entries: Record<string, number>): Requirement => ({ type: 'per-cluster', need: new Map(Object.entries(entries)) });
@@ -175,15 +210,22 @@ describe(`victim count bounds (${SPEC}, fewest victims)`, () => {
       3,
     ],
     [
-      'pooled, only candidates below a limit left: what is missing over their largest gain',
+      'pooled, only candidates below a limit left: what is missing over their largest gain (e alone gains 3)',
       {
-        capacity: full(12),
-        running: [onM1('a', 2), onM1('b', 2), onM1('c', 8)],
+        capacity: full(16),
+        running: [onM1('a', 2), onM1('b', 2), onM1('c', 2), onM1('d', 2), onM1('e', 8)],
         preemptor: { cpu: 2, memory: 0 },
-        requirement: { type: 'pooled', replicas: 4 },
+        requirement: { type: 'pooled', replicas: 3 },
       },
       [],
+      3,
       4,
+    ],
+    [
+      'only candidates below a limit left, and all of them together fall short: no finite bound',
+      { capacity: full(6), running: [onM1('a', 1), onM1('b', 1), onM1('c', 4)], preemptor: { cpu: 3, memory: 0 }, requirement: need({ m1: 1 }) },
+      [],
+      Number.POSITIVE_INFINITY,
       2,
     ],
     [

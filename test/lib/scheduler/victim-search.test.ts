@@ -500,6 +500,14 @@ class BoundedOracle implements FeasibilityOracle {
     const mask = evicted.reduce((bits, index) => bits | (1 << index), 0);
     return Math.max(0, this.fewestBelow(below)[mask]! - evicted.length - this.slack);
   }
+
+  /** Exactly the single completions when there is no slack; with slack, every candidate below the limit. */
+  completions(evicted: readonly number[], below: number): number[] {
+    this.inner.calls++;
+    const mask = evicted.reduce((bits, index) => bits | (1 << index), 0);
+    const candidates = Array.from({ length: Math.min(below, this.size) }, (_, index) => index);
+    return this.slack > 0 ? candidates : candidates.filter((index) => (mask & (1 << index)) === 0 && this.feasibleSets[mask | (1 << index)]);
+  }
 }
 
 function bitsOf(mask: number, size: number): number[] {
