@@ -37,7 +37,7 @@ export function planPreemption(
   const { candidates } = placements;
   const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement);
   const selection = selectVictims(
-    candidates.map((c) => ({ id: c.key, priority: c.priority })),
+    candidates,
     oracle,
     // candidatePlacements lists them by priority, then key.
     { searchBudget, inSearchOrder: true },

@@ -5,16 +5,16 @@
  * number of preempted bindings, even if that means preempting a higher-priority binding
  * while lower-priority ones keep running. Ties go to the lower highest victim priority,
  * then to the lower sum of victim priorities. Remaining ties, so that the answer is
- * deterministic, compare the victims most important first (priority, then id, then index)
+ * deterministic, compare the victims most important first (priority, then key, then index)
  * and go to the set whose first differing victim is the less important: the order in which
  * the exact search meets the sets, so that ties cost it nothing to settle.
  *
  * The module knows nothing about Kubernetes objects: the caller describes candidates by
- * id and priority and answers feasibility questions through an incremental oracle.
+ * key and priority and answers feasibility questions through an incremental oracle.
  */
 
 export interface VictimCandidate {
-  readonly id: string;
+  readonly key: string;
   readonly priority: number;
 }
 
@@ -56,7 +56,7 @@ export interface VictimSearchOptions {
    */
   readonly searchBudget?: number;
   /**
-   * The candidates are listed by priority, then id already, as the scheduler lists them; the
+   * The candidates are listed by priority, then key already, as the scheduler lists them; the
    * search then takes their order as it is instead of sorting them.
    */
   readonly inSearchOrder?: boolean;
@@ -244,13 +244,13 @@ class TrackedOracle {
 }
 
 /**
- * Candidate indexes by priority ascending, then id, then index. Both the greedy (walking it
+ * Candidate indexes by priority ascending, then key, then index. Both the greedy (walking it
  * backwards) and the exact search rely on this order; see ExactSearch for why.
  */
 function searchOrder(candidates: readonly VictimCandidate[], inSearchOrder: boolean): Int32Array {
   const indexes = candidates.map((candidate, index) => {
     if (!Number.isFinite(candidate.priority)) {
-      throw new RangeError(`candidate ${candidate.id} has non-finite priority ${candidate.priority}`);
+      throw new RangeError(`candidate ${candidate.key} has non-finite priority ${candidate.priority}`);
     }
     return index;
   });
@@ -298,7 +298,7 @@ function runGreedy(order: Int32Array, oracle: TrackedOracle): number[] | null {
   oracle.evictAll();
   if (!oracle.feasible()) return null;
   const victims: number[] = [];
-  // Reprieve the most important first; among equal priorities the larger id is reprieved
+  // Reprieve the most important first; among equal priorities the larger key is reprieved
   // first, so the greedy also leans toward the less important of tied sets.
   for (let position = order.length - 1; position >= 0; position--) {
     const index = order[position]!;
@@ -603,11 +603,11 @@ function compareVictimSets(
   );
 }
 
-/** The search order: priority, then id, then index. */
+/** The search order: priority, then key, then index. */
 function compareCandidates(candidates: readonly VictimCandidate[], a: number, b: number): number {
   const left = candidateAt(candidates, a);
   const right = candidateAt(candidates, b);
-  return compareNumbers(left.priority, right.priority) || compareStrings(left.id, right.id) || a - b;
+  return compareNumbers(left.priority, right.priority) || compareStrings(left.key, right.key) || a - b;
 }
 
 function compareLists<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number): number {

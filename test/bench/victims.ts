@@ -120,8 +120,9 @@ function solve(problem: Problem): Outcome {
   const clusters = [...snapshot.clusters.values()].filter((c) => requirement.type === 'pooled' || requirement.need.has(c.name));
   const placements = candidatePlacements(clusters, snapshot, preemptor);
   const oracle = new PlacementOracle(preemptor, clusters, placements, snapshot, requirement);
-  const candidates = placements.candidates.map((c) => ({ id: c.key, priority: c.priority }));
-  const selection = selectVictims(candidates, oracle, { searchBudget: DEFAULT_SEARCH_BUDGET });
+  const candidates = placements.candidates;
+  // As planPreemption calls it: candidatePlacements lists the candidates in search order.
+  const selection = selectVictims(candidates, oracle, { searchBudget: DEFAULT_SEARCH_BUDGET, inSearchOrder: true });
   return {
     size: candidates.length,
     ours: selection?.victims ?? null,

@@ -114,7 +114,7 @@ function singlePool(capacity: number, bindings: readonly (readonly [number, numb
   return {
     capacity: [[capacity]],
     bindings: bindings.map(([priority, request], index) => ({
-      id: `b${index}`,
+      key: `b${index}`,
       priority,
       placements: [{ cluster: 0, amount: [request] }],
     })),
@@ -122,7 +122,7 @@ function singlePool(capacity: number, bindings: readonly (readonly [number, numb
   };
 }
 
-/** One cluster, several resources: `bindings` are [id, priority, usage]. */
+/** One cluster, several resources: `bindings` are [key, priority, usage]. */
 function singleCluster(
   capacity: Vector,
   bindings: readonly (readonly [string, number, Vector])[],
@@ -130,7 +130,7 @@ function singleCluster(
 ): Scenario {
   return {
     capacity: [capacity],
-    bindings: bindings.map(([id, priority, amount]) => ({ id, priority, placements: [{ cluster: 0, amount }] })),
+    bindings: bindings.map(([key, priority, amount]) => ({ key, priority, placements: [{ cluster: 0, amount }] })),
     demand: { kind: 'each', needs: [{ cluster: 0, amount: need }] },
   };
 }
@@ -207,7 +207,7 @@ const table: readonly TableCase[] = [
   },
   {
     // {a, z} and {b, y} tie on (2, 4, 5); y comes before z, so {b, y}, although a comes before b.
-    name: 'equal count, highest priority and sum go to the set whose most important victim comes first by id',
+    name: 'equal count, highest priority and sum go to the set whose most important victim comes first by key',
     scenario: singleCluster(
       [5, 12],
       [
@@ -239,12 +239,12 @@ const table: readonly TableCase[] = [
     greedy: [0, 2],
   },
   {
-    name: 'full ties go to the smallest sorted id list',
+    name: 'full ties go to the smallest key',
     scenario: {
       ...singlePool(10, [[1, 5], [1, 5]], 5),
       bindings: [
-        { id: 'zeta', priority: 1, placements: [{ cluster: 0, amount: [5] }] },
-        { id: 'alpha', priority: 1, placements: [{ cluster: 0, amount: [5] }] },
+        { key: 'zeta', priority: 1, placements: [{ cluster: 0, amount: [5] }] },
+        { key: 'alpha', priority: 1, placements: [{ cluster: 0, amount: [5] }] },
       ],
     },
     victims: [1],
@@ -270,10 +270,10 @@ const table: readonly TableCase[] = [
         [4, 8],
       ],
       bindings: [
-        { id: 'a', priority: 0, placements: [{ cluster: 0, amount: [2, 4] }] },
-        { id: 'b', priority: 0, placements: [{ cluster: 1, amount: [2, 4] }] },
+        { key: 'a', priority: 0, placements: [{ cluster: 0, amount: [2, 4] }] },
+        { key: 'b', priority: 0, placements: [{ cluster: 1, amount: [2, 4] }] },
         {
-          id: 'span',
+          key: 'span',
           priority: 5,
           placements: [
             { cluster: 0, amount: [2, 4] },
@@ -297,9 +297,9 @@ const table: readonly TableCase[] = [
     scenario: {
       capacity: [[6], [6]],
       bindings: [
-        { id: 'a', priority: 0, placements: [{ cluster: 0, amount: [2] }] },
-        { id: 'b', priority: 1, placements: [{ cluster: 0, amount: [4] }] },
-        { id: 'h', priority: 3, placements: [{ cluster: 1, amount: [6] }] },
+        { key: 'a', priority: 0, placements: [{ cluster: 0, amount: [2] }] },
+        { key: 'b', priority: 1, placements: [{ cluster: 0, amount: [4] }] },
+        { key: 'h', priority: 3, placements: [{ cluster: 1, amount: [6] }] },
       ],
       demand: { kind: 'pooled', request: [2], replicas: 3 },
     },
@@ -336,9 +336,9 @@ describe(`victim search (${SPEC}, "Preemption order")`, () => {
 
 describe(`victimKey / compareVictimKeys (${SPEC})`, () => {
   const candidates: VictimCandidate[] = [
-    { id: 'a', priority: 3 },
-    { id: 'b', priority: -1 },
-    { id: 'c', priority: 2 },
+    { key: 'a', priority: 3 },
+    { key: 'b', priority: -1 },
+    { key: 'c', priority: 2 },
   ];
 
   it('computes count, highest and summed priority', () => {
@@ -377,7 +377,7 @@ const scenarioArbitrary: fc.Arbitrary<Scenario> = fc
             drafts.map((_, index) => index),
             { minLength: drafts.length, maxLength: drafts.length },
           )
-          .map((ids) => drafts.map((draft, index) => ({ ...draft, id: `b${ids[index]}` }))),
+          .map((ids) => drafts.map((draft, index) => ({ ...draft, key: `b${ids[index]}` }))),
       );
     return fc.record({
       capacity: fc.array(vector(14), { minLength: clusters, maxLength: clusters }),
@@ -431,14 +431,14 @@ describe(`victim search properties (${SPEC})`, () => {
     );
   });
 
-  it('is deterministic: permuting the candidates yields the same victim ids', () => {
+  it('is deterministic: permuting the candidates yields the same victim keys', () => {
     fc.assert(
       fc.property(
         scenarioArbitrary.chain((scenario) =>
           fc.tuple(fc.constant(scenario), fc.shuffledSubarray([...scenario.bindings], { minLength: scenario.bindings.length, maxLength: scenario.bindings.length })),
         ),
         ([scenario, permuted]) => {
-          const ids = (s: Scenario, victims: readonly number[] | undefined) => victims?.map((index) => s.bindings[index]!.id).sort();
+          const ids = (s: Scenario, victims: readonly number[] | undefined) => victims?.map((index) => s.bindings[index]!.key).sort();
           const shuffled: Scenario = { ...scenario, bindings: permuted };
           expect(ids(shuffled, select(shuffled).selection?.victims)).toEqual(ids(scenario, select(scenario).selection?.victims));
         },
@@ -514,9 +514,9 @@ function bitsOf(mask: number, size: number): number[] {
   return Array.from({ length: size }, (_, index) => index).filter((index) => (mask & (1 << index)) !== 0);
 }
 
-/** The scenario with its bindings in search order (priority, then id), as the scheduler lists candidates. */
+/** The scenario with its bindings in search order (priority, then key), as the scheduler lists candidates. */
 function inSearchOrder(scenario: Scenario): Scenario {
-  const bindings = [...scenario.bindings].sort((a, b) => a.priority - b.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const bindings = [...scenario.bindings].sort((a, b) => a.priority - b.priority || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { ...scenario, bindings };
 }
 
@@ -559,7 +559,7 @@ describe(`victim search with an oracle that bounds the victim count (${SPEC})`, 
     );
   });
 
-  it(`${SPEC}: one victim enough goes to the lowest priority, then the first id, without the greedy`, () => {
+  it(`${SPEC}: one victim enough goes to the lowest priority, then the first key, without the greedy`, () => {
     const scenario = singlePool(18, [[3, 5], [1, 5], [1, 6], [0, 2]], 5);
     const { selection, calls } = selectBounded(scenario, 0);
     expect(selection).toEqual({ victims: [1], exact: true });
@@ -596,7 +596,7 @@ describe(`victim search over any monotone feasibility rule (${SPEC})`, () => {
   it('matches the brute-force minimum, ties included, and never loses to the greedy', () => {
     fc.assert(
       fc.property(family, ({ priorities, sets }) => {
-        const candidates = priorities.map((priority, index) => ({ id: `c${index}`, priority }));
+        const candidates = priorities.map((priority, index) => ({ key: `c${index}`, priority }));
         const enough = sets.map((set) => set & ((1 << candidates.length) - 1));
         const expected = bruteForceVictims(candidates, new FamilyOracle(enough));
         const selection = selectVictims(candidates, new FamilyOracle(enough));
@@ -609,7 +609,7 @@ describe(`victim search over any monotone feasibility rule (${SPEC})`, () => {
   it('a tie with the starting set on its most important victim is settled by the next ones (found by the property)', () => {
     // Nine equal priorities; enough: {0,1,2,3,8}, {0,1,3,5,6,7} or {0,5,6,7,8}. The exchange step reaches
     // {0,5,6,7,8}; {0,1,2,3,8} shares its most important victim (8) and wins on the next (3 before 7).
-    const candidates = Array.from({ length: 9 }, (_, index) => ({ id: `c${index}`, priority: 0 }));
+    const candidates = Array.from({ length: 9 }, (_, index) => ({ key: `c${index}`, priority: 0 }));
     const enough = [0b100001111, 0b011101011, 0b111100001];
     expect(greedyReprieveVictims(candidates, new FamilyOracle(enough))).toEqual([0, 1, 3, 5, 6, 7]);
     expect(selectVictims(candidates, new FamilyOracle(enough))).toEqual({ victims: [0, 1, 2, 3, 8], exact: true });
@@ -632,7 +632,7 @@ function largeScenario(size: number, seed: number, demand: Demand): Scenario {
   const next = random(seed);
   const integer = (max: number) => Math.floor(next() * (max + 1));
   const bindings: Binding[] = Array.from({ length: size }, (_, index) => ({
-    id: `binding-${String(index).padStart(3, '0')}`,
+    key: `binding-${String(index).padStart(3, '0')}`,
     priority: integer(20),
     placements: [{ cluster: integer(2), amount: [1 + integer(7), 1 + integer(15), 1] }],
   }));
