@@ -199,6 +199,8 @@ class LargestFirst {
   /** largestOfFirst[m] and totalOfFirst[m]: the largest and the sum of the first m values, those of the lowest owners. */
   private readonly largestOfFirst: Float64Array;
   private readonly totalOfFirst: Float64Array;
+  /** ownedBelow[b]: how many values belong to owners below b (the search asks at every node). */
+  private readonly ownedBelow: Int32Array;
   private sorted: Float64Array | undefined;
 
   /** The positive values of `byOwner`, owned by their indexes. */
@@ -223,6 +225,9 @@ class LargestFirst {
       this.largestOfFirst[m + 1] = Math.max(this.largestOfFirst[m]!, values[m]!);
       this.totalOfFirst[m + 1] = this.totalOfFirst[m]! + values[m]!;
     }
+    this.ownedBelow = new Int32Array((owners[owners.length - 1] ?? -1) + 2);
+    for (let m = 0; m < owners.length; m++) this.ownedBelow[owners[m]! + 1] = m + 1;
+    for (let b = 1; b < this.ownedBelow.length; b++) this.ownedBelow[b] = Math.max(this.ownedBelow[b]!, this.ownedBelow[b - 1]!);
   }
 
   /** sums()[m]: the sum of the m largest values. */
@@ -278,13 +283,6 @@ class LargestFirst {
 
   /** How many values belong to owners below `below`. */
   private countBelow(below: number): number {
-    let low = 0;
-    let high = this.owners.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.owners[mid]! < below) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+    return below >= this.ownedBelow.length ? this.owners.length : this.ownedBelow[Math.max(below, 0)]!;
   }
 }
