@@ -194,8 +194,8 @@ class GapBound implements VictimCountBound {
  * reach a target": sorted only when a question needs more than the largest one.
  */
 class LargestFirst {
-  private readonly values: readonly number[];
-  private readonly owners: readonly number[];
+  private readonly values: ArrayLike<number>;
+  private readonly owners: ArrayLike<number>;
   /** largestOfFirst[m] and totalOfFirst[m]: the largest and the sum of the first m values, those of the lowest owners. */
   private readonly largestOfFirst: Float64Array;
   private readonly totalOfFirst: Float64Array;
@@ -205,18 +205,20 @@ class LargestFirst {
 
   /** The positive values of `byOwner`, owned by their indexes. */
   static of(byOwner: Float64Array): LargestFirst {
-    const values: number[] = [];
-    const owners: number[] = [];
-    for (let owner = 0; owner < byOwner.length; owner++) {
+    let positive = 0;
+    for (let owner = 0; owner < byOwner.length; owner++) if (byOwner[owner]! > 0) positive++;
+    const values = new Float64Array(positive);
+    const owners = new Int32Array(positive);
+    for (let owner = 0, m = 0; owner < byOwner.length; owner++) {
       if (byOwner[owner]! > 0) {
-        values.push(byOwner[owner]!);
-        owners.push(owner);
+        values[m] = byOwner[owner]!;
+        owners[m++] = owner;
       }
     }
     return new LargestFirst(values, owners);
   }
 
-  constructor(values: readonly number[], owners: readonly number[]) {
+  constructor(values: ArrayLike<number>, owners: ArrayLike<number>) {
     this.values = values;
     this.owners = owners;
     this.largestOfFirst = new Float64Array(values.length + 1);

@@ -36,7 +36,8 @@ export interface FeasibilityOracle {
   /**
    * Optional: the candidates with indexes below `below`, ascending, that might make `evicted`
    * feasible by themselves alone (no other one does). The search looks for a single victim
-   * among the completions of nothing before anything else.
+   * among the completions of nothing before anything else, and, when indexes are positions,
+   * checks only completions as the last victim of a set.
    */
   completions?(evicted: readonly number[], below: number): ArrayLike<number>;
 }
@@ -493,16 +494,24 @@ class ExactSearch {
 
   private scanLeaves(depth: number, sum: number, first: number, last: number): void {
     this.movePrefix(0);
-    for (let q = first; q <= last && this.admits(depth, sum, q, 1); q++) {
-      const index = this.order[q]!;
-      this.oracle.evict(index);
-      const feasible = this.oracle.budgetedFeasible();
-      this.oracle.restore(index);
-      if (feasible) {
-        this.record(depth, q);
-        return;
-      }
+    // Positions are indexes here: the oracle's completions of S are the only leaves worth a check.
+    const completions = this.indexesArePositions ? this.oracle.budgetedCompletions(this.chosen, last + 1) : undefined;
+    if (completions) {
+      for (let m = 0; m < completions.length; m++) if (completions[m]! >= first && this.tryLeaf(depth, sum, completions[m]!)) return;
+    } else {
+      for (let q = first; q <= last; q++) if (this.tryLeaf(depth, sum, q)) return;
     }
+  }
+
+  /** Records S ∪ {q} when it is feasible and may improve the best; true when the scan can stop there. */
+  private tryLeaf(depth: number, sum: number, q: number): boolean {
+    if (!this.admits(depth, sum, q, 1)) return true;
+    const index = this.order[q]!;
+    this.oracle.evict(index);
+    const feasible = this.oracle.budgetedFeasible();
+    this.oracle.restore(index);
+    if (feasible) this.record(depth, q);
+    return feasible;
   }
 
   /** Can a child at position q still lead to a set better than the best? */
