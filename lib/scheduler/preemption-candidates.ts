@@ -33,18 +33,23 @@ export function candidatePlacements(
   const own = rank.get(preemptor.key) ?? -1;
   const residents = clusters.map((cluster) => snapshot.rankedResidents(cluster));
 
-  // By rank: RESIDENT for a binding on one of the clusters, then 1 + its index once it is a candidate.
-  const slot = new Int32Array(below);
+  // A bit per rank below the preemptor's for the bindings on the clusters; reading the bits in order
+  // gives them sorted, 32 ranks to a word.
+  const resident = new Uint32Array(Math.ceil(below / 32));
   for (const { ranks } of residents) {
-    for (let r = 0; r < ranks.length; r++) if (ranks[r]! < below) slot[ranks[r]!] = RESIDENT;
+    for (let r = 0; r < ranks.length; r++) if (ranks[r]! < below) resident[ranks[r]! >>> 5]! |= 1 << (ranks[r]! & 31);
   }
-  // One pass over the order below the preemptor, a byte or two per binding, gives the candidates sorted.
+  // By rank: 1 + its index for a candidate.
+  const slot = new Int32Array(below);
   const candidates: BindingState[] = [];
   const candidateRanks: number[] = [];
-  for (let position = 0; position < below; position++) {
-    if (slot[position] === RESIDENT && mayBeVictim[position] === 1 && position !== own) {
-      candidateRanks.push(position);
-      slot[position] = candidates.push(states[position]!);
+  for (let word = 0; word < resident.length; word++) {
+    for (let bits = resident[word]!; bits !== 0; bits &= bits - 1) {
+      const position = (word << 5) + 31 - Math.clz32(bits & -bits);
+      if (mayBeVictim[position] === 1 && position !== own) {
+        candidateRanks.push(position);
+        slot[position] = candidates.push(states[position]!);
+      }
     }
   }
 
@@ -71,7 +76,6 @@ export function candidatePlacements(
   return { candidates, ranks: Int32Array.from(candidateRanks), firstEntry, entryCluster, entryReplicas };
 }
 
-const RESIDENT = -1;
 
 /** The first rank whose priority is not below `priority`: every rank before it is strictly lower. */
 function firstRankAtOrAbove(priorities: Float64Array, priority: number): number {
