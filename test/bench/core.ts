@@ -178,7 +178,7 @@ export function coreBenchmark(log: (line: string) => void): string {
     'clusters full to 50m cpu, new bindings of priority 1,000,000 asking 1–4 replicas of 1–4 cpu.',
     '',
     'A decision is `scheduleBinding` (filter, divide, and when needed plan preemption with the default victim search',
-    `budget of ${DEFAULT_CONFIG.victimSearchBudget.toLocaleString('en-US')} feasibility checks) plus recording it in the snapshot (placed binding, evicted victims),`,
+    `budget of ${DEFAULT_CONFIG.victimSearchBudget.toLocaleString('en-US')} oracle calls) plus recording it in the snapshot (placed binding, evicted victims),`,
     'as the schedule cycle does; the fleet is put back after each. One thread; decisions/s is wall clock, "per CPU-s"',
     'divides by the process CPU time (GC threads included), which a loaded machine disturbs less. p50/p99 are of',
     '`scheduleBinding` alone. Each decision is about a different binding.',

@@ -200,7 +200,7 @@ export function victimQualityBenchmark(log: (line: string) => void): VictimQuali
     'priorities 0–9 (many ties, 85 % preemptible, a fifth on two clusters), a preemptor needing room on some clusters',
     '(Duplicated, static weights) or in total (dynamic division); the number of running bindings is drawn in equal',
     `thirds from ${SIZES.map(([a, b]) => `${a}–${b}`).join(', ')}, the rows group cases by victim candidates. Every answer goes through the scheduler's own oracle`,
-    `(\`candidatePlacements\` + \`PlacementOracle\`); selectVictims runs with the default budget of ${DEFAULT_SEARCH_BUDGET.toLocaleString('en-US')} feasibility checks.`,
+    `(\`candidatePlacements\` + \`PlacementOracle\`); selectVictims runs with the default budget of ${DEFAULT_SEARCH_BUDGET.toLocaleString('en-US')} oracle calls, as the scheduler calls it.`,
     '"fewer" and "more" are selectVictims\' victim counts against the other method; no feasible set counts as infinitely many.',
     '',
     table(['compared with', 'cases', 'equal', 'fewer', 'more', 'same (count, max, sum)'], rows),
