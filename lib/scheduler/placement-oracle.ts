@@ -1,7 +1,7 @@
 import { amountOf } from '../resources';
 import type { CandidatePlacements } from './preemption-candidates';
 import type { Requirement } from './replica-strategy';
-import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } from './snapshot';
+import type { BindingState, ClusterState, SchedulingSnapshot } from './snapshot';
 import { victimCountBound, type VictimCountBound } from './victim-count-bound';
 import type { FeasibilityOracle } from './victim-search';
 
@@ -73,7 +73,7 @@ export class PlacementOracle implements FeasibilityOracle {
       }
     });
     this.freed = new Float64Array(this.room.length);
-    ({ usage: this.usage, small: this.small } = layUsage(placements, snapshot.priorityOrder(), resources, this.amounts, this.room));
+    ({ usage: this.usage, small: this.small } = layUsage(placements, resources, this.amounts, this.room));
 
     this.short = new Uint8Array(clusters.length);
     this.replicas = new Float64Array(clusters.length);
@@ -193,8 +193,7 @@ export class PlacementOracle implements FeasibilityOracle {
  * amounts can together pass EXACT_LIMIT (the `small` shortcuts are exact then).
  */
 function layUsage(
-  { ranks, firstEntry, entryCluster, entryReplicas }: CandidatePlacements,
-  order: PriorityOrder,
+  { order, ranks, firstEntry, entryCluster, entryReplicas }: CandidatePlacements,
   resources: readonly string[],
   amounts: readonly number[],
   room: Float64Array,

@@ -1,4 +1,4 @@
-import type { BindingState, ClusterState, SchedulingSnapshot } from './snapshot';
+import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } from './snapshot';
 
 /**
  * The victim candidates on a set of clusters and where each is placed among them, as flat arrays: the
@@ -7,7 +7,8 @@ import type { BindingState, ClusterState, SchedulingSnapshot } from './snapshot'
 export interface CandidatePlacements {
   /** By priority, then key: the order the victim search itself uses. */
   readonly candidates: readonly BindingState[];
-  /** Each candidate's rank in the snapshot's PriorityOrder. */
+  /** The snapshot's priority order when the candidates were read, and each candidate's rank in it. */
+  readonly order: PriorityOrder;
   readonly ranks: Int32Array;
   /** Candidate i holds entries [firstEntry[i], firstEntry[i + 1]). */
   readonly firstEntry: Int32Array;
@@ -28,7 +29,8 @@ export function candidatePlacements(
   snapshot: SchedulingSnapshot,
   preemptor: BindingState,
 ): CandidatePlacements {
-  const { states, rank, priorities, mayBeVictim } = snapshot.priorityOrder();
+  const order = snapshot.priorityOrder();
+  const { states, rank, priorities, mayBeVictim } = order;
   const below = firstRankAtOrAbove(priorities, preemptor.priority);
   const own = rank.get(preemptor.key) ?? -1;
   const residents = clusters.map((cluster) => snapshot.rankedResidents(cluster));
@@ -73,9 +75,8 @@ export function candidatePlacements(
       entryReplicas[entry] = replicas[r]!;
     }
   });
-  return { candidates, ranks: Int32Array.from(candidateRanks), firstEntry, entryCluster, entryReplicas };
+  return { candidates, order, ranks: Int32Array.from(candidateRanks), firstEntry, entryCluster, entryReplicas };
 }
-
 
 /** The first rank whose priority is not below `priority`: every rank before it is strictly lower. */
 function firstRankAtOrAbove(priorities: Float64Array, priority: number): number {

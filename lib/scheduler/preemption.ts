@@ -13,6 +13,8 @@ export interface PreemptionPlan {
 /**
  * 000_ced50c21932b3714.txt, "Preemption scenario": victims are ResourceBindings of strictly lower
  * priority that are preemptible and request resources; ClusterResourceBindings are left alone.
+ * The rule as written: candidatePlacements applies it from the snapshot's per-rank arrays, and the
+ * tests hold the two to each other.
  */
 export function isVictimCandidate(candidate: BindingState, preemptor: BindingState): boolean {
   return candidate.priority < preemptor.priority && candidate.mayBeVictim && candidate.key !== preemptor.key;

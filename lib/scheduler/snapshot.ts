@@ -2,6 +2,7 @@ import { isClusterReady, type Cluster } from '../api/cluster';
 import { refKey } from '../api/kinds';
 import { bindingPriority, type ResourceBinding, type TargetCluster } from '../api/resource-binding';
 import { accumulate, add, amountOf, scale, subtract, toResourceList, type ResourceList } from '../resources';
+import { compareVictimCandidates } from './victim-search';
 
 /** What the scheduler knows of a binding: priority, preemptibility, per-replica request and placement. */
 export interface BindingState {
@@ -32,7 +33,7 @@ export interface ClusterState {
   /** capacity − placed. */
   readonly room: ResourceList;
   /** Bindings placed there, by key, with their replica count. */
-  readonly residents: Map<string, number>;
+  readonly residents: ReadonlyMap<string, number>;
 }
 
 /** Every binding of a snapshot by priority, then key; `rank` is a key's position in `states`. */
@@ -55,7 +56,8 @@ class BindingOrder implements PriorityOrder {
   private readonly columns = new Map<string, Float64Array>();
 
   constructor(bindings: Iterable<BindingState>) {
-    this.states = [...bindings].sort((a, b) => a.priority - b.priority || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    // The victim search's own order, so that candidates read in rank order need no sorting.
+    this.states = [...bindings].sort(compareVictimCandidates);
     this.rank = new Map(this.states.map((state, rank) => [state.key, rank]));
     this.priorities = Float64Array.from(this.states, (state) => state.priority);
     this.mayBeVictim = Uint8Array.from(this.states, (state) => (state.mayBeVictim ? 1 : 0));

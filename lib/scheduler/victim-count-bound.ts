@@ -25,7 +25,7 @@ export interface VictimCountBound {
 
 /**
  * Bounds for the victim search, so that it need not prove by enumeration that no smaller set works.
- * Exact for integer amounts below 2^52 (the oracle's `small`), which is when it is used. Both kinds of
+ * Sound for integer amounts below 2^52 (the oracle's `small`), which is when it is used. Both kinds of
  * requirement become gaps that evicted candidates must close, each candidate closing a known amount of
  * each gap, and gaps grouped by cluster.
  *

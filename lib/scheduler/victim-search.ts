@@ -51,14 +51,15 @@ export interface VictimSelection {
 
 export interface VictimSearchOptions {
   /**
-   * Bound on the total number of oracle questions, feasible() and lowerBound() calls. The
-   * greedy upper bound's n + 1 calls always run (and count); the exact search stops when
-   * the budget is spent.
+   * Bound on the total number of oracle questions: feasible(), lowerBound() and completions()
+   * calls. The greedy upper bound's n + 1 calls always run (and count); the exact search
+   * stops when the budget is spent.
    */
   readonly searchBudget?: number;
   /**
-   * The candidates are listed by priority, then key already, as the scheduler lists them; the
-   * search then takes their order as it is instead of sorting them.
+   * The candidates are listed by priority, then key already (compareVictimCandidates), as the
+   * scheduler lists them; the search then takes their order as it is instead of sorting them.
+   * Not checked: comparing thousands of keys would cost more than the search.
    */
   readonly inSearchOrder?: boolean;
 }
@@ -111,8 +112,8 @@ export function greedyReprieveVictims(
 }
 
 /**
- * The minimum-key victim set: a single victim when one is enough (with an oracle that
- * bounds), otherwise greedy reprieve for an upper bound, an exchange step that lowers it,
+ * The minimum-key victim set: a single victim when one is enough (with an oracle that lists
+ * completions), otherwise greedy reprieve for an upper bound, an exchange step that lowers it,
  * then an exact branch-and-bound search, all within `searchBudget` oracle calls. The
  * result is never worse than the greedy; `exact` is false when the budget ran out first.
  * The oracle is left with nothing evicted.
@@ -124,16 +125,17 @@ export function selectVictims(
 ): VictimSelection | null {
   const budget = options?.searchBudget ?? DEFAULT_SEARCH_BUDGET;
   if (!(budget >= 0)) throw new RangeError(`searchBudget must be >= 0, got ${budget}`);
-  const order = searchOrder(candidates, options?.inSearchOrder ?? false);
+  const sorted = options?.inSearchOrder ?? false;
+  const order = searchOrder(candidates, sorted);
   const tracked = new TrackedOracle(oracle, candidates.length, budget);
   try {
     // The greedy's n + 1 calls always run: the scan for a single victim leaves them to it.
-    const single = singleVictim(candidates, tracked, budget - order.length - 1, options?.inSearchOrder ?? false);
+    const single = singleVictim(candidates, tracked, budget - order.length - 1, sorted);
     if (single.victims) return { victims: single.victims, exact: true };
     const greedy = runGreedy(order, tracked);
     if (greedy === null) return null;
     if (greedy.length === 0) return { victims: [], exact: true };
-    const search = new ExactSearch(candidates, order, tracked, greedy, single.settled ? 2 : 1, options?.inSearchOrder ?? false);
+    const search = new ExactSearch(candidates, order, tracked, greedy, single.settled ? 2 : 1, sorted);
     const exact = search.run();
     return { victims: search.bestVictims, exact };
   } finally {
@@ -181,8 +183,8 @@ class BudgetExhausted extends Error {}
 /** Counts calls, enforces the budget, and remembers what to restore. */
 class TrackedOracle {
   calls = 0;
-  readonly bounds: boolean;
-  readonly completes: boolean;
+  readonly hasLowerBound: boolean;
+  readonly hasCompletions: boolean;
   private readonly oracle: FeasibilityOracle;
   private readonly evicted: Uint8Array;
   private readonly budget: number;
@@ -191,8 +193,8 @@ class TrackedOracle {
     this.oracle = oracle;
     this.evicted = new Uint8Array(size);
     this.budget = budget;
-    this.bounds = oracle.lowerBound !== undefined;
-    this.completes = oracle.completions !== undefined;
+    this.hasLowerBound = oracle.lowerBound !== undefined;
+    this.hasCompletions = oracle.completions !== undefined;
   }
 
   evict(index: number): void {
@@ -217,7 +219,7 @@ class TrackedOracle {
 
   /** Undefined, and not counted, when the oracle cannot tell. */
   budgetedCompletions(evicted: readonly number[], below: number): ArrayLike<number> | undefined {
-    if (!this.completes) return undefined;
+    if (!this.hasCompletions) return undefined;
     if (this.calls >= this.budget) throw new BudgetExhausted();
     this.calls++;
     return this.oracle.completions!(evicted, below);
@@ -225,7 +227,7 @@ class TrackedOracle {
 
   /** 0 without a bound from the oracle; not counted then. */
   budgetedLowerBound(evicted: readonly number[], below: number): number {
-    if (!this.bounds) return 0;
+    if (!this.hasLowerBound) return 0;
     if (this.calls >= this.budget) throw new BudgetExhausted();
     this.calls++;
     return this.oracle.lowerBound!(evicted, below);
@@ -279,7 +281,7 @@ function singleVictim(
   indexesArePositions: boolean,
 ): SingleVictimScan {
   const unsettled = { victims: undefined, settled: false };
-  if (!oracle.completes || limit < 2) return unsettled;
+  if (!oracle.hasCompletions || limit < 2) return unsettled;
   if (oracle.feasible()) return { victims: [], settled: true };
   const completions = oracle.budgetedCompletions([], candidates.length)!;
   const singles = indexesArePositions ? completions : Array.from(completions).sort((a, b) => compareCandidates(candidates, a, b));
@@ -473,7 +475,7 @@ class ExactSearch {
     const last = this.lastAdmissible(depth, sum, end, remaining);
     const first = this.firstOpen(remaining - 1, last, end);
     if (first <= last) {
-      if (remaining === 1) this.scanLeaves(depth, sum, first, last);
+      if (remaining === 1) this.scanLeaves(depth, first, last);
       else this.scanChildren(depth, sum, first, last, remaining);
     }
     this.movePrefix(end);
@@ -492,20 +494,22 @@ class ExactSearch {
     }
   }
 
-  private scanLeaves(depth: number, sum: number, first: number, last: number): void {
+  private scanLeaves(depth: number, first: number, last: number): void {
     this.movePrefix(0);
     // Positions are indexes here: the oracle's completions of S are the only leaves worth a check.
     const completions = this.indexesArePositions ? this.oracle.budgetedCompletions(this.chosen, last + 1) : undefined;
     if (completions) {
-      for (let m = 0; m < completions.length; m++) if (completions[m]! >= first && this.tryLeaf(depth, sum, completions[m]!)) return;
+      for (let m = 0; m < completions.length; m++) if (completions[m]! >= first && this.tryLeaf(depth, completions[m]!)) return;
     } else {
-      for (let q = first; q <= last; q++) if (this.tryLeaf(depth, sum, q)) return;
+      for (let q = first; q <= last; q++) if (this.tryLeaf(depth, q)) return;
     }
   }
 
-  /** Records S ∪ {q} when it is feasible and may improve the best; true when the scan can stop there. */
-  private tryLeaf(depth: number, sum: number, q: number): boolean {
-    if (!this.admits(depth, sum, q, 1)) return true;
+  /**
+   * Records S ∪ {q} when it is feasible; true then, and the scan stops there. Every leaf up to
+   * `last` admits: the best set changes only here.
+   */
+  private tryLeaf(depth: number, q: number): boolean {
     const index = this.order[q]!;
     this.oracle.evict(index);
     const feasible = this.oracle.budgetedFeasible();
@@ -612,11 +616,14 @@ function compareVictimSets(
   );
 }
 
-/** The search order: priority, then key, then index. */
+/** The search order: priority, then key (code units, whatever the locale). */
+export function compareVictimCandidates(a: VictimCandidate, b: VictimCandidate): number {
+  return compareNumbers(a.priority, b.priority) || compareStrings(a.key, b.key);
+}
+
+/** The search order of candidates by index: compareVictimCandidates, then index. */
 function compareCandidates(candidates: readonly VictimCandidate[], a: number, b: number): number {
-  const left = candidateAt(candidates, a);
-  const right = candidateAt(candidates, b);
-  return compareNumbers(left.priority, right.priority) || compareStrings(left.key, right.key) || a - b;
+  return compareVictimCandidates(candidateAt(candidates, a), candidateAt(candidates, b)) || a - b;
 }
 
 function compareLists<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number): number {

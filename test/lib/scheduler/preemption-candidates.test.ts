@@ -14,7 +14,7 @@ const SPEC = '000_ced50c21932b3714.txt';
 const CLUSTERS = ['m1', 'm2', 'm3'];
 
 const draft = fc.record({
-  name: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'),
+  name: fc.integer({ min: 0, max: 79 }).map((n) => `b${n}`),
   kind: fc.constantFrom('ResourceBinding' as const, 'ClusterResourceBinding' as const),
   priority: fc.integer({ min: -2, max: 3 }),
   preemptible: fc.boolean(),
@@ -34,6 +34,7 @@ function expected(snapshot: SchedulingSnapshot, names: readonly string[], preemp
     .sort((a, b) => a.priority - b.priority || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map((state) => ({
       key: state.key,
+      rank: snapshot.priorityOrder().rank.get(state.key),
       entries: names.flatMap((name, index) => {
         const replicas = snapshot.clusters.get(name)!.residents.get(state.key);
         return replicas === undefined ? [] : [[index, replicas]];
@@ -42,7 +43,7 @@ function expected(snapshot: SchedulingSnapshot, names: readonly string[], preemp
 }
 
 function actual(snapshot: SchedulingSnapshot, names: readonly string[], preemptor: BindingState) {
-  const { candidates, firstEntry, entryCluster, entryReplicas } = candidatePlacements(
+  const { candidates, ranks, firstEntry, entryCluster, entryReplicas } = candidatePlacements(
     names.map((name) => snapshot.clusters.get(name)!),
     snapshot,
     preemptor,
@@ -50,7 +51,7 @@ function actual(snapshot: SchedulingSnapshot, names: readonly string[], preempto
   return candidates.map((state, i) => {
     const entries: number[][] = [];
     for (let entry = firstEntry[i]!; entry < firstEntry[i + 1]!; entry++) entries.push([entryCluster[entry]!, entryReplicas[entry]!]);
-    return { key: state.key, entries: entries.sort((a, b) => a[0]! - b[0]!) };
+    return { key: state.key, rank: ranks[i], entries: entries.sort((a, b) => a[0]! - b[0]!) };
   });
 }
 
@@ -58,11 +59,12 @@ describe(`candidatePlacements (${SPEC}, "Preemption scenario")`, () => {
   it('lists exactly the candidates isVictimCandidate admits, in search order, before and after in-place changes', () => {
     fc.assert(
       fc.property(
-        fc.array(draft, { maxLength: 12 }),
+        // Up to 80 bindings: several words of the resident bits, their first and last bits included.
+        fc.array(draft, { maxLength: 80 }),
         fc.array(draft, { maxLength: 6 }),
         fc.subarray(CLUSTERS, { minLength: 1 }),
         fc.integer({ min: -2, max: 4 }),
-        fc.constantFrom('a', 'pending'),
+        fc.constantFrom('b0', 'pending'),
         (running, changes, names, priority, preemptorName) => {
           const snapshot = new SchedulingSnapshot(
             CLUSTERS.map((name) => cluster(name, { allocatable: { cpu: 100 } })),
