@@ -33,6 +33,8 @@ export interface OutrankStackProps extends StackProps {
 
 /** How often EventBridge starts a schedule cycle (a backstop for lost ticks) and a reconcile, as the local runtime does. */
 const SCHEDULE_INTERVAL = Duration.minutes(1);
+/** How often every template goes to policy-change again (lib/controllers/template-resync.ts), as `npm start` does. */
+const RESYNC_INTERVAL = Duration.minutes(30);
 
 /** Events are only ever appended (functions/adapters/dynamodb-event-log.ts), never changed or deleted. */
 const APPEND_EVENT = 'dynamodb:PutItem';
@@ -157,6 +159,7 @@ export class OutrankStack extends Stack {
 
     objects.grantReadData(reconcile);
     bindingEnqueue.queue.grantSendMessages(reconcile);
+    policyChange.queue.grantSendMessages(reconcile);
 
     if (props.lambdaEventSources ?? true) {
       policyChangeFunction.addEventSource(new SqsEventSource(policyChange.queue, { batchSize: 10, reportBatchItemFailures: true }));
@@ -176,6 +179,11 @@ export class OutrankStack extends Stack {
       description: 'Requeues unschedulable bindings that are due and fails over bindings on clusters that are not Ready',
       schedule: events.Schedule.rate(SCHEDULE_INTERVAL),
       targets: [new targets.LambdaFunction(reconcile)],
+    });
+    new events.Rule(this, 'ResyncSchedule', {
+      description: 'Sends every template to policy-change again, in case the notice of a write was lost',
+      schedule: events.Schedule.rate(RESYNC_INTERVAL),
+      targets: [new targets.LambdaFunction(reconcile, { event: events.RuleTargetInput.fromObject({ resync: true }) })],
     });
 
     const httpApi = new apigwv2.HttpApi(this, 'HttpApi', {

@@ -11,6 +11,8 @@ export interface LocalFunctions {
   /** policy-change, binding-enqueue and schedule-cycle (on the tick queue), as event source mappings drive them. */
   readonly pollers: readonly SqsPoller[];
   reconcile(): Promise<unknown>;
+  /** reconcile as the resync schedule starts it. */
+  resync(): Promise<unknown>;
   /** schedule-cycle as the EventBridge schedule starts it, without a tick: several may run at once. */
   scheduleCycle(): Promise<unknown>;
 }
@@ -56,6 +58,7 @@ export async function loadLocalFunctions(
       await poller('outrank-schedule-cycle', scheduleCycle as SqsHandler, resources.scheduleTickQueueUrl),
     ],
     reconcile: () => reconcile({}, localLambdaContext('outrank-reconcile', 60_000)),
+    resync: () => reconcile({ resync: true }, localLambdaContext('outrank-reconcile', 60_000)),
     scheduleCycle: () => scheduleCycle({}, localLambdaContext('outrank-schedule-cycle', 60_000)),
   };
 }

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { decodeObject, isBinding, isEvent, isPriorityClass, type KubeObject } from '../api/decode';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
-import { displayName, refOf, type ObjectRef } from '../api/kinds';
+import { displayName, refKey, refOf, type ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
 import { NotFoundError } from '../api/not-found-error';
 import type { PriorityClass } from '../api/priority-class';
@@ -151,7 +151,7 @@ export class ObjectService {
       return;
     }
     const ref = refOf(object);
-    const key = `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}`;
+    const key = refKey(ref);
     // A deletion carries the version of the last write, and the virtual clock may not have moved since:
     // without the change in the id, the deletion would be dropped as a duplicate of that write.
     await this.context.queues.policyChange.send([

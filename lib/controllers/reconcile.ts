@@ -2,6 +2,7 @@ import { CONDITION_SCHEDULED, findCondition, type ResourceBinding } from '../api
 import { listBindings, requestScheduling } from './binding-requests';
 import { needsScheduling, readyClusterNames } from './binding-enqueue';
 import type { ControllerContext } from './context';
+import { resyncTemplates } from './template-resync';
 
 /**
  * reconcile (scheduled): queues again what is due — unschedulable bindings whose last attempt is older
@@ -18,6 +19,11 @@ export class ReconcileController {
     const due = (await listBindings(this.context)).filter((binding) => this.isDue(binding, ready, now));
     await requestScheduling(this.context, due, `reconcile@${now}`);
     return due.length;
+  }
+
+  /** On a slower schedule: every template to policy-change again (template-resync.ts). */
+  async resync(): Promise<number> {
+    return resyncTemplates(this.context);
   }
 
   private isDue(binding: ResourceBinding, ready: ReadonlySet<string>, now: number): boolean {

@@ -147,6 +147,14 @@ describe('functions', () => {
       });
     }
   });
+
+  it('starts the template resync (reconcile with { resync: true }) every half hour', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(30 minutes)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [model.functionId('outrank-reconcile'), 'Arn'] }, Input: JSON.stringify({ resync: true }) })],
+    });
+  });
 });
 
 describe('HTTP API', () => {
@@ -184,7 +192,7 @@ describe('IAM', () => {
     const receivers = (queueName: string) => FUNCTIONS.filter((name) => can(name, 'sqs:ReceiveMessage', model.queueId(queueName)));
     const senders = (queueName: string) => FUNCTIONS.filter((name) => can(name, 'sqs:SendMessage', model.queueId(queueName)));
     expect(receivers(definitions.policyChangeQueue.name)).toEqual(['outrank-policy-change']);
-    expect(senders(definitions.policyChangeQueue.name)).toEqual(['outrank-api']);
+    expect(senders(definitions.policyChangeQueue.name)).toEqual(['outrank-api', 'outrank-reconcile']);
     expect(receivers(definitions.bindingEnqueueQueue.name)).toEqual(['outrank-binding-enqueue']);
     expect(senders(definitions.bindingEnqueueQueue.name)).toEqual(['outrank-api', 'outrank-policy-change', 'outrank-schedule-cycle', 'outrank-reconcile']);
     expect(receivers(definitions.scheduleTickQueue.name)).toEqual(['outrank-schedule-cycle']);

@@ -1,0 +1,47 @@
+import { refKey, refOf, type ObjectRef } from '../api/kinds';
+import type { AnyPropagationPolicy } from '../api/propagation-policy';
+import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
+import { listBindings } from './binding-requests';
+import type { ControllerContext } from './context';
+
+const POLICY_GROUP = 'policy.karmada.io';
+
+/**
+ * A level-triggered backstop, as Kubernetes controllers resync their informers: every template a policy
+ * selects, and every template a binding names, goes to policy-change again. A write whose notice never
+ * went out (the API failed after storing it and the client did not retry) then still reaches its binding,
+ * and a binding whose template is gone is removed; policy-change writes nothing for a template whose
+ * binding is already as it should be. Returns how many templates were sent.
+ */
+export async function resyncTemplates(context: ControllerContext): Promise<number> {
+  const { store } = context;
+  const [namespaced, clusterWide, bindings] = await Promise.all([
+    store.list<AnyPropagationPolicy>(POLICY_GROUP, 'PropagationPolicy'),
+    store.list<AnyPropagationPolicy>(POLICY_GROUP, 'ClusterPropagationPolicy'),
+    listBindings(context),
+  ]);
+
+  // What the policies select, one listing per (group, kind, namespace); no namespace lists them all.
+  const listings = new Map<string, { group: string; kind: string; namespace: string | undefined }>();
+  for (const policy of [...namespaced, ...clusterWide]) {
+    for (const selector of policy.spec.resourceSelectors) {
+      const namespace = policy.kind === 'PropagationPolicy' ? policy.metadata.namespace : selector.namespace;
+      const group = apiGroupOf(selector.apiVersion);
+      listings.set(`${group}/${selector.kind}/${namespace ?? ''}`, { group, kind: selector.kind, namespace });
+    }
+  }
+  const templates = new Map<string, ObjectRef>();
+  for (const { group, kind, namespace } of listings.values()) {
+    for (const template of await store.list<ResourceTemplate>(group, kind, namespace)) templates.set(refKey(refOf(template)), refOf(template));
+  }
+  for (const { spec } of bindings) {
+    const ref = { group: apiGroupOf(spec.resource.apiVersion), kind: spec.resource.kind, namespace: spec.resource.namespace ?? '', name: spec.resource.name };
+    templates.set(refKey(ref), ref);
+  }
+
+  // In each template's message group, so that it queues behind the API's notices for the same template.
+  const now = context.clock.now();
+  const messages = [...templates].map(([key, ref]) => ({ body: { ref }, groupId: key, deduplicationId: `${key}@resync@${now}` }));
+  for (let start = 0; start < messages.length; start += 10) await context.queues.policyChange.send(messages.slice(start, start + 10));
+  return messages.length;
+}
