@@ -56,6 +56,12 @@ export function refOf(object: { apiVersion: string; kind: string; metadata: { na
   };
 }
 
+/** The template a binding propagates (its spec.resource). */
+export function templateRefOf(binding: { spec: { resource: { apiVersion: string; kind: string; namespace?: string; name: string } } }): ObjectRef {
+  const { apiVersion, kind, namespace, name } = binding.spec.resource;
+  return { group: apiGroupOf(apiVersion), kind, namespace: namespace ?? '', name };
+}
+
 export function refKey(ref: ObjectRef): string {
   return `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}`;
 }

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { involvedObjectOf } from '../api/event';
 import { isClusterReady, type Cluster } from '../api/cluster';
-import type { ObjectRef } from '../api/kinds';
+import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
 import type { PriorityClass } from '../api/priority-class';
 import type { AnyPropagationPolicy } from '../api/propagation-policy';
 import {
@@ -11,10 +11,10 @@ import {
   POLICY_NAMESPACE_LABEL,
   type ResourceBinding,
 } from '../api/resource-binding';
-import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
+import type { ResourceTemplate } from '../api/resource-template';
 import { buildBinding } from '../policy/build-binding';
 import { decideClaim, type ClaimDecision } from '../policy/claim';
-import { describePolicy, policyRef, type PolicyRef } from '../policy/policy-match';
+import { describePolicy, policyRef, selectorScope, type PolicyRef } from '../policy/policy-match';
 import { ConflictError, type Write } from '../ports/object-store';
 import { scale, toResourceList, type ResourceList } from '../resources';
 import { addDelta, allocationWrites } from './allocations';
@@ -57,7 +57,7 @@ async function deletionWrites(context: ControllerContext, binding: ResourceBindi
   return [
     {
       op: 'delete',
-      ref: bindingRefFor({ group: apiGroupOf(binding.spec.resource.apiVersion), kind: binding.spec.resource.kind, namespace: binding.metadata.namespace ?? '', name: binding.spec.resource.name }),
+      ref: refOf(binding),
       expectedVersion: binding.metadata.resourceVersion ?? '',
     },
     ...(await allocationWrites(context.store, deltas)),
@@ -102,16 +102,14 @@ export class PolicyChangeController {
     for (const binding of await listBindings(this.context)) {
       const claimant = claimantOf(binding);
       if (claimant && claimant.kind === ref.kind && claimant.namespace === ref.namespace && claimant.name === ref.name) {
-        const resource = binding.spec.resource;
-        const templateRef = { group: apiGroupOf(resource.apiVersion), kind: resource.kind, namespace: resource.namespace ?? '', name: resource.name };
-        templates.set(JSON.stringify(templateRef), templateRef);
+        const templateRef = templateRefOf(binding);
+        templates.set(refKey(templateRef), templateRef);
       }
     }
-    for (const selector of policy?.spec.resourceSelectors ?? []) {
-      const namespace = ref.kind === 'PropagationPolicy' ? ref.namespace : selector.namespace;
-      for (const template of await this.context.store.list<ResourceTemplate>(apiGroupOf(selector.apiVersion), selector.kind, namespace)) {
-        const templateRef = { group: apiGroupOf(template.apiVersion), kind: template.kind, namespace: template.metadata.namespace ?? '', name: template.metadata.name };
-        templates.set(JSON.stringify(templateRef), templateRef);
+    const selectors = policy ? policy.spec.resourceSelectors.map((selector) => selectorScope(policy, selector)) : [];
+    for (const { group, kind, namespace } of selectors) {
+      for (const template of await this.context.store.list<ResourceTemplate>(group, kind, namespace)) {
+        templates.set(refKey(refOf(template)), refOf(template));
       }
     }
     for (const templateRef of [...templates.values()]) await this.claimWithRetries(templateRef);

@@ -1,6 +1,7 @@
-import { refKey, refOf, type ObjectRef } from '../api/kinds';
+import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
 import type { AnyPropagationPolicy } from '../api/propagation-policy';
-import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
+import type { ResourceTemplate } from '../api/resource-template';
+import { selectorScope } from '../policy/policy-match';
 import { listBindings } from './binding-requests';
 import type { ControllerContext } from './context';
 
@@ -21,23 +22,19 @@ export async function resyncTemplates(context: ControllerContext): Promise<numbe
     listBindings(context),
   ]);
 
-  // What the policies select, one listing per (group, kind, namespace); no namespace lists them all.
-  const listings = new Map<string, { group: string; kind: string; namespace: string | undefined }>();
+  // What the policies select, one listing per (group, kind, namespace).
+  const listings = new Map<string, ReturnType<typeof selectorScope>>();
   for (const policy of [...namespaced, ...clusterWide]) {
     for (const selector of policy.spec.resourceSelectors) {
-      const namespace = policy.kind === 'PropagationPolicy' ? policy.metadata.namespace : selector.namespace;
-      const group = apiGroupOf(selector.apiVersion);
-      listings.set(`${group}/${selector.kind}/${namespace ?? ''}`, { group, kind: selector.kind, namespace });
+      const scope = selectorScope(policy, selector);
+      listings.set(`${scope.group}/${scope.kind}/${scope.namespace ?? ''}`, scope);
     }
   }
   const templates = new Map<string, ObjectRef>();
   for (const { group, kind, namespace } of listings.values()) {
     for (const template of await store.list<ResourceTemplate>(group, kind, namespace)) templates.set(refKey(refOf(template)), refOf(template));
   }
-  for (const { spec } of bindings) {
-    const ref = { group: apiGroupOf(spec.resource.apiVersion), kind: spec.resource.kind, namespace: spec.resource.namespace ?? '', name: spec.resource.name };
-    templates.set(refKey(ref), ref);
-  }
+  for (const binding of bindings) templates.set(refKey(templateRefOf(binding)), templateRefOf(binding));
 
   // In each template's message group, so that it queues behind the API's notices for the same template.
   const now = context.clock.now();
