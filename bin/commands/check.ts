@@ -1,24 +1,17 @@
 import { Command, Option } from 'commander';
 import type { Cluster } from '../../lib/api/cluster';
 import type { KubeEvent } from '../../lib/api/event';
-import { CLUSTER, CLUSTER_ALLOCATION, CLUSTER_RESOURCE_BINDING, EVENT, RESOURCE_BINDING, type KindInfo } from '../../lib/api/kinds';
+import { CLUSTER, CLUSTER_ALLOCATION, CLUSTER_RESOURCE_BINDING, EVENT, RESOURCE_BINDING } from '../../lib/api/kinds';
 import type { ResourceBinding } from '../../lib/api/resource-binding';
 import { checkInvariants, type InvariantReport } from '../../lib/check/invariants';
 import type { ClusterAllocation } from '../../lib/controllers/allocations';
 import { renderTable } from '../../lib/format/table';
-import { resourcePath, type ApiClient } from '../client/api-client';
-import { resourceOf } from '../client/kind-aliases';
+import { listAll } from '../client/list-all';
 import type { CommandContext } from './context';
 import { connect, serverOption, type ServerOptions } from './options';
 
 interface CheckOptions extends ServerOptions {
   readonly output: 'table' | 'json';
-}
-
-/** Every object of a kind the API serves (lib/http/served-resources.ts), across all namespaces. */
-async function listAll<T>(client: ApiClient, info: KindInfo): Promise<T[]> {
-  const resource = resourceOf(info.apiVersion, info.kind)!;
-  return (await client.get<{ items: T[] }>(resourcePath(resource, undefined))).items;
 }
 
 function formatReport(report: InvariantReport): string {

@@ -1,31 +1,29 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../../lib/api/kinds';
-import type { ResourceBinding } from '../../lib/api/resource-binding';
-import { isNotFound, resourcePath, type ApiClient } from '../client/api-client';
+import { CONDITION_SCHEDULED, findCondition, isSuspended, type ResourceBinding } from '../../lib/api/resource-binding';
+import { QUEUE_STATUS_PATH } from '../../lib/http/queue-status';
+import { isNotFound, type ApiClient } from '../client/api-client';
 import { CliError } from '../client/cli-error';
-import { resourceOf } from '../client/kind-aliases';
+import { listAll } from '../client/list-all';
 import { bindingState } from './printers';
 
 /** Two equal lists this far apart mean the controllers have nothing left in flight that would change one. */
 const POLL_INTERVAL_MS = 500;
 const SHOWN_UNSETTLED = 5;
 
-const BINDING_RESOURCES = [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING].map((info) => resourceOf(info.apiVersion, info.kind)!);
-
 /**
  * Settled: suspended, placed for its current spec (the scheduler observed its generation), or found
  * unschedulable (it waits for the reconcile). A binding without a Scheduled condition is still queued.
  */
 function isSettled(binding: ResourceBinding): boolean {
-  if (binding.spec.suspension?.scheduling === true) return true;
-  const scheduled = binding.status?.conditions?.find((c) => c.type === 'Scheduled');
+  if (isSuspended(binding)) return true;
+  const scheduled = findCondition(binding, CONDITION_SCHEDULED);
   if (scheduled?.status === 'False') return true;
   return scheduled?.status === 'True' && binding.status?.schedulerObservedGeneration === binding.metadata.generation;
 }
 
 async function listBindings(client: ApiClient): Promise<ResourceBinding[]> {
-  const lists = await Promise.all(BINDING_RESOURCES.map((r) => client.get<{ items: ResourceBinding[] }>(resourcePath(r, undefined))));
-  return lists.flatMap((list) => list.items);
+  return (await Promise.all([RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING].map((info) => listAll<ResourceBinding>(client, info)))).flat();
 }
 
 interface QueueStatusList {
@@ -35,7 +33,7 @@ interface QueueStatusList {
 /** True when no queue holds work; a server that does not report its queues counts as idle. */
 async function queuesIdle(client: ApiClient): Promise<boolean> {
   try {
-    const status = await client.get<QueueStatusList>('/outrank/v1/queues');
+    const status = await client.get<QueueStatusList>(QUEUE_STATUS_PATH);
     return status.items.every((queue) => queue.visible === 0 && queue.inFlight === 0);
   } catch (error) {
     if (isNotFound(error)) return true;

@@ -3,6 +3,7 @@ import { clusterSchema, type Cluster } from './cluster';
 import { eventSchema, type KubeEvent } from './event';
 import { InvalidObjectError, fieldPath, type FieldCause } from './invalid-object-error';
 import { kindInfo, SYSTEM_KINDS } from './kinds';
+import { isPlainObject } from './plain-object';
 import { priorityClassSchema, type PriorityClass } from './priority-class';
 import {
   clusterPropagationPolicySchema,
@@ -32,12 +33,9 @@ const SCHEMAS: Record<string, z.ZodType> = {
   'v1 Event': eventSchema,
 };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describe(raw: Record<string, unknown>): { kind: string; name: string } {
-  const metadata = isRecord(raw.metadata) ? raw.metadata : {};
+  const metadata = isPlainObject(raw.metadata) ? raw.metadata : {};
   return {
     kind: typeof raw.kind === 'string' ? raw.kind.slice(0, 63) : 'Object',
     name: typeof metadata.name === 'string' ? metadata.name.slice(0, 253) : '',
@@ -49,14 +47,14 @@ function describe(raw: Record<string, unknown>): { kind: string; name: string } 
  * kinds to "default" as kubectl does. Throws InvalidObjectError naming each offending field.
  */
 export function decodeObject(raw: unknown): KubeObject {
-  if (!isRecord(raw)) {
+  if (!isPlainObject(raw)) {
     throw new InvalidObjectError('Object', '', [{ field: '<root>', message: 'must be an object' }], 400);
   }
   const { kind, name } = describe(raw);
   const causes: FieldCause[] = [];
   if (typeof raw.apiVersion !== 'string' || raw.apiVersion.length === 0) causes.push({ field: 'apiVersion', message: 'is required' });
   if (typeof raw.kind !== 'string' || raw.kind.length === 0) causes.push({ field: 'kind', message: 'is required' });
-  if (!isRecord(raw.metadata)) causes.push({ field: 'metadata', message: 'is required and must be an object' });
+  if (!isPlainObject(raw.metadata)) causes.push({ field: 'metadata', message: 'is required and must be an object' });
   if (causes.length > 0) throw new InvalidObjectError(kind, name, causes, 400);
 
   const apiVersion = raw.apiVersion as string;

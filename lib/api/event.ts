@@ -35,3 +35,8 @@ export function involvedObjectOf(object: { apiVersion: string; kind: string; met
     name: object.metadata.name,
   };
 }
+
+/** Annotations the scheduler puts on each Preempted event, so the decision can be audited later. */
+export const PREEMPTOR_PRIORITY_ANNOTATION = 'outrank.io/preemptor-priority';
+export const VICTIM_PRIORITY_ANNOTATION = 'outrank.io/victim-priority';
+export const VICTIM_PREEMPTIBILITY_ANNOTATION = 'outrank.io/victim-preemptibility';

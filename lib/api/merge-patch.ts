@@ -1,6 +1,4 @@
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from './plain-object';
 
 /** RFC 7386 JSON merge patch: objects merge key by key, null removes a key, anything else replaces. */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
@@ -14,6 +12,6 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
 }
 
 /** Defines the member, so that a key named "__proto__" stays a key instead of replacing the prototype. */
-function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
+export function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }

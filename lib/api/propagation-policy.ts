@@ -2,6 +2,9 @@ import * as z from 'zod';
 import { taintEffect } from './cluster';
 import { int32, labelSelector, labelValue, namespaceName, objectMeta, objectName, qualifiedName } from './meta';
 
+/** The API group of PropagationPolicy and ClusterPropagationPolicy. */
+export const POLICY_GROUP = 'policy.karmada.io';
+
 export const resourceSelectorSchema = z.strictObject({
   apiVersion: z.string().min(1).max(253),
   kind: z.string().min(1).max(63),

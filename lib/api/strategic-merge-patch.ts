@@ -4,6 +4,9 @@
  * their merge key, and the patch may carry $patch, $setElementOrder, $retainKeys and
  * $deleteFromPrimitiveList directives. The merge keys are those of the pod template's lists.
  */
+import { setMember } from './merge-patch';
+import { isPlainObject } from './plain-object';
+
 const MERGE_KEYS: Readonly<Record<string, string>> = {
   containers: 'name',
   initContainers: 'name',
@@ -24,10 +27,6 @@ const DELETE_FROM_PRIMITIVE_LIST = '$deleteFromPrimitiveList/';
 
 type JsonObject = Record<string, unknown>;
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export class StrategicMergePatchError extends Error {
   constructor(message: string) {
     super(message);
@@ -35,18 +34,13 @@ export class StrategicMergePatchError extends Error {
   }
 }
 
-function define(target: JsonObject, key: string, value: unknown): void {
-  // Own property even for "__proto__", so a patch member never changes the prototype.
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 function mergeList(original: unknown, patch: unknown[], mergeKey: string): unknown[] {
   const result = Array.isArray(original) ? [...original] : [];
   for (const item of patch) {
-    if (!isObject(item) || !(mergeKey in item)) {
+    if (!isPlainObject(item) || !(mergeKey in item)) {
       throw new StrategicMergePatchError(`every item of a list merged on "${mergeKey}" must be an object with "${mergeKey}"`);
     }
-    const index = result.findIndex((existing) => isObject(existing) && existing[mergeKey] === item[mergeKey]);
+    const index = result.findIndex((existing) => isPlainObject(existing) && existing[mergeKey] === item[mergeKey]);
     if (item.$patch === 'delete') {
       if (index >= 0) result.splice(index, 1);
     } else if (item.$patch === 'replace') {
@@ -64,7 +58,7 @@ function mergeList(original: unknown, patch: unknown[], mergeKey: string): unkno
 
 function orderList(list: unknown[], order: unknown, mergeKey: string | undefined): unknown[] {
   if (!Array.isArray(order)) return list;
-  const keyOf = (item: unknown) => (mergeKey && isObject(item) ? item[mergeKey] : item);
+  const keyOf = (item: unknown) => (mergeKey && isPlainObject(item) ? item[mergeKey] : item);
   const wanted = order.map(keyOf);
   const rank = (item: unknown) => {
     const position = wanted.indexOf(keyOf(item));
@@ -77,31 +71,31 @@ function mergeObject(original: unknown, patch: JsonObject): JsonObject {
   if (patch.$patch === 'delete') return {};
   const { $patch: directive, $retainKeys: retainKeys, ...members } = patch;
   const result: JsonObject = {};
-  if (directive !== 'replace' && isObject(original)) for (const [key, value] of Object.entries(original)) define(result, key, value);
+  if (directive !== 'replace' && isPlainObject(original)) for (const [key, value] of Object.entries(original)) setMember(result, key, value);
 
   for (const [key, value] of Object.entries(members)) {
     if (key.startsWith(SET_ELEMENT_ORDER)) continue;
     if (key.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
       const field = key.slice(DELETE_FROM_PRIMITIVE_LIST.length);
       const removed = Array.isArray(value) ? value : [];
-      if (Array.isArray(result[field])) define(result, field, (result[field] as unknown[]).filter((item) => !removed.includes(item)));
+      if (Array.isArray(result[field])) setMember(result, field, (result[field] as unknown[]).filter((item) => !removed.includes(item)));
       continue;
     }
     if (value === null) {
       delete result[key];
     } else if (Array.isArray(value) && MERGE_KEYS[key]) {
-      define(result, key, mergeList(result[key], value, MERGE_KEYS[key]));
-    } else if (isObject(value)) {
-      define(result, key, mergeObject(result[key], value));
+      setMember(result, key, mergeList(result[key], value, MERGE_KEYS[key]));
+    } else if (isPlainObject(value)) {
+      setMember(result, key, mergeObject(result[key], value));
     } else {
-      define(result, key, value);
+      setMember(result, key, value);
     }
   }
 
   for (const [key, order] of Object.entries(members)) {
     if (!key.startsWith(SET_ELEMENT_ORDER)) continue;
     const field = key.slice(SET_ELEMENT_ORDER.length);
-    if (Array.isArray(result[field])) define(result, field, orderList(result[field] as unknown[], order, MERGE_KEYS[field]));
+    if (Array.isArray(result[field])) setMember(result, field, orderList(result[field] as unknown[], order, MERGE_KEYS[field]));
   }
   if (Array.isArray(retainKeys)) {
     for (const key of Object.keys(result)) if (!retainKeys.includes(key)) delete result[key];
@@ -111,6 +105,6 @@ function mergeObject(original: unknown, patch: JsonObject): JsonObject {
 
 /** Applies a strategic merge patch to an object; a patch that is not an object replaces nothing and is refused. */
 export function applyStrategicMergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) throw new StrategicMergePatchError('a strategic merge patch must be a JSON object');
+  if (!isPlainObject(patch)) throw new StrategicMergePatchError('a strategic merge patch must be a JSON object');
   return mergeObject(target, patch);
 }

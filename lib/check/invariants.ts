@@ -1,7 +1,7 @@
 import type { Cluster } from '../api/cluster';
-import type { KubeEvent } from '../api/event';
+import { PREEMPTOR_PRIORITY_ANNOTATION, VICTIM_PREEMPTIBILITY_ANNOTATION, VICTIM_PRIORITY_ANNOTATION, type KubeEvent } from '../api/event';
 import { displayName } from '../api/kinds';
-import { CONDITION_SCHEDULED, findCondition, isSuspended, type ResourceBinding } from '../api/resource-binding';
+import { CONDITION_SCHEDULED, findCondition, isPlaced, isSuspended, type ResourceBinding } from '../api/resource-binding';
 import type { ClusterAllocation } from '../controllers/allocations';
 import { add, type ResourceList } from '../resources';
 import { SchedulingSnapshot, usageOn } from '../scheduler/snapshot';
@@ -30,11 +30,6 @@ export interface SystemState {
   readonly allocations: readonly ClusterAllocation[];
   readonly events: readonly KubeEvent[];
 }
-
-/** Annotations the scheduler puts on each Preempted event, so the decision can be audited later. */
-export const PREEMPTOR_PRIORITY_ANNOTATION = 'outrank.io/preemptor-priority';
-export const VICTIM_PRIORITY_ANNOTATION = 'outrank.io/victim-priority';
-export const VICTIM_PREEMPTIBILITY_ANNOTATION = 'outrank.io/victim-preemptibility';
 
 function format(list: ResourceList): string {
   return Object.entries(list)
@@ -69,7 +64,7 @@ function bindingViolations(bindings: readonly ResourceBinding[]): Violation[] {
   for (const binding of bindings) {
     const name = `${binding.kind} ${displayName({ namespace: binding.metadata.namespace, name: binding.metadata.name })}`;
     const scheduled = findCondition(binding, CONDITION_SCHEDULED);
-    const placed = (binding.spec.clusters ?? []).length > 0;
+    const placed = isPlaced(binding);
     // A placed binding whose rescheduling failed keeps its placement with Scheduled=False: still fine.
     if (placed && scheduled === undefined) {
       violations.push({ rule: 'binding-placed-or-pending-with-reason', object: name, message: 'placed without a Scheduled condition' });
@@ -148,8 +143,8 @@ export function checkInvariants(state: SystemState): InvariantReport {
     ...allocationViolations(snapshot, state.allocations),
     ...preemption.violations,
   ];
-  const placed = state.bindings.filter((b) => (b.spec.clusters ?? []).length > 0).length;
-  const suspended = state.bindings.filter((b) => isSuspended(b) && (b.spec.clusters ?? []).length === 0).length;
+  const placed = state.bindings.filter(isPlaced).length;
+  const suspended = state.bindings.filter((b) => isSuspended(b) && !isPlaced(b)).length;
   return {
     ok: violations.length === 0,
     violations,

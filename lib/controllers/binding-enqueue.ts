@@ -11,7 +11,7 @@ import {
 } from '../api/resource-binding';
 import { bandFor } from '../config';
 import type { ControllerContext } from './context';
-import { bindingGroupId, bindingObjectRef, bindingRefOf, type BindingRequest } from './messages';
+import { bindingGroupId, bindingMessageId, bindingObjectRef, bindingRefOf, type BindingRequest } from './messages';
 
 /**
  * The binding's placement is for its current spec and on clusters that are all ready: nothing to move.
@@ -62,8 +62,7 @@ export class BindingEnqueueController {
       {
         body: { binding: ref, priority, enqueuedAt: clock.now() },
         groupId: bindingGroupId(ref),
-        // The cause is part of the id: a binding looked at and left alone must be queued when something else changes.
-        deduplicationId: `${bindingGroupId(ref)}@${binding.metadata.resourceVersion ?? '0'}${request.cause === undefined ? '' : `@${request.cause}`}`,
+        deduplicationId: bindingMessageId(ref, binding.metadata.resourceVersion ?? '0', request.cause),
       },
     ]);
   }

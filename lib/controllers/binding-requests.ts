@@ -1,6 +1,6 @@
 import { CONDITION_SCHEDULED, findCondition, isSuspended, type ResourceBinding } from '../api/resource-binding';
 import type { ControllerContext } from './context';
-import { bindingGroupId, bindingRefOf } from './messages';
+import { bindingGroupId, bindingMessageId, bindingRefOf } from './messages';
 
 /**
  * Asks binding-enqueue to look at these bindings; a repeat of the same request is dropped as a duplicate.
@@ -15,12 +15,10 @@ export async function requestScheduling(context: ControllerContext, bindings: re
     return {
       body: { binding: ref, resourceVersion, ...(cause === undefined ? {} : { cause }) },
       groupId: bindingGroupId(ref),
-      deduplicationId: `${bindingGroupId(ref)}@${resourceVersion}${cause === undefined ? '' : `@${cause}`}`,
+      deduplicationId: bindingMessageId(ref, resourceVersion, cause),
     };
   });
-  for (let start = 0; start < messages.length; start += 10) {
-    await context.queues.bindingEnqueue.send(messages.slice(start, start + 10));
-  }
+  await context.queues.bindingEnqueue.send(messages);
 }
 
 export async function listBindings(context: ControllerContext): Promise<ResourceBinding[]> {

@@ -45,3 +45,11 @@ export function bindingRefOf(binding: { kind: string; metadata: { namespace?: st
 export function bindingGroupId(binding: BindingRef): string {
   return `${binding.kind}/${binding.namespace}/${binding.name}`;
 }
+
+/**
+ * The deduplication id of a message about a binding at a version; the cause is part of it, so that a
+ * binding looked at and left alone is looked at again when something else changes.
+ */
+export function bindingMessageId(binding: BindingRef, resourceVersion: string, cause: string | undefined): string {
+  return `${bindingGroupId(binding)}@${resourceVersion}${cause === undefined ? '' : `@${cause}`}`;
+}

@@ -3,7 +3,7 @@ import { involvedObjectOf } from '../api/event';
 import { isClusterReady, type Cluster } from '../api/cluster';
 import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
 import type { PriorityClass } from '../api/priority-class';
-import type { AnyPropagationPolicy } from '../api/propagation-policy';
+import { POLICY_GROUP, type AnyPropagationPolicy } from '../api/propagation-policy';
 import {
   bindingName,
   CLUSTER_POLICY_NAME_LABEL,
@@ -22,7 +22,6 @@ import { listBindings, requestScheduling, requeueUnschedulable } from './binding
 import type { ControllerContext } from './context';
 import { bindingGroupId, bindingRefOf, type ObjectChange } from './messages';
 
-const POLICY_GROUP = 'policy.karmada.io';
 
 function claimantOf(binding: ResourceBinding | undefined): PolicyRef | undefined {
   const labels = binding?.metadata.labels ?? {};

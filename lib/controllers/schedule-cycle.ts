@@ -1,4 +1,4 @@
-import { involvedObjectOf } from '../api/event';
+import { involvedObjectOf, PREEMPTOR_PRIORITY_ANNOTATION, VICTIM_PREEMPTIBILITY_ANNOTATION, VICTIM_PRIORITY_ANNOTATION } from '../api/event';
 import type { Cluster } from '../api/cluster';
 import { displayName } from '../api/kinds';
 import {
@@ -9,7 +9,6 @@ import {
   type ResourceBinding,
   type ScheduledReason,
 } from '../api/resource-binding';
-import { PREEMPTOR_PRIORITY_ANNOTATION, VICTIM_PREEMPTIBILITY_ANNOTATION, VICTIM_PRIORITY_ANNOTATION } from '../check/invariants';
 import { backoffMs } from '../config';
 import type { Delivery } from '../ports/message-queue';
 import { ConflictError, type Write } from '../ports/object-store';

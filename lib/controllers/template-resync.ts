@@ -1,11 +1,9 @@
 import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
-import type { AnyPropagationPolicy } from '../api/propagation-policy';
+import { POLICY_GROUP, type AnyPropagationPolicy } from '../api/propagation-policy';
 import type { ResourceTemplate } from '../api/resource-template';
 import { selectorScope } from '../policy/policy-match';
 import { listBindings } from './binding-requests';
 import type { ControllerContext } from './context';
-
-const POLICY_GROUP = 'policy.karmada.io';
 
 /**
  * A level-triggered backstop, as Kubernetes controllers resync their informers: every template a policy
@@ -39,6 +37,6 @@ export async function resyncTemplates(context: ControllerContext): Promise<numbe
   // In each template's message group, so that it queues behind the API's notices for the same template.
   const now = context.clock.now();
   const messages = [...templates].map(([key, ref]) => ({ body: { ref }, groupId: key, deduplicationId: `${key}@resync@${now}` }));
-  for (let start = 0; start < messages.length; start += 10) await context.queues.policyChange.send(messages.slice(start, start + 10));
+  await context.queues.policyChange.send(messages);
   return messages.length;
 }

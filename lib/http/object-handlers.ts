@@ -1,12 +1,14 @@
 import { decodeObject } from '../api/decode';
 import { refOf, type ObjectRef } from '../api/kinds';
+import { applyMergePatch } from '../api/merge-patch';
+import { isPlainObject } from '../api/plain-object';
 import { applyStrategicMergePatch } from '../api/strategic-merge-patch';
 import type { StoredObject } from '../ports/object-store';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { alreadyExists, notFound } from './error-status';
 import { listResponse, METADATA_FIELDS, selectionOf } from './lists';
 import { withUrlIdentity } from './object-identity';
-import { isObject, mediaTypeOf, readObjectBody, unsupportedMediaType, type BodySyntax, type JsonObject } from './request-body';
+import { mediaTypeOf, readObjectBody, unsupportedMediaType, type BodySyntax, type JsonObject } from './request-body';
 import { jsonResponse } from './response';
 import type { ResourceRoute } from './routes';
 import { qualifiedResource } from './served-resources';
@@ -75,7 +77,7 @@ export async function createObject(route: ResourceRoute, request: ApiRequest, de
  */
 function expectingVersion(body: JsonObject, existing: StoredObject): JsonObject {
   const { metadata } = body;
-  if (!isObject(metadata) || metadata.resourceVersion !== undefined) return body;
+  if (!isPlainObject(metadata) || metadata.resourceVersion !== undefined) return body;
   return { ...body, metadata: { ...metadata, resourceVersion: existing.metadata.resourceVersion } };
 }
 
@@ -89,20 +91,21 @@ export async function replaceObject(route: ResourceRoute, name: string, request:
   return jsonResponse(200, object);
 }
 
-async function mergePatch(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+/**
+ * A merge patch of either kind: `applyPatch` is RFC 7386's, or the strategic one for workload templates,
+ * whose lists merge by key (containers by name …) as kubectl apply expects.
+ */
+async function patchWith(
+  route: ResourceRoute,
+  name: string,
+  request: ApiRequest,
+  deps: ApiDependencies,
+  applyPatch: (target: unknown, patch: unknown) => unknown,
+): Promise<ApiResponse> {
   const ref = refAt(route, name);
   const patch = readObjectBody(request, 'json');
-  await authorizePatch(deps, route, ref, patch);
-  const { object } = await deps.objects.patch(ref, patch);
-  return jsonResponse(200, object);
-}
-
-/** Workload templates carry lists merged by key (containers by name …), as kubectl apply expects. */
-async function strategicMergePatch(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
-  const ref = refAt(route, name);
-  const patch = readObjectBody(request, 'json');
-  await authorizePatch(deps, route, ref, patch, applyStrategicMergePatch);
-  const { object } = await deps.objects.patch(ref, patch, applyStrategicMergePatch);
+  await authorizePatch(deps, route, ref, patch, applyPatch);
+  const { object } = await deps.objects.patch(ref, patch, applyPatch);
   return jsonResponse(200, object);
 }
 
@@ -119,9 +122,9 @@ export async function patchObject(route: ResourceRoute, name: string, request: A
   const mediaType = mediaTypeOf(request);
   switch (mediaType) {
     case MERGE_PATCH:
-      return mergePatch(route, name, request, deps);
+      return patchWith(route, name, request, deps, applyMergePatch);
     case STRATEGIC_MERGE_PATCH:
-        return route.resource.mergesListsByKey ? strategicMergePatch(route, name, request, deps) : mergePatch(route, name, request, deps);
+      return patchWith(route, name, request, deps, route.resource.mergesListsByKey ? applyStrategicMergePatch : applyMergePatch);
     case APPLY_PATCH:
       return serverSideApply(route, request, deps);
     default:

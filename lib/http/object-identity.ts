@@ -1,4 +1,5 @@
-import { isObject, type JsonObject } from './request-body';
+import { isPlainObject } from '../api/plain-object';
+import type { JsonObject } from './request-body';
 import type { ResourceRoute } from './routes';
 import { ApiError } from './status';
 
@@ -23,7 +24,7 @@ export function withUrlIdentity(body: JsonObject, route: ResourceRoute): JsonObj
   const apiVersion = agreed(body.apiVersion, info.apiVersion, 'API version');
   const kind = agreed(body.kind, info.kind, 'kind');
   const metadata = body.metadata === undefined ? {} : body.metadata;
-  if (!isObject(metadata)) return { ...body, apiVersion, kind };
+  if (!isPlainObject(metadata)) return { ...body, apiVersion, kind };
   return {
     ...body,
     apiVersion,

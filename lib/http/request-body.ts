@@ -1,3 +1,4 @@
+import { isPlainObject } from '../api/plain-object';
 import { parseManifests } from '../api/manifest';
 import type { ApiRequest } from './api-types';
 import { ApiError } from './status';
@@ -29,9 +30,6 @@ export function unsupportedMediaType(mediaType: string, accepted: readonly strin
   );
 }
 
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Iterative, so that measuring a hostile body cannot itself exhaust the stack. */
 function exceedsDepth(value: unknown, limit: number): boolean {
@@ -70,7 +68,7 @@ export function checkBodySize(request: ApiRequest): void {
 export function readObjectBody(request: ApiRequest, syntax: BodySyntax): JsonObject {
   if (request.body === undefined || request.body.trim() === '') throw new ApiError('BadRequest', 'the request body must hold an object');
   const value = syntax === 'json' ? parseJson(request.body) : parseYaml(request.body);
-  if (!isObject(value)) throw new ApiError('BadRequest', 'the request body must hold an object');
+  if (!isPlainObject(value)) throw new ApiError('BadRequest', 'the request body must hold an object');
   if (exceedsDepth(value, MAX_DEPTH)) throw new ApiError('BadRequest', `the request body must not be nested more than ${MAX_DEPTH} levels deep`);
   return value;
 }

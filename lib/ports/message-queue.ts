@@ -28,6 +28,7 @@ export interface QueueDepth {
  */
 export interface MessageQueue<T> {
   readonly name: string;
+  /** Any number of messages; an adapter splits them into the batches its service takes. */
   send(messages: readonly OutgoingMessage<T>[]): Promise<void>;
   receive(maxMessages: number): Promise<Delivery<T>[]>;
   delete(receipts: readonly string[]): Promise<void>;

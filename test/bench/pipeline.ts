@@ -141,9 +141,6 @@ export interface PipelineResult {
 }
 
 export async function pipelineBenchmark(log: (line: string) => void): Promise<PipelineResult> {
-  // The handlers run in this process: keep Powertools' per-invocation metric and log lines off the output.
-  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
   const counter = new AwsRequestCounter();
   const detach = counter.attach();
   const endpoint = await startAwsEndpoint();

@@ -1,15 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../lib/api/cluster';
-import type { KubeEvent } from '../../../lib/api/event';
-import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import {
-  checkInvariants,
   PREEMPTOR_PRIORITY_ANNOTATION,
   VICTIM_PREEMPTIBILITY_ANNOTATION,
   VICTIM_PRIORITY_ANNOTATION,
-  type SystemState,
-} from '../../../lib/check/invariants';
+  type KubeEvent,
+} from '../../../lib/api/event';
+import type { ResourceBinding } from '../../../lib/api/resource-binding';
+import { checkInvariants, type SystemState } from '../../../lib/check/invariants';
 import type { ClusterAllocation } from '../../../lib/controllers/allocations';
 import { listBindings } from '../../../lib/controllers/binding-requests';
 import { MemorySystem } from '../../../lib/runtime/memory-system';
