@@ -7,8 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 
-/** The handlers in functions/, each exporting `handler`. */
-export type HandlerName = 'api' | 'policy-change' | 'binding-enqueue' | 'schedule-cycle' | 'reconcile';
+import { BUNDLE_TARGET, EXTERNAL_MODULES, MAIN_FIELDS, REQUIRE_SHIM, type HandlerName } from './bundling';
 
 export interface HandlerFunctionProps {
   readonly prefix: string;
@@ -53,14 +52,12 @@ export function handlerFunction(scope: Construct, id: string, props: HandlerFunc
       forceDockerBundling: false,
       logLevel: LogLevel.WARNING,
       format: OutputFormat.ESM,
-      target: 'node20',
+      target: BUNDLE_TARGET,
       minify: true,
       sourceMap: true,
-      // Prefer the ESM builds of dependencies; the CommonJS ones left still find a require().
-      mainFields: ['module', 'main'],
-      banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-      // The Node.js runtime provides AWS SDK v3; leaving it out keeps each bundle under 500 KB and its cold start short.
-      externalModules: ['@aws-sdk/*'],
+      mainFields: MAIN_FIELDS,
+      banner: REQUIRE_SHIM,
+      externalModules: EXTERNAL_MODULES,
     },
   });
   // Node 20 on purpose, until the whole project moves (AWS stops creating nodejs20.x functions on 2027-02-01).

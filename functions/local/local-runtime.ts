@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { DEFAULT_BANDS } from '../../lib/config';
 import { awsClients, type AwsResources } from '../adapters/aws-context';
-import { resourceDefinitions, resourcesAt } from '../adapters/definitions';
+import { resourceDefinitions, resourcesAt, type QueueRedelivery } from '../adapters/definitions';
 import { provision } from '../adapters/provision';
 import type { OutrankSettingsWithTenancy } from '../environment';
 import { startAwsEndpoint, type AwsEndpoint } from './aws-endpoint';
@@ -27,10 +27,13 @@ export interface LocalRuntime {
   stop(): Promise<void>;
 }
 
-/** Creates (if missing) the tables and queues named by the prefix and says where they are. */
-export async function provisionResources(prefix: string, settings: OutrankSettingsWithTenancy | undefined) {
+/**
+ * Creates (if missing) the tables and queues named by the prefix and says where they are; `redelivery`
+ * shortens the queues' visibility timeouts and retries (tests).
+ */
+export async function provisionResources(prefix: string, settings: OutrankSettingsWithTenancy | undefined, redelivery: QueueRedelivery = {}) {
   const clients = awsClients();
-  const definitions = resourceDefinitions(prefix, settings?.bands ?? DEFAULT_BANDS);
+  const definitions = resourceDefinitions(prefix, settings?.bands ?? DEFAULT_BANDS, redelivery);
   const { urls } = await provision(clients.dynamodb, clients.sqs, definitions);
   const resources = resourcesAt(definitions, (name) => urls.get(name)!);
   return { clients, definitions, resources };

@@ -1,39 +1,23 @@
 /**
  * Benchmark 4: the Lambda bundles. Each handler is bundled with esbuild as the stack bundles it
- * (cdk/handler-function.ts: ESM, node20, minified, module-first main fields, a require() shim), once with
- * @aws-sdk/* left external, as the Lambda runtime provides SDK v3, and once with the SDK inside, as the
- * stack deploys it. Module initialisation is the time to import a bundle in a fresh node process.
+ * (cdk/bundling.ts: ESM, node20, minified, module-first main fields, a require() shim), once with
+ * @aws-sdk/* left external, as the stack deploys it since the Lambda runtime provides SDK v3, and once
+ * with the SDK inside. Module initialisation is the time to import a bundle in a fresh node process.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
+import { BUNDLE_TARGET, EXTERNAL_MODULES, HANDLERS, MAIN_FIELDS, REQUIRE_SHIM } from '../../cdk/bundling';
 import { fmt, median, table } from './stats';
 
-const HANDLERS = ['api', 'policy-change', 'binding-enqueue', 'schedule-cycle', 'reconcile'] as const;
 const TARGET_BYTES = 500 * 1024;
 const IMPORT_RUNS = 7;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Under node_modules, so that a bundle with the SDK left external still finds it, as it would in Lambda. */
 const OUT = `${ROOT}node_modules/.cache/outrank-bench/`;
 
-type Variant = 'external' | 'zod-namespace' | 'bundled';
-
-/**
- * What-if: the sources with `import * as z from 'zod'` instead of `import { z } from 'zod'`. The named
- * import is zod's namespace object, which esbuild must keep whole (every locale, JSON Schema support);
- * member accesses on a namespace import let it keep only what is used.
- */
-const zodNamespaceImports: Plugin = {
-  name: 'zod-namespace-imports',
-  setup(context) {
-    context.onLoad({ filter: /\/(lib|functions)\/.*\.ts$/ }, async ({ path }) => ({
-      contents: (await readFile(path, 'utf8')).replaceAll("import { z } from 'zod';", "import * as z from 'zod';"),
-      loader: 'ts',
-    }));
-  },
-};
+type Variant = 'external' | 'bundled';
 
 interface Bundle {
   readonly file: string;
@@ -49,13 +33,12 @@ async function bundle(handler: string, variant: Variant): Promise<Bundle> {
     outfile,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: BUNDLE_TARGET,
     format: 'esm',
     minify: true,
-    mainFields: ['module', 'main'],
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    external: variant === 'bundled' ? [] : ['@aws-sdk/*'],
-    plugins: variant === 'zod-namespace' ? [zodNamespaceImports] : [],
+    mainFields: MAIN_FIELDS,
+    banner: { js: REQUIRE_SHIM },
+    external: variant === 'bundled' ? [] : EXTERNAL_MODULES,
     metafile: true,
     logLevel: 'warning',
   });
@@ -83,7 +66,7 @@ export async function bundleBenchmark(log: (line: string) => void): Promise<stri
   for (const handler of HANDLERS) {
     log(`bundles: ${handler}`);
     const row: (string | number)[] = [handler];
-    for (const variant of ['external', 'zod-namespace', 'bundled'] as const) {
+    for (const variant of ['external', 'bundled'] as const) {
       const built = await bundle(handler, variant);
       if (built.bytes > (largest.get(variant)?.bytes ?? 0)) largest.set(variant, built);
       row.push(`${kib(built.bytes)}${built.bytes <= TARGET_BYTES ? '' : ' ✗'}`, fmt(importMs(built.file)));
@@ -96,20 +79,15 @@ export async function bundleBenchmark(log: (line: string) => void): Promise<stri
   return [
     'esbuild, `platform: node`, `target: node20`, `format: esm`, `minify`, `bundle`, module-first main fields and the',
     "stack's `createRequire` banner; source maps not counted. **Choice: `@aws-sdk/*` external**, since the Lambda",
-    'Node.js 20 runtime ships SDK v3, as the stack (`cdk/handler-function.ts`) does too; the last pair of columns',
+    'Node.js 20 runtime ships SDK v3, as the stack (`cdk/bundling.ts`) does too; the last pair of columns',
     'shows what bundling the SDK would cost. Import time: median of',
     `${IMPORT_RUNS} fresh \`node\` processes each, an external SDK loaded from node_modules as the runtime loads its own.`,
     '✗ marks a bundle over the 500 KiB target.',
     '',
-    table(
-      ['handler', 'SDK external', 'import ms', 'same, `import * as z`', 'import ms', 'SDK bundled', 'import ms'],
-      rows,
-    ),
+    table(['handler', 'SDK external', 'import ms', 'SDK bundled', 'import ms'], rows),
     '',
-    `Largest bundle, SDK external: ${kib(size('external'))} (target ${verdict('external')}), of which zod ${kib(largest.get('external')!.zodBytes)}:`,
-    "`import { z } from 'zod'` is zod's namespace object, which esbuild keeps whole (every locale, JSON Schema",
-    "support). With `import * as z from 'zod'` in the files that import zod (lib/api, lib/auth, lib/config.ts,",
-    `lib/simulate, functions/), the middle columns, built by rewriting the import on the fly: ${kib(size('zod-namespace'))} (target ${verdict('zod-namespace')}).`,
-    `With the SDK bundled: ${kib(size('bundled'))}.`,
+    `Largest bundle, SDK external: ${kib(size('external'))} (target ${verdict('external')}), of which zod ${kib(largest.get('external')!.zodBytes)}`,
+    "(every file imports zod as `import * as z from 'zod'`, so esbuild keeps only what is used). With the SDK",
+    `bundled: ${kib(size('bundled'))}.`,
   ].join('\n');
 }

@@ -11,6 +11,7 @@ import { loadLocalFunctions, type LocalFunctions } from '../../functions/local/l
 import { provisionResources } from '../../functions/local/local-runtime';
 import type { SqsHandler } from '../../functions/local/sqs-poller';
 import { AwsRequestCounter, type RequestCount } from './aws-requests';
+import { manifestPath } from '../support/api-paths';
 import { Random } from './random';
 import { fmt, summarize, table } from './stats';
 
@@ -63,19 +64,6 @@ function deployment(random: Random, index: number): object {
   };
 }
 
-const PLURALS: Record<string, string> = {
-  Cluster: 'clusters',
-  PriorityClass: 'priorityclasses',
-  PropagationPolicy: 'propagationpolicies',
-  Deployment: 'deployments',
-};
-
-function collectionPath(manifest: { apiVersion: string; kind: string; metadata: { namespace?: string } }): string {
-  const base = manifest.apiVersion.includes('/') ? `/apis/${manifest.apiVersion}` : `/api/${manifest.apiVersion}`;
-  const namespace = manifest.metadata.namespace ? `/namespaces/${manifest.metadata.namespace}` : '';
-  return `${base}${namespace}/${PLURALS[manifest.kind]}`;
-}
-
 class Harness {
   constructor(
     private readonly url: string,
@@ -84,12 +72,12 @@ class Harness {
   ) {}
 
   async create(manifest: object): Promise<void> {
-    const response = await fetch(`${this.url}${collectionPath(manifest as never)}`, {
+    const response = await fetch(`${this.url}${manifestPath(manifest as never)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(manifest),
     });
-    if (response.status >= 300) throw new Error(`POST ${collectionPath(manifest as never)}: ${response.status} ${await response.text()}`);
+    if (response.status >= 300) throw new Error(`POST ${manifestPath(manifest as never)}: ${response.status} ${await response.text()}`);
   }
 
   /** As test/integration/pipeline.ts: polls every queue-triggered function until two rounds in a row find nothing. */

@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import { apiGroupOf } from '../../lib/api/resource-template';
 import type { ScenarioStep } from '../../lib/simulate/scenario';
 import { summarizeBinding, type SimulatedBinding } from '../../lib/simulate/run-scenario';
 import type { ResourceBinding } from '../../lib/api/resource-binding';
@@ -7,18 +6,8 @@ import { startHttpGateway } from '../../functions/local/http-gateway';
 import { loadLocalFunctions, type LocalFunctions } from '../../functions/local/local-functions';
 import type { SqsHandler } from '../../functions/local/sqs-poller';
 import type { QueueRedelivery } from '../../functions/adapters/definitions';
+import { collectionPath } from '../support/api-paths';
 import { provisionTestAws, type TestAws } from '../support/aws';
-
-const PLURALS: Record<string, string> = {
-  Cluster: 'clusters',
-  PriorityClass: 'priorityclasses',
-  PropagationPolicy: 'propagationpolicies',
-  ClusterPropagationPolicy: 'clusterpropagationpolicies',
-  Deployment: 'deployments',
-  StatefulSet: 'statefulsets',
-  Job: 'jobs',
-  ResourceBinding: 'resourcebindings',
-};
 
 interface Locator {
   apiVersion: string;
@@ -27,13 +16,8 @@ interface Locator {
   name: string;
 }
 
-function collectionPath(locator: Omit<Locator, 'name'>): string {
-  const group = apiGroupOf(locator.apiVersion);
-  const base = group ? `/apis/${locator.apiVersion}` : `/api/${locator.apiVersion}`;
-  const namespaced = locator.namespace ?? (['Cluster', 'PriorityClass', 'ClusterPropagationPolicy'].includes(locator.kind) ? undefined : 'default');
-  const plural = PLURALS[locator.kind];
-  if (!plural) throw new Error(`no plural known for ${locator.kind}`);
-  return `${base}${namespaced ? `/namespaces/${namespaced}` : ''}/${plural}`;
+function locatorPath(locator: Omit<Locator, 'name'>): string {
+  return collectionPath(locator.apiVersion, locator.kind, locator.namespace);
 }
 
 /** The deployed pipeline in this process: real queues and tables on the local endpoint, handlers invoked as Lambda would be. */
@@ -77,16 +61,16 @@ export class Pipeline {
     };
     if ('apply' in step) {
       for (const raw of step.apply as Array<Locator & { metadata: { name: string; namespace?: string } }>) {
-        const path = collectionPath({ ...raw, namespace: raw.metadata.namespace });
+        const path = locatorPath({ ...raw, namespace: raw.metadata.namespace });
         const existing = await this.request('GET', `${path}/${raw.metadata.name}`);
         note(existing.status === 404 ? await this.request('POST', path, raw) : await this.request('PUT', `${path}/${raw.metadata.name}`, raw));
       }
     } else if ('patch' in step) {
       for (const { patch, ...locator } of step.patch) {
-        note(await this.request('PATCH', `${collectionPath(locator)}/${locator.name}`, patch, 'application/merge-patch+json'));
+        note(await this.request('PATCH', `${locatorPath(locator)}/${locator.name}`, patch, 'application/merge-patch+json'));
       }
     } else if ('delete' in step) {
-      for (const locator of step.delete) note(await this.request('DELETE', `${collectionPath(locator)}/${locator.name}`));
+      for (const locator of step.delete) note(await this.request('DELETE', `${locatorPath(locator)}/${locator.name}`));
     }
     return refused;
   }

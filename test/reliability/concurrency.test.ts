@@ -14,7 +14,7 @@ import { allQueues } from '../../functions/adapters/definitions';
 import { deadLetterUrl, depthOf, readSystemState, sleep, waitUntilDrained } from './support/aws-state';
 import type { WorkerReport } from './support/cycle-worker';
 import { CycleWorkers } from './support/cycle-workers';
-import { collectionPath, type Manifest } from './support/api-paths';
+import { manifestPath, type Manifest } from '../support/api-paths';
 import { CLUSTERS, fleet, highPriorityWork, lowPriorityWork } from './support/fleet';
 import { seedBindings } from './support/seed';
 import { startSerializingProxy, throughProxy, type SerializingProxy } from './support/serializing-proxy';
@@ -49,7 +49,7 @@ async function sendInWaves(band: string, messages: readonly OutgoingMessage<Queu
 }
 
 async function post(manifest: Manifest): Promise<void> {
-  const response = await fetch(`${apiUrl}${collectionPath(manifest)}`, {
+  const response = await fetch(`${apiUrl}${manifestPath(manifest)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(manifest),

@@ -5,7 +5,7 @@ import { onAwsClients } from '../../functions/adapters/aws-context';
 import { localLambdaContext } from '../../functions/local/lambda-context';
 import { apiEvent } from '../functions/api-event';
 import { comparable, Pipeline } from '../integration/pipeline';
-import { collectionPath, type Manifest } from './support/api-paths';
+import { manifestPath, type Manifest } from '../support/api-paths';
 import { readSystemState } from './support/aws-state';
 import { FAULT_KINDS, FaultPlan, type FaultKind } from './support/fault-plan';
 import { ARRIVAL, FULL_FLEET } from './support/preemption-scenario';
@@ -31,7 +31,7 @@ async function apply(pipeline: Pipeline, plan: FaultPlan, manifests: readonly Ma
     return plan.invoke('api', () => pipeline.functions.api(apiEvent(method, path, body === undefined ? {} : { body }), context)).catch(() => undefined);
   };
   for (const manifest of manifests) {
-    const path = collectionPath(manifest);
+    const path = manifestPath(manifest);
     const item = `${path}/${manifest.metadata.name}`;
     for (let tries = 1; ; tries += 1) {
       const found = await request('GET', item);

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { DEFAULT_BANDS } from '../../lib/config';
-import { awsClients, type AwsClients, type AwsResources } from '../../functions/adapters/aws-context';
-import { resourceDefinitions, resourcesAt, type QueueRedelivery, type ResourceDefinitions } from '../../functions/adapters/definitions';
-import { provision } from '../../functions/adapters/provision';
+import type { AwsClients, AwsResources } from '../../functions/adapters/aws-context';
+import type { QueueRedelivery, ResourceDefinitions } from '../../functions/adapters/definitions';
 import { useEmulatorCredentials } from '../../functions/local/aws-endpoint';
+import { provisionResources } from '../../functions/local/local-runtime';
 
 export interface TestAws {
   readonly clients: AwsClients;
@@ -16,8 +15,5 @@ export interface TestAws {
 export async function provisionTestAws(redelivery: QueueRedelivery = {}): Promise<TestAws> {
   useEmulatorCredentials();
   process.env.AWS_ENDPOINT_URL = inject('awsEndpointUrl');
-  const clients = awsClients();
-  const definitions = resourceDefinitions(`t${randomBytes(4).toString('hex')}`, DEFAULT_BANDS, redelivery);
-  const { urls } = await provision(clients.dynamodb, clients.sqs, definitions);
-  return { clients, definitions, resources: resourcesAt(definitions, (name) => urls.get(name)!) };
+  return provisionResources(`t${randomBytes(4).toString('hex')}`, undefined, redelivery);
 }

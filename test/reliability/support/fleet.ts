@@ -1,4 +1,4 @@
-import type { Manifest as ApiManifest } from './api-paths';
+import type { Manifest as ApiManifest } from '../../support/api-paths';
 
 /**
  * The concurrency test's workload: 20 clusters in 5 zones, low-priority work of mixed priority and
