@@ -12,6 +12,7 @@ import type { Construct } from 'constructs';
 import { resourceDefinitions, type TableDefinition } from '../functions/adapters/definitions';
 import { environmentFor, parseSettings, type OutrankSettings, type OutrankSettingsWithTenancy } from '../functions/environment';
 import { DEFAULT_CONFIG } from '../lib/config';
+import { NagSuppressions } from 'cdk-nag';
 import { FifoQueue } from './fifo-queue';
 import { handlerFunction } from './handler-function';
 import { deadLetterQueueUrlOutput, OUTPUTS, QUEUE_IDS, queueUrlOutput } from './outputs';
@@ -21,7 +22,11 @@ export interface OutrankStackProps extends StackProps {
   readonly prefix?: string;
   /** Feature gates, priority bands and preemptibility threshold; what is left out takes the local runtime's default (lib/config). */
   readonly settings?: OutrankSettingsWithTenancy;
-  /** Concurrent schedule cycles allowed. Default 1: one cycle drains the bands in priority order. */
+  /**
+   * Concurrent schedule cycles allowed. Default 4: cycles deciding on the same cluster serialise through
+   * the commit's conditions (the loser decides again on a refreshed snapshot); 1 drains the bands strictly
+   * in priority order.
+   */
   readonly scheduleCycleReservedConcurrency?: number;
   /** A band queue whose oldest message is older than this raises its alarm. Default 5 minutes. */
   readonly maxBandMessageAge?: Duration;
@@ -30,6 +35,8 @@ export interface OutrankStackProps extends StackProps {
   /** False leaves out the SQS event source mappings, for an emulator that cannot run Lambda. Default true. */
   readonly lambdaEventSources?: boolean;
 }
+
+const DEFAULT_SCHEDULE_CYCLE_CONCURRENCY = 4;
 
 /** How often EventBridge starts a schedule cycle (a backstop for lost ticks) and a reconcile, as the local runtime does. */
 const SCHEDULE_INTERVAL = Duration.minutes(1);
@@ -70,7 +77,7 @@ export function resolveSettings(settings: OutrankSettingsWithTenancy = {}): Reso
 }
 
 function table(scope: Construct, id: string, definition: TableDefinition, removalPolicy: RemovalPolicy): dynamodb.Table {
-  return new dynamodb.Table(scope, id, {
+  const created = new dynamodb.Table(scope, id, {
     tableName: definition.name,
     partitionKey: { name: definition.partitionKey, type: dynamodb.AttributeType.STRING },
     sortKey: { name: definition.sortKey, type: dynamodb.AttributeType.STRING },
@@ -79,6 +86,14 @@ function table(scope: Construct, id: string, definition: TableDefinition, remova
     timeToLiveAttribute: definition.timeToLiveAttribute,
     removalPolicy,
   });
+  for (const index of definition.localIndexes ?? []) {
+    created.addLocalSecondaryIndex({
+      indexName: index.name,
+      sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.KEYS_ONLY,
+    });
+  }
+  return created;
 }
 
 /**
@@ -96,7 +111,7 @@ export class OutrankStack extends Stack {
     this.settings = settings;
     const bands = settings.bands;
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
-    const reservedConcurrency = props.scheduleCycleReservedConcurrency ?? 1;
+    const reservedConcurrency = props.scheduleCycleReservedConcurrency ?? DEFAULT_SCHEDULE_CYCLE_CONCURRENCY;
     if (!Number.isInteger(reservedConcurrency) || reservedConcurrency < 1) {
       throw new Error(`scheduleCycleReservedConcurrency must be a whole number of at least 1, not ${reservedConcurrency}`);
     }
@@ -134,6 +149,21 @@ export class OutrankStack extends Stack {
       reservedConcurrentExecutions: reservedConcurrency,
     });
     const reconcile = handlerFunction(this, 'ReconcileFunction', { ...common, handler: 'reconcile', timeout: Duration.minutes(1) });
+
+    // Informers read the objects table's change feed, its index by version (dynamodb-object-store.ts).
+    for (const fn of [api, policyChangeFunction, bindingEnqueueFunction, scheduleCycle, reconcile]) {
+      NagSuppressions.addResourceSuppressions(
+        fn.role!,
+        [
+          {
+            id: 'AwsSolutions-IAM5',
+            reason: 'The objects table has one index, the change feed (byVersion); the grant names the table\'s indexes as DynamoDB grants do',
+            appliesTo: [{ regex: '/^Resource::<ObjectsTable[A-Za-z0-9]*\\.Arn>\\/index\\/\\*$/g' }],
+          },
+        ],
+        true,
+      );
+    }
 
     // What each handler does, and nothing more (see lib/controllers).
     objects.grantReadWriteData(api);
@@ -181,7 +211,7 @@ export class OutrankStack extends Stack {
       targets: [new targets.LambdaFunction(reconcile)],
     });
     new events.Rule(this, 'ResyncSchedule', {
-      description: 'Sends every template to policy-change again, in case the notice of a write was lost',
+      description: 'Sends the templates whose binding is out of step to policy-change again, in case the notice of a write was lost',
       schedule: events.Schedule.rate(RESYNC_INTERVAL),
       targets: [new targets.LambdaFunction(reconcile, { event: events.RuleTargetInput.fromObject({ resync: true }) })],
     });

@@ -72,8 +72,3 @@ export function bandFor(config: SchedulerConfig, priority: number): PriorityBand
   if (!config.gates.PriorityBasedScheduling) return config.bands[config.bands.length - 1]!;
   return config.bands.find((band) => priority >= band.minPriority) ?? config.bands[config.bands.length - 1]!;
 }
-
-/** 000_ced50c21932b3714.txt: failed attempts back off, doubling from the initial delay to the cap. */
-export function backoffMs(config: SchedulerConfig, attempt: number): number {
-  return Math.min(config.maxBackoffMs, config.initialBackoffMs * 2 ** Math.max(0, attempt - 1));
-}

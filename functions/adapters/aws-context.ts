@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SchedulerConfig } from '../../lib/config';
+import { Informers } from '../../lib/cache/informers';
 import type { ControllerContext } from '../../lib/controllers/context';
 import type { BindingRequest, ObjectChange, QueuedBinding } from '../../lib/controllers/messages';
 import type { Clock } from '../../lib/ports/clock';
@@ -68,8 +69,10 @@ export function awsControllerContext(
       return [band.name, new ScheduleTickingQueue(queue, tick)] as const;
     }),
   );
+  const store = new DynamoDbObjectStore(clients.documents, resources.objectsTable);
   return {
-    store: new DynamoDbObjectStore(clients.documents, resources.objectsTable),
+    store,
+    informers: new Informers(store, clock),
     events: new DynamoDbEventLog(clients.documents, resources.eventsTable, clock),
     queues: {
       policyChange: new SqsMessageQueue<ObjectChange>(clients.sqs, 'policy-change', resources.policyChangeQueueUrl),

@@ -11,7 +11,17 @@ export interface TableDefinition {
   readonly sortKey: string;
   /** Attribute DynamoDB expires items by, if any. */
   readonly timeToLiveAttribute?: string;
+  /** Local secondary indexes: the same partition key, another sort key, keys only. */
+  readonly localIndexes?: readonly LocalIndexDefinition[];
 }
+
+export interface LocalIndexDefinition {
+  readonly name: string;
+  readonly sortKey: string;
+}
+
+/** The objects table's index of every item by version: the change feed of each kind (dynamodb-object-store.ts). */
+export const CHANGE_FEED_INDEX: LocalIndexDefinition = { name: 'byVersion', sortKey: 'version' };
 
 export interface QueueDefinition {
   /** Ends in .fifo, as SQS requires for FIFO queues. */
@@ -51,7 +61,14 @@ function fifoQueue(prefix: string, name: string, visibilityTimeoutSeconds: numbe
 
 export function resourceDefinitions(prefix: string, bands: readonly PriorityBand[], redelivery: QueueRedelivery = {}): ResourceDefinitions {
   return {
-    objectsTable: { name: `${prefix}-objects`, partitionKey: 'pk', sortKey: 'sk' },
+    objectsTable: {
+      name: `${prefix}-objects`,
+      partitionKey: 'pk',
+      sortKey: 'sk',
+      // Deletion markers of the change feed expire; objects carry no such attribute.
+      timeToLiveAttribute: 'expiresAt',
+      localIndexes: [CHANGE_FEED_INDEX],
+    },
     eventsTable: { name: `${prefix}-events`, partitionKey: 'pk', sortKey: 'sk', timeToLiveAttribute: 'expiresAt' },
     policyChangeQueue: fifoQueue(prefix, 'policy-change', 60, redelivery),
     bindingEnqueueQueue: fifoQueue(prefix, 'binding-enqueue', 60, redelivery),

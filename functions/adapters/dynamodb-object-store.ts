@@ -1,15 +1,16 @@
 import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   GetCommand,
   PutCommand,
-  DeleteCommand,
   QueryCommand,
   TransactWriteCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { refOf, type ObjectRef } from '../../lib/api/kinds';
-import { ConflictError, type ObjectStore, type StoredObject, type Write } from '../../lib/ports/object-store';
+import { ConflictError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
+import { CHANGE_FEED_INDEX } from './definitions';
 
 /** DynamoDB allows at most this many items in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -26,12 +27,39 @@ function keyOf(ref: ObjectRef) {
   return { pk: partitionKey(ref.group, ref.kind), sk: sortKey(ref.namespace, ref.name) };
 }
 
+/** DynamoDB reads at most this many items in one BatchGetItem. */
+const MAX_BATCH_GET_ITEMS = 100;
+
 /**
- * A fresh opaque resourceVersion. Versions are unique rather than counters so that an object deleted
- * and created again never matches a version read from its earlier life.
+ * How far back a read of the change feed looks before the previous read started: a write takes its
+ * version from its writer's clock before it commits, so a commit can become visible after a read that
+ * started later than its version says. Covers commit latency, SDK retries and clock differences.
  */
-function newVersion(): string {
-  return `${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
+const FEED_OVERLAP_MS = 5_000;
+
+/** How long a deletion marker stays in the change feed; a reader that was away longer lists afresh. */
+const DELETION_MARKER_TTL_SECONDS = 24 * 3600;
+
+/** Deletion markers sort after every object of their kind (namespaces and names never start with it). */
+const DELETION_MARKER_PREFIX = '~';
+
+const TIME_DIGITS = 9;
+const RANDOM_HEX_DIGITS = 12;
+
+function timePrefix(ms: number): string {
+  return ms.toString(36).padStart(TIME_DIGITS, '0');
+}
+
+/**
+ * A fresh resourceVersion: the write's time in fixed-width base 36, then random digits. Unique rather
+ * than a counter, so that an object deleted and created again never matches a version of its earlier
+ * life; and later than the version it replaces even when the clock of this writer is behind that of
+ * the previous one, so that versions order the changes of an object (the change feed's revisions).
+ */
+function newVersion(previous: string | null): string {
+  const previousMs = previous === null ? Number.NaN : Number.parseInt(previous.slice(0, -RANDOM_HEX_DIGITS), 36);
+  const ms = Number.isNaN(previousMs) ? Date.now() : Math.max(Date.now(), previousMs + 1);
+  return `${timePrefix(ms)}${randomBytes(RANDOM_HEX_DIGITS / 2).toString('hex')}`;
 }
 
 interface Item {
@@ -45,6 +73,11 @@ function fromItem<T extends StoredObject>(item: Record<string, unknown>): T {
   const { object, version } = item as unknown as Item;
   const parsed = JSON.parse(object) as T;
   return { ...parsed, metadata: { ...parsed.metadata, resourceVersion: version } };
+}
+
+function refOfSortKey(group: string, kind: string, sk: string): ObjectRef {
+  const slash = sk.indexOf('/');
+  return { group, kind, namespace: sk.slice(0, slash), name: sk.slice(slash + 1) };
 }
 
 function condition(expectedVersion: string | null) {
@@ -61,6 +94,11 @@ function condition(expectedVersion: string | null) {
  * ObjectStore on one DynamoDB table (partition key `<kind>.<group>`, sort key `<namespace>/<name>`).
  * Every write is conditional on the version read; several writes go in one TransactWriteItems, so a
  * preemption commits the preemptor, its victims and the cluster allocations together or not at all.
+ *
+ * The change feed is the table's local secondary index by version (keys only, consistent reads): a
+ * kind's changes since a time are one Query of its partition from that time on, and the objects the
+ * reader does not hold yet one BatchGetItem per hundred. A delete leaves a deletion marker in the same
+ * transaction (sort key `~<namespace>/<name>`, expiring after a day) so that readers learn of it.
  */
 export class DynamoDbObjectStore implements ObjectStore {
   constructor(
@@ -80,10 +118,10 @@ export class DynamoDbObjectStore implements ObjectStore {
       const result = await this.client.send(
         new QueryCommand({
           TableName: this.tableName,
-          KeyConditionExpression: namespace === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :prefix)',
+          KeyConditionExpression: namespace === undefined ? 'pk = :pk AND sk < :markers' : 'pk = :pk AND begins_with(sk, :prefix)',
           ExpressionAttributeValues: {
             ':pk': partitionKey(group, kind),
-            ...(namespace === undefined ? {} : { ':prefix': `${namespace}/` }),
+            ...(namespace === undefined ? { ':markers': DELETION_MARKER_PREFIX } : { ':prefix': `${namespace}/` }),
           },
           ConsistentRead: true,
           ExclusiveStartKey: startKey,
@@ -95,14 +133,37 @@ export class DynamoDbObjectStore implements ObjectStore {
     return objects;
   }
 
+  async changes<T extends StoredObject>(group: string, kind: string, cursor?: string): Promise<ChangePage<T>> {
+    const startedAt = Date.now();
+    if (cursor === undefined) {
+      const objects = await this.list<T>(group, kind);
+      const changes = objects.map((object) => ({ ref: refOf(object), object, revision: object.metadata.resourceVersion ?? '' }));
+      return { changes, cursor: String(startedAt) };
+    }
+    const changed = await this.changedKeys(group, kind, timePrefix(Number(cursor) - FEED_OVERLAP_MS));
+    const deleted = changed.filter((key) => key.sk.startsWith(DELETION_MARKER_PREFIX));
+    const written = changed.filter((key) => !key.sk.startsWith(DELETION_MARKER_PREFIX));
+    const changes: StoredChange<T>[] = deleted.map((key) => ({
+      ref: refOfSortKey(group, kind, key.sk.slice(DELETION_MARKER_PREFIX.length)),
+      object: undefined,
+      revision: key.version,
+    }));
+    // What was written since may have been written again or deleted: the items as they are now.
+    for (const object of await this.getMany<T>(written.map(({ pk, sk }) => ({ pk, sk })))) {
+      changes.push({ ref: refOf(object), object, revision: object.metadata.resourceVersion ?? '' });
+    }
+    return { changes, cursor: String(startedAt) };
+  }
+
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
-    if (writes.length > MAX_TRANSACTION_ITEMS) {
-      throw new Error(`a transaction holds at most ${MAX_TRANSACTION_ITEMS} writes, got ${writes.length}`);
+    const markers = writes.filter((write) => write.op === 'delete').length;
+    if (writes.length + markers > MAX_TRANSACTION_ITEMS) {
+      throw new Error(`a transaction holds at most ${MAX_TRANSACTION_ITEMS} items, got ${writes.length} writes and ${markers} deletion markers`);
     }
     const refs = writes.map((write) => (write.op === 'put' ? refOf(write.object) : write.ref));
-    const versions = writes.map((write) => (write.op === 'put' ? newVersion() : undefined));
+    const versions = writes.map((write) => (write.op === 'check' ? undefined : newVersion(write.expectedVersion)));
     try {
-      if (writes.length === 1) await this.writeOne(writes[0]!, versions[0]);
+      if (writes.length === 1 && writes[0]!.op === 'put') await this.putOne(writes[0]!, versions[0]!);
       else await this.writeAll(writes, versions);
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new ConflictError(refs);
@@ -128,29 +189,67 @@ export class DynamoDbObjectStore implements ObjectStore {
     return { ...keyOf(refOf(object)), version, object: JSON.stringify({ ...object, metadata }) };
   }
 
-  private async writeOne(write: Write, version: string | undefined): Promise<void> {
-    if (write.op === 'put') {
-      await this.client.send(new PutCommand({ TableName: this.tableName, Item: this.item(write.object, version!), ...condition(write.expectedVersion) }));
-    } else if (write.op === 'delete') {
-      await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: keyOf(write.ref), ...condition(write.expectedVersion) }));
-    } else {
-      await this.writeAll([write], [undefined]);
-    }
+  private deletionMarker(ref: ObjectRef, version: string) {
+    const { pk, sk } = keyOf(ref);
+    return { pk, sk: `${DELETION_MARKER_PREFIX}${sk}`, version, expiresAt: Math.floor(Date.now() / 1000) + DELETION_MARKER_TTL_SECONDS };
   }
 
+  private async putOne(write: Extract<Write, { op: 'put' }>, version: string): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.tableName, Item: this.item(write.object, version), ...condition(write.expectedVersion) }));
+  }
+
+  /** The writes in one transaction; a delete and its deletion marker count as two items, the marker last. */
   private async writeAll(writes: readonly Write[], versions: ReadonlyArray<string | undefined>): Promise<void> {
-    await this.client.send(
-      new TransactWriteCommand({
-        TransactItems: writes.map((write, index) => {
-          if (write.op === 'put') {
-            return { Put: { TableName: this.tableName, Item: this.item(write.object, versions[index]!), ...condition(write.expectedVersion) } };
-          }
-          if (write.op === 'delete') {
-            return { Delete: { TableName: this.tableName, Key: keyOf(write.ref), ...condition(write.expectedVersion) } };
-          }
-          return { ConditionCheck: { TableName: this.tableName, Key: keyOf(write.ref), ...condition(write.expectedVersion) } };
-        }),
-      }),
+    const items = writes.map((write, index) => {
+      if (write.op === 'put') {
+        return { Put: { TableName: this.tableName, Item: this.item(write.object, versions[index]!), ...condition(write.expectedVersion) } };
+      }
+      if (write.op === 'delete') {
+        return { Delete: { TableName: this.tableName, Key: keyOf(write.ref), ...condition(write.expectedVersion) } };
+      }
+      return { ConditionCheck: { TableName: this.tableName, Key: keyOf(write.ref), ...condition(write.expectedVersion) } };
+    });
+    const markers = writes.flatMap((write, index) =>
+      write.op === 'delete' ? [{ Put: { TableName: this.tableName, Item: this.deletionMarker(write.ref, versions[index]!) } }] : [],
     );
+    await this.client.send(new TransactWriteCommand({ TransactItems: [...items, ...markers] }));
+  }
+
+  /** Keys (and versions) of a kind's items written at or after `since` (a version prefix), deletion markers included. */
+  private async changedKeys(group: string, kind: string, since: string): Promise<Array<{ pk: string; sk: string; version: string }>> {
+    const keys: Array<{ pk: string; sk: string; version: string }> = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: CHANGE_FEED_INDEX.name,
+          KeyConditionExpression: 'pk = :pk AND #version >= :since',
+          ExpressionAttributeNames: { '#version': CHANGE_FEED_INDEX.sortKey },
+          ExpressionAttributeValues: { ':pk': partitionKey(group, kind), ':since': since },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of result.Items ?? []) keys.push(item as { pk: string; sk: string; version: string });
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return keys;
+  }
+
+  /** The items at these keys that exist, read consistently, a hundred per request. */
+  private async getMany<T extends StoredObject>(keys: ReadonlyArray<{ pk: string; sk: string }>): Promise<T[]> {
+    const objects: T[] = [];
+    for (let start = 0; start < keys.length; start += MAX_BATCH_GET_ITEMS) {
+      let pending: Array<Record<string, unknown>> = keys.slice(start, start + MAX_BATCH_GET_ITEMS);
+      while (pending.length > 0) {
+        const result = await this.client.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        for (const item of result.Responses?.[this.tableName] ?? []) objects.push(fromItem<T>(item));
+        pending = result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+      }
+    }
+    return objects;
   }
 }

@@ -27,11 +27,24 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
       AttributeDefinitions: [
         { AttributeName: table.partitionKey, AttributeType: 'S' },
         { AttributeName: table.sortKey, AttributeType: 'S' },
+        ...(table.localIndexes ?? []).map((index) => ({ AttributeName: index.sortKey, AttributeType: 'S' as const })),
       ],
       KeySchema: [
         { AttributeName: table.partitionKey, KeyType: 'HASH' },
         { AttributeName: table.sortKey, KeyType: 'RANGE' },
       ],
+      ...(table.localIndexes?.length
+        ? {
+            LocalSecondaryIndexes: table.localIndexes.map((index) => ({
+              IndexName: index.name,
+              KeySchema: [
+                { AttributeName: table.partitionKey, KeyType: 'HASH' as const },
+                { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+              ],
+              Projection: { ProjectionType: 'KEYS_ONLY' as const },
+            })),
+          }
+        : {}),
     }),
   );
   if (table.timeToLiveAttribute) {

@@ -1,10 +1,8 @@
 import { isClusterReady, type Cluster } from '../api/cluster';
 import {
   bindingPriority,
-  CONDITION_SCHEDULED,
   CONDITION_SCHEDULING_SUSPENDED,
   findCondition,
-  isPlaced,
   isSuspended,
   withCondition,
   type ResourceBinding,
@@ -12,36 +10,12 @@ import {
 import { bandFor } from '../config';
 import type { ControllerContext } from './context';
 import { bindingGroupId, bindingMessageId, bindingObjectRef, bindingRefOf, type BindingRequest } from './messages';
+import { schedulingNeed } from './scheduling-need';
 
 /**
- * The binding's placement is for its current spec and on clusters that are all ready: nothing to move.
- * A binding with nothing to place (Divided, 0 replicas) is scheduled onto no cluster: that is a result.
- */
-export function hasCurrentPlacement(binding: ResourceBinding, readyClusters: ReadonlySet<string>): boolean {
-  if ((binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0)) return false;
-  if (!isPlaced(binding)) return findCondition(binding, CONDITION_SCHEDULED)?.status === 'True';
-  return (binding.spec.clusters ?? []).every((target) => readyClusters.has(target.name));
-}
-
-/**
- * A binding needs a scheduling attempt when its spec changed since the scheduler last saw it, when it
- * is not placed, or when one of its clusters is gone or not ready (failover) — and also when its
- * placement is current again but its Scheduled condition still tells of a failed attempt.
- */
-export function needsScheduling(binding: ResourceBinding, readyClusters: ReadonlySet<string>): boolean {
-  if (isSuspended(binding)) return false;
-  if (!hasCurrentPlacement(binding, readyClusters)) return true;
-  return isPlaced(binding) && findCondition(binding, CONDITION_SCHEDULED)?.status === 'False';
-}
-
-export async function readyClusterNames(context: ControllerContext): Promise<Set<string>> {
-  const clusters = await context.store.list<Cluster>('cluster.karmada.io', 'Cluster');
-  return new Set(clusters.filter(isClusterReady).map((c) => c.metadata.name));
-}
-
-/**
- * binding-enqueue: reflects scheduling suspension in the binding's conditions (003_84d3efbe34f2569a.txt)
- * and queues bindings that need scheduling in the band of their priority (000_ced50c21932b3714.txt).
+ * binding-enqueue: reflects scheduling suspension in the binding's conditions (scheduling suspension
+ * (003)) and queues bindings that need scheduling in the band of their priority (binding priority and
+ * preemption (000)). It reads the binding and the clusters it is placed on, nothing else.
  */
 export class BindingEnqueueController {
   constructor(private readonly context: ControllerContext) {}
@@ -51,7 +25,9 @@ export class BindingEnqueueController {
     let binding = await store.get<ResourceBinding>(bindingObjectRef(request.binding));
     if (!binding) return;
     binding = await this.reflectSuspension(binding);
-    if (!needsScheduling(binding, await readyClusterNames(this.context))) return;
+    const ready = await this.readyClustersOf(binding);
+    const need = schedulingNeed(binding, (name) => ready.has(name));
+    if (!need.needed) return;
 
     const priority = bindingPriority(binding);
     const band = bandFor(config, priority);
@@ -65,6 +41,15 @@ export class BindingEnqueueController {
         deduplicationId: bindingMessageId(ref, binding.metadata.resourceVersion ?? '0', request.cause),
       },
     ]);
+  }
+
+  /** The clusters the binding is placed on that exist and are ready, each read afresh. */
+  private async readyClustersOf(binding: ResourceBinding): Promise<Set<string>> {
+    const names = (binding.spec.clusters ?? []).map((target) => target.name);
+    const clusters = await Promise.all(
+      names.map((name) => this.context.store.get<Cluster>({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name })),
+    );
+    return new Set(clusters.filter((cluster): cluster is Cluster => cluster !== undefined && isClusterReady(cluster)).map((c) => c.metadata.name));
   }
 
   private async reflectSuspension(binding: ResourceBinding): Promise<ResourceBinding> {

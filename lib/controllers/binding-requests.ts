@@ -1,4 +1,8 @@
-import { CONDITION_SCHEDULED, findCondition, isSuspended, type ResourceBinding } from '../api/resource-binding';
+import type { ResourceBinding } from '../api/resource-binding';
+import { subtract, type ResourceList } from '../resources';
+import { capacityOf } from '../scheduler/snapshot';
+import { bindingsToWake, type FreedRoom } from '../scheduler/wake-up';
+import { syncBindings, waitingBindings } from './binding-informers';
 import type { ControllerContext } from './context';
 import { bindingGroupId, bindingMessageId, bindingRefOf } from './messages';
 
@@ -21,7 +25,8 @@ export async function requestScheduling(context: ControllerContext, bindings: re
   await context.queues.bindingEnqueue.send(messages);
 }
 
-export async function listBindings(context: ControllerContext): Promise<ResourceBinding[]> {
+/** Every binding in the store: for reports and tests, never on a controller's path. */
+export async function listBindings(context: Pick<ControllerContext, 'store'>): Promise<ResourceBinding[]> {
   const [namespaced, clusterScoped] = await Promise.all([
     context.store.list<ResourceBinding>('work.karmada.io', 'ResourceBinding'),
     context.store.list<ResourceBinding>('work.karmada.io', 'ClusterResourceBinding'),
@@ -29,13 +34,30 @@ export async function listBindings(context: ControllerContext): Promise<Resource
   return [...namespaced, ...clusterScoped];
 }
 
-export function isWaitingForRoom(binding: ResourceBinding): boolean {
-  const scheduled = findCondition(binding, CONDITION_SCHEDULED);
-  return !isSuspended(binding) && scheduled?.status === 'False';
+/**
+ * Binding priority and preemption (000), queue: when room is freed (by `cause`), the waiting bindings
+ * that can use it are queued again at once (wake-up.ts); the bindings informers tell which are waiting.
+ * Returns how many were queued.
+ */
+export async function wakeWaiting(context: ControllerContext, freed: readonly FreedRoom[], cause: string): Promise<number> {
+  if (freed.length === 0) return 0;
+  await syncBindings(context);
+  const woken = bindingsToWake(waitingBindings(context), freed);
+  await requestScheduling(context, woken, cause);
+  return woken.length;
 }
 
-/** 000_ced50c21932b3714.txt, queue: when room is freed (by `cause`), unschedulable bindings are queued again at once. */
-export async function requeueUnschedulable(context: ControllerContext, cause: string): Promise<void> {
-  const waiting = (await listBindings(context)).filter(isWaitingForRoom);
-  await requestScheduling(context, waiting, cause);
+/**
+ * Wakes the waiting bindings that can use the room now left on these clusters, given what outrank has
+ * placed on each after the change (the allocation records as just written).
+ */
+export async function wakeForFreedRoom(context: ControllerContext, placedAfter: ReadonlyMap<string, ResourceList>, cause: string): Promise<number> {
+  if (placedAfter.size === 0) return 0;
+  const clusters = context.informers.clusters();
+  await clusters.sync(context.batch);
+  const freed = [...placedAfter].flatMap(([name, placed]) => {
+    const cluster = clusters.get({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name });
+    return cluster ? [{ cluster, room: subtract(capacityOf(cluster), placed) }] : [];
+  });
+  return wakeWaiting(context, freed, cause);
 }

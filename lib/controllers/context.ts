@@ -1,3 +1,5 @@
+import { SyncBatch } from '../cache/informer';
+import type { Informers } from '../cache/informers';
 import type { SchedulerConfig } from '../config';
 import type { Clock } from '../ports/clock';
 import type { EventLog } from '../ports/event-log';
@@ -16,9 +18,18 @@ export interface Queues {
 /** Everything a controller needs: the ports and the configuration. Handlers build one per process. */
 export interface ControllerContext {
   readonly store: ObjectStore;
+  /** Warm copies of the store's kinds, kept for the life of the process (informers.ts). */
+  readonly informers: Informers;
+  /** The batch of messages being handled, if the caller handles batches: informers then read their feeds once per batch. */
+  readonly batch?: SyncBatch;
   readonly queues: Queues;
   readonly clock: Clock;
   readonly events: EventLog;
   readonly metrics: Metrics;
   readonly config: SchedulerConfig;
+}
+
+/** The context for handling one batch of messages. */
+export function forBatch(context: ControllerContext): ControllerContext {
+  return { ...context, batch: new SyncBatch() };
 }

@@ -1,4 +1,4 @@
-import type { ObjectRef } from '../api/kinds';
+import { refKey, type ObjectRef } from '../api/kinds';
 
 /** policy-change queue: an object that the policy controller must look at (policy, template or cluster). */
 export interface ObjectChange {
@@ -40,6 +40,11 @@ export function bindingRefOf(binding: { kind: string; metadata: { namespace?: st
     namespace: binding.metadata.namespace ?? '',
     name: binding.metadata.name,
   };
+}
+
+/** The binding's key in informers and the scheduling snapshot (refKey of its object reference). */
+export function bindingKeyFor(binding: BindingRef): string {
+  return refKey(bindingObjectRef(binding));
 }
 
 export function bindingGroupId(binding: BindingRef): string {

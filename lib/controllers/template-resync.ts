@@ -1,42 +1,56 @@
 import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
-import { POLICY_GROUP, type AnyPropagationPolicy } from '../api/propagation-policy';
-import type { ResourceTemplate } from '../api/resource-template';
-import { selectorScope } from '../policy/policy-match';
-import { listBindings } from './binding-requests';
+import type { ResourceBinding } from '../api/resource-binding';
+import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
+import { bindingInformers, syncBindings } from './binding-informers';
+import { bindingRefFor } from './binding-references';
 import type { ControllerContext } from './context';
+import { TemplateClaims } from './template-claims';
 
 /**
  * A level-triggered backstop, as Kubernetes controllers resync their informers: every template a policy
- * selects, and every template a binding names, goes to policy-change again. A write whose notice never
- * went out (the API failed after storing it and the client did not retry) then still reaches its binding,
- * and a binding whose template is gone is removed; policy-change writes nothing for a template whose
- * binding is already as it should be. Returns how many templates were sent.
+ * selects and every template a binding names is compared, in memory, with its binding as the claim rules
+ * would make it now, and only those out of step go to policy-change again. A write whose notice never
+ * went out (the API failed after storing it and the client did not retry) then still reaches its
+ * binding, and a binding whose template is gone is removed. The store is read through the informers'
+ * change feeds; what is sent is proportional to what is out of step. Returns how many were sent.
  */
 export async function resyncTemplates(context: ControllerContext): Promise<number> {
-  const { store } = context;
-  const [namespaced, clusterWide, bindings] = await Promise.all([
-    store.list<AnyPropagationPolicy>(POLICY_GROUP, 'PropagationPolicy'),
-    store.list<AnyPropagationPolicy>(POLICY_GROUP, 'ClusterPropagationPolicy'),
-    listBindings(context),
-  ]);
+  const claims = new TemplateClaims(context);
+  await Promise.all([syncBindings(context), claims.syncClaimInputs()]);
+  const [policies, clusterPolicies] = context.informers.policies();
 
-  // What the policies select, one listing per (group, kind, namespace).
-  const listings = new Map<string, ReturnType<typeof selectorScope>>();
-  for (const policy of [...namespaced, ...clusterWide]) {
+  const templates = new Map<string, { ref: ObjectRef; template: ResourceTemplate | undefined }>();
+  const kinds = new Map<string, { group: string; kind: string }>();
+  for (const policy of [...policies!.values(), ...clusterPolicies!.values()]) {
     for (const selector of policy.spec.resourceSelectors) {
-      const scope = selectorScope(policy, selector);
-      listings.set(`${scope.group}/${scope.kind}/${scope.namespace ?? ''}`, scope);
+      const group = apiGroupOf(selector.apiVersion);
+      kinds.set(`${selector.kind}.${group}`, { group, kind: selector.kind });
     }
   }
-  const templates = new Map<string, ObjectRef>();
-  for (const { group, kind, namespace } of listings.values()) {
-    for (const template of await store.list<ResourceTemplate>(group, kind, namespace)) templates.set(refKey(refOf(template)), refOf(template));
+  const bindings = bindingInformers(context).flatMap((informer) => [...informer.values()]);
+  for (const binding of bindings) {
+    const ref = templateRefOf(binding);
+    kinds.set(`${ref.kind}.${ref.group}`, { group: ref.group, kind: ref.kind });
   }
-  for (const binding of bindings) templates.set(refKey(templateRefOf(binding)), templateRefOf(binding));
+  for (const { group, kind } of kinds.values()) {
+    const informer = context.informers.templates(group, kind);
+    await informer.sync(context.batch);
+    for (const template of informer.values()) templates.set(refKey(refOf(template)), { ref: refOf(template), template });
+  }
+  for (const binding of bindings) {
+    const ref = templateRefOf(binding);
+    if (!templates.has(refKey(ref))) templates.set(refKey(ref), { ref, template: undefined });
+  }
+
+  const bindingsByRef = new Map(bindings.map((binding: ResourceBinding) => [refKey(refOf(binding)), binding]));
+  const outOfStep: Array<[string, ObjectRef]> = [];
+  for (const [key, { ref, template }] of templates) {
+    if (claims.isOutOfStep(template, bindingsByRef.get(refKey(bindingRefFor(ref))))) outOfStep.push([key, ref]);
+  }
 
   // In each template's message group, so that it queues behind the API's notices for the same template.
   const now = context.clock.now();
-  const messages = [...templates].map(([key, ref]) => ({ body: { ref }, groupId: key, deduplicationId: `${key}@resync@${now}` }));
+  const messages = outOfStep.map(([key, ref]) => ({ body: { ref }, groupId: key, deduplicationId: `${key}@resync@${now}` }));
   await context.queues.policyChange.send(messages);
   return messages.length;
 }

@@ -21,9 +21,13 @@ const DEDUPLICATION_WINDOW_MS = 5 * 60 * 1000;
 
 /** In-memory queue with SQS FIFO semantics (groups, deduplication window, visibility, redrive). */
 export class MemoryMessageQueue<T> implements MessageQueue<T> {
-  private messages: StoredMessage<T>[] = [];
+  /** In the order sent (a Map keeps insertion order), by a number of their own. */
+  private readonly messages = new Map<number, StoredMessage<T>>();
+  /** The message each receipt was handed out for. */
+  private readonly byReceipt = new Map<string, number>();
   private readonly seen = new Map<string, number>();
   private receipts = 0;
+  private sent = 0;
 
   constructor(
     readonly name: string,
@@ -37,7 +41,7 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
       const seenUntil = this.seen.get(message.deduplicationId);
       if (seenUntil !== undefined && seenUntil > now) continue;
       this.seen.set(message.deduplicationId, now + DEDUPLICATION_WINDOW_MS);
-      this.messages.push({
+      this.messages.set(++this.sent, {
         body: structuredClone(message.body),
         groupId: message.groupId,
         sentAt: now,
@@ -54,7 +58,8 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
     // visible head of a group may come with its followers, in order, as SQS does.
     const heldGroups = new Set<string>();
     const deliveries: Delivery<T>[] = [];
-    for (const message of [...this.messages]) {
+    const dead: number[] = [];
+    for (const [id, message] of this.messages) {
       if (deliveries.length >= maxMessages) break;
       if (heldGroups.has(message.groupId)) continue;
       if (message.visibleAt > now) {
@@ -62,12 +67,14 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
         continue;
       }
       if (this.options.maxReceiveCount !== undefined && message.receiveCount >= this.options.maxReceiveCount) {
-        this.moveToDeadLetterQueue(message);
+        dead.push(id);
         continue;
       }
+      if (message.receipt !== undefined) this.byReceipt.delete(message.receipt);
       message.receiveCount += 1;
       message.visibleAt = now + (this.options.visibilityTimeoutMs ?? 30_000);
       message.receipt = `${this.name}#${++this.receipts}`;
+      this.byReceipt.set(message.receipt, id);
       deliveries.push({
         body: structuredClone(message.body),
         receipt: message.receipt,
@@ -75,32 +82,41 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
         sentAt: message.sentAt,
       });
     }
+    for (const id of dead) this.moveToDeadLetterQueue(id);
     return deliveries;
   }
 
   async delete(receipts: readonly string[]): Promise<void> {
-    const gone = new Set(receipts);
-    this.messages = this.messages.filter((m) => m.receipt === undefined || !gone.has(m.receipt));
+    for (const receipt of receipts) {
+      const id = this.byReceipt.get(receipt);
+      if (id === undefined) continue;
+      this.byReceipt.delete(receipt);
+      this.messages.delete(id);
+    }
   }
 
   async retryAfter(receipt: string, delayMs: number): Promise<void> {
-    const message = this.messages.find((m) => m.receipt === receipt);
+    const id = this.byReceipt.get(receipt);
+    const message = id === undefined ? undefined : this.messages.get(id);
     if (message) message.visibleAt = this.clock.now() + delayMs;
   }
 
   /** Messages still held, visible or not; synchronous for tests. */
   held(): number {
-    return this.messages.length;
+    return this.messages.size;
   }
 
   async depth(): Promise<QueueDepth> {
     const now = this.clock.now();
-    const visible = this.messages.filter((m) => m.visibleAt <= now).length;
-    return { visible, inFlight: this.messages.length - visible };
+    let visible = 0;
+    for (const message of this.messages.values()) if (message.visibleAt <= now) visible += 1;
+    return { visible, inFlight: this.messages.size - visible };
   }
 
-  private moveToDeadLetterQueue(message: StoredMessage<T>): void {
-    this.messages = this.messages.filter((m) => m !== message);
+  private moveToDeadLetterQueue(id: number): void {
+    const message = this.messages.get(id)!;
+    this.messages.delete(id);
+    if (message.receipt !== undefined) this.byReceipt.delete(message.receipt);
     void this.options.deadLetterQueue?.send([
       { body: message.body, groupId: message.groupId, deduplicationId: `dead-letter-${++this.receipts}` },
     ]);

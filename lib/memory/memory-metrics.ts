@@ -20,7 +20,9 @@ export class MemoryMetrics implements Metrics {
 
   observe(name: string, value: number, dimensions?: Readonly<Record<string, string>>): void {
     const key = seriesKey(name, dimensions);
-    this.observations.set(key, [...(this.observations.get(key) ?? []), value]);
+    const values = this.observations.get(key);
+    if (values) values.push(value);
+    else this.observations.set(key, [value]);
   }
 
   counter(name: string, dimensions?: Readonly<Record<string, string>>): number {

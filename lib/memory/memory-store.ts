@@ -1,27 +1,81 @@
 import { refKey, refOf, sameRef, type ObjectRef } from '../api/kinds';
-import { ConflictError, type ObjectStore, type StoredObject, type Write } from '../ports/object-store';
+import { ConflictError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
 import { deepFreeze } from './deep-freeze';
 
 function kindKey(group: string, kind: string): string {
   return `${kind}.${group}`;
 }
 
+interface LoggedChange {
+  readonly sequence: number;
+  readonly change: StoredChange;
+}
+
+/** One kind's objects, the order `list` returns them in (kept until a key comes or goes), and its change log. */
+class KindObjects {
+  readonly objects = new Map<string, StoredObject>();
+  readonly log: LoggedChange[] = [];
+  private sortedKeys: string[] | undefined;
+
+  set(key: string, object: StoredObject): void {
+    if (!this.objects.has(key)) this.sortedKeys = undefined;
+    this.objects.set(key, object);
+  }
+
+  delete(key: string): void {
+    if (this.objects.delete(key)) this.sortedKeys = undefined;
+  }
+
+  /** By namespace then name, compared byte-wise like DynamoDB's sort key `<namespace>/<name>`. */
+  sorted(): StoredObject[] {
+    this.sortedKeys ??= [...this.objects.keys()].sort((a, b) => compareSortKeys(this.objects.get(a)!, this.objects.get(b)!));
+    return this.sortedKeys.map((key) => this.objects.get(key)!);
+  }
+
+  /** The log entries after `sequence`. */
+  since(sequence: number): LoggedChange[] {
+    let low = 0;
+    let high = this.log.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.log[middle]!.sequence <= sequence) low = middle + 1;
+      else high = middle;
+    }
+    return this.log.slice(low);
+  }
+}
+
 /**
  * In-memory ObjectStore with the same semantics as the DynamoDB one: versioned objects, all-or-nothing
- * conditional transactions, ConflictError naming every failed condition. Objects are frozen.
+ * conditional transactions, ConflictError naming every failed condition, a change feed per kind.
+ * Objects are frozen.
  */
 export class MemoryObjectStore implements ObjectStore {
-  private readonly byKind = new Map<string, Map<string, StoredObject>>();
-  private version = 0;
+  private readonly byKind = new Map<string, KindObjects>();
+  private sequence = 0;
 
   async get<T extends StoredObject>(ref: ObjectRef): Promise<T | undefined> {
-    return this.byKind.get(kindKey(ref.group, ref.kind))?.get(refKey(ref)) as T | undefined;
+    return this.byKind.get(kindKey(ref.group, ref.kind))?.objects.get(refKey(ref)) as T | undefined;
   }
 
   async list<T extends StoredObject>(group: string, kind: string, namespace?: string): Promise<T[]> {
-    const objects = [...(this.byKind.get(kindKey(group, kind))?.values() ?? [])] as T[];
-    const selected = namespace === undefined ? objects : objects.filter((o) => (o.metadata.namespace ?? '') === namespace);
-    return selected.sort(compareByNamespaceAndName);
+    const objects = (this.byKind.get(kindKey(group, kind))?.sorted() ?? []) as T[];
+    return namespace === undefined ? objects : objects.filter((o) => (o.metadata.namespace ?? '') === namespace);
+  }
+
+  async changes<T extends StoredObject>(group: string, kind: string, cursor?: string): Promise<ChangePage<T>> {
+    const objects = this.byKind.get(kindKey(group, kind));
+    const position = String(this.sequence);
+    if (cursor === undefined) {
+      const changes = [...(objects?.objects.values() ?? [])].map((object) => ({
+        ref: refOf(object),
+        object: object as T,
+        revision: object.metadata.resourceVersion ?? '',
+      }));
+      return { changes, cursor: position };
+    }
+    const changes = (objects?.since(Number(cursor)) ?? []).map((logged) => logged.change as StoredChange<T>);
+    return { changes, cursor: position };
   }
 
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
@@ -36,39 +90,40 @@ export class MemoryObjectStore implements ObjectStore {
 
     return writes.map((write, index) => {
       const ref = refs[index]!;
-      const objects = this.kindMap(ref);
+      const objects = this.kindObjects(ref);
       if (write.op === 'check') return undefined;
+      this.sequence += 1;
+      const revision = String(this.sequence);
       if (write.op === 'delete') {
         objects.delete(refKey(ref));
+        objects.log.push({ sequence: this.sequence, change: { ref, object: undefined, revision } });
         return undefined;
       }
-      this.version += 1;
-      const stored = deepFreeze({
-        ...structuredClone(write.object),
-        metadata: { ...structuredClone(write.object.metadata), resourceVersion: String(this.version) },
-      });
+      const copy = structuredClone(write.object) as { metadata: StoredObject['metadata'] };
+      copy.metadata = { ...copy.metadata, resourceVersion: revision };
+      const stored = deepFreeze(copy as StoredObject);
       objects.set(refKey(ref), stored);
+      objects.log.push({ sequence: this.sequence, change: { ref, object: stored, revision } });
       return stored;
     });
   }
 
   private currentVersion(ref: ObjectRef): string | null {
-    return this.kindMap(ref).get(refKey(ref))?.metadata.resourceVersion ?? null;
+    return this.kindObjects(ref).objects.get(refKey(ref))?.metadata.resourceVersion ?? null;
   }
 
-  private kindMap(ref: ObjectRef): Map<string, StoredObject> {
+  private kindObjects(ref: ObjectRef): KindObjects {
     const key = kindKey(ref.group, ref.kind);
     let objects = this.byKind.get(key);
     if (!objects) {
-      objects = new Map();
+      objects = new KindObjects();
       this.byKind.set(key, objects);
     }
     return objects;
   }
 }
 
-/** Namespace then name, compared byte-wise like DynamoDB's sort key `<namespace>/<name>`. */
-function compareByNamespaceAndName(a: StoredObject, b: StoredObject): number {
+function compareSortKeys(a: StoredObject, b: StoredObject): number {
   const left = `${a.metadata.namespace ?? ''}/${a.metadata.name}`;
   const right = `${b.metadata.namespace ?? ''}/${b.metadata.name}`;
   return left < right ? -1 : left > right ? 1 : 0;

@@ -12,7 +12,7 @@ import type { EventRecord } from '../ports/event-log';
 import { formatQuantity } from '../quantity';
 import { podTemplateRequest } from '../resources';
 import { resolvePreemptibility } from './resolve-preemptibility';
-import { resolvePriority } from './resolve-priority';
+import { resolvePriority, type ResolvedPriority } from './resolve-priority';
 
 export interface BindingInputs {
   readonly template: ResourceTemplate;
@@ -32,6 +32,17 @@ export interface BuiltBinding {
   readonly warnings: readonly EventRecord[];
 }
 
+/**
+ * Annotation recording what the binding's priority was resolved from: the template's and the claiming
+ * policy's resourceVersions. While both are unchanged the priority is kept as it was resolved.
+ */
+export const PRIORITY_RESOLVED_FROM_ANNOTATION = 'outrank.io/priority-resolved-from';
+
+function resolutionSource(template: ResourceTemplate, policy: AnyPropagationPolicy): string {
+  const scope = policy.metadata.namespace ? `${policy.metadata.namespace}/` : '';
+  return `${template.metadata.resourceVersion ?? ''}|${policy.kind}/${scope}${policy.metadata.name}@${policy.metadata.resourceVersion ?? ''}`;
+}
+
 function policyLabels(policy: AnyPropagationPolicy): Record<string, string> {
   return policy.kind === 'PropagationPolicy'
     ? { [POLICY_NAMESPACE_LABEL]: policy.metadata.namespace ?? '', [POLICY_NAME_LABEL]: policy.metadata.name }
@@ -48,9 +59,11 @@ function perReplicaRequest(template: ResourceTemplate): Record<string, string> {
 }
 
 /**
- * The binding a policy makes of a template (named `<template>-<kind>`), with priority and
- * preemptibility resolved now: later PriorityClass changes do not touch existing bindings
- * (000_ced50c21932b3714.txt, "Components change").
+ * The binding a policy makes of a template (named `<template>-<kind>`). Binding priority and
+ * preemption (000), "About priority classes": the priority and preemption policy are resolved when the
+ * binding is made and again only when its own template or policy changes; a PriorityClass deleted or
+ * created again with another value does not touch a binding whose template and policy are as they were,
+ * whatever else prompts the claim (another policy's write, the template resync).
  */
 export function buildBinding(inputs: BindingInputs): BuiltBinding {
   const { template, policy, existing } = inputs;
@@ -62,7 +75,11 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
   };
   const warnings: EventRecord[] = [];
   const podSpec = templatePodSpec(template);
-  const priority = resolvePriority(policy.spec.schedulePriority, podSpec, inputs.priorityClasses);
+  const source = resolutionSource(template, policy);
+  const kept = existing?.metadata.annotations?.[PRIORITY_RESOLVED_FROM_ANNOTATION] === source ? existing.spec.schedulePriority : undefined;
+  const priority: ResolvedPriority = kept
+    ? { priority: kept.priority ?? 0, preemptionPolicy: kept.preemptionPolicy ?? 'Never' }
+    : resolvePriority(policy.spec.schedulePriority, podSpec, inputs.priorityClasses);
   if (priority.missingClassName) {
     warnings.push({
       type: 'Warning',
@@ -122,6 +139,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
       name: bindingName(template.metadata.name, template.kind),
       ...(namespaced ? { namespace: template.metadata.namespace } : {}),
       labels: policyLabels(policy),
+      annotations: { ...existing?.metadata.annotations, [PRIORITY_RESOLVED_FROM_ANNOTATION]: source },
       creationTimestamp: existing?.metadata.creationTimestamp ?? inputs.now,
       generation: (existing?.metadata.generation ?? 0) + (changed ? 1 : 0),
       ...(existing?.metadata.resourceVersion ? { resourceVersion: existing.metadata.resourceVersion } : {}),

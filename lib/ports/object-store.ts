@@ -24,6 +24,30 @@ export class ConflictError extends Error {
   }
 }
 
+/** One entry of a kind's change feed: an object as written, or its deletion. */
+export interface StoredChange<T extends StoredObject = StoredObject> {
+  readonly ref: ObjectRef;
+  /** The object as written; undefined when the change deleted it. */
+  readonly object: T | undefined;
+  /**
+   * Orders the changes of one object (compareRevisions): of two changes of the same object, the one
+   * with the greater revision is the later. A put's revision is the resourceVersion it wrote.
+   * Revisions of different objects say nothing.
+   */
+  readonly revision: string;
+}
+
+/** Orders two revisions of one object: the longer is the later, then the greater string. */
+export function compareRevisions(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+export interface ChangePage<T extends StoredObject = StoredObject> {
+  readonly changes: readonly StoredChange<T>[];
+  /** Where the next read of the feed starts. */
+  readonly cursor: string;
+}
+
 /**
  * The state port. `transact` applies all writes or none (a preemption commits the preemptor, its
  * victims and the cluster allocations together) and returns the written objects with their new
@@ -33,4 +57,11 @@ export interface ObjectStore {
   get<T extends StoredObject>(ref: ObjectRef): Promise<T | undefined>;
   list<T extends StoredObject>(group: string, kind: string, namespace?: string): Promise<T[]>;
   transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>>;
+  /**
+   * The change feed of a kind, as informers read it. Without a cursor: every object that exists now
+   * (a cold start). With the cursor of an earlier page: every change committed since that page was read,
+   * possibly with some changes it already held (a reader applies a change only when its revision is
+   * greater than the one it has). Its cost is in the changes, not in the number of objects.
+   */
+  changes<T extends StoredObject>(group: string, kind: string, cursor?: string): Promise<ChangePage<T>>;
 }

@@ -1,6 +1,7 @@
+import { Informers } from '../cache/informers';
 import { withConfig, type SchedulerConfig } from '../config';
 import { BindingEnqueueController } from '../controllers/binding-enqueue';
-import type { ControllerContext } from '../controllers/context';
+import { forBatch, type ControllerContext } from '../controllers/context';
 import type { BindingRequest, ObjectChange, QueuedBinding } from '../controllers/messages';
 import { ObjectService } from '../controllers/object-service';
 import { PolicyChangeController } from '../controllers/policy-change';
@@ -11,10 +12,14 @@ import { MemoryEventLog } from '../memory/memory-event-log';
 import { MemoryMessageQueue } from '../memory/memory-message-queue';
 import { MemoryMetrics } from '../memory/memory-metrics';
 import { MemoryObjectStore } from '../memory/memory-store';
-import { backoffMs } from '../config';
+import { backoffMs } from '../controllers/scheduling-need';
 import type { MessageQueue } from '../ports/message-queue';
+import type { ObjectStore } from '../ports/object-store';
 
 const MAX_RECEIVES = 10;
+
+/** The functions of the deployed system, each of which this one runs in process. */
+export type FunctionName = 'api' | 'policy-change' | 'binding-enqueue' | 'schedule-cycle' | 'reconcile';
 
 /** Past this many handled messages a run is taken to be looping, which is a bug, not a workload. */
 const RUN_LIMIT = 1_000_000;
@@ -45,21 +50,41 @@ export class MemorySystem {
   /** Errors handlers raised; their messages were retried after a backoff, as SQS would. */
   readonly handlerErrors: Error[] = [];
 
-  constructor(config: SchedulerConfig = withConfig()) {
+  /** Each function's context: the shared one, unless `storeFor` gave each function a store (and informers) of its own. */
+  private readonly contexts: Readonly<Record<FunctionName, ControllerContext>>;
+
+  /**
+   * `storeFor` gives each function its own view of the store, as separate Lambda functions each have
+   * their own clients and informers (benchmarks count each function's store calls through it).
+   */
+  constructor(config: SchedulerConfig = withConfig(), storeFor?: (fn: FunctionName, store: ObjectStore) => ObjectStore) {
     this.bandQueues = new Map(config.bands.map((band) => [band.name, queueWithDeadLetters<QueuedBinding>(`schedule-${band.name}`, this.clock)]));
     this.context = {
       store: this.store,
+      informers: new Informers(this.store, this.clock),
       clock: this.clock,
       events: this.events,
       metrics: this.metrics,
       config,
       queues: { policyChange: this.policyChangeQueue, bindingEnqueue: this.bindingEnqueueQueue, bands: this.bandQueues },
     };
-    this.objects = new ObjectService(this.context);
-    this.policyChange = new PolicyChangeController(this.context);
-    this.bindingEnqueue = new BindingEnqueueController(this.context);
-    this.scheduleCycle = new ScheduleCycleController(this.context);
-    this.reconcile = new ReconcileController(this.context);
+    const contextOf = (fn: FunctionName): ControllerContext => {
+      if (!storeFor) return this.context;
+      const store = storeFor(fn, this.store);
+      return { ...this.context, store, informers: new Informers(store, this.clock) };
+    };
+    this.contexts = {
+      api: contextOf('api'),
+      'policy-change': contextOf('policy-change'),
+      'binding-enqueue': contextOf('binding-enqueue'),
+      'schedule-cycle': contextOf('schedule-cycle'),
+      reconcile: contextOf('reconcile'),
+    };
+    this.objects = new ObjectService(this.contexts.api);
+    this.policyChange = new PolicyChangeController(this.contexts['policy-change']);
+    this.bindingEnqueue = new BindingEnqueueController(this.contexts['binding-enqueue']);
+    this.scheduleCycle = new ScheduleCycleController(this.contexts['schedule-cycle']);
+    this.reconcile = new ReconcileController(this.contexts.reconcile);
   }
 
   /**
@@ -71,8 +96,14 @@ export class MemorySystem {
     let handled = 0;
     for (;;) {
       const before = handled;
-      handled += await this.drain(this.policyChangeQueue, (change) => this.policyChange.handle(change));
-      handled += await this.drain(this.bindingEnqueueQueue, (request) => this.bindingEnqueue.handle(request));
+      handled += await this.drain(this.policyChangeQueue, this.contexts['policy-change'], (context) => {
+        const controller = new PolicyChangeController(context);
+        return (change) => controller.handle(change);
+      });
+      handled += await this.drain(this.bindingEnqueueQueue, this.contexts['binding-enqueue'], (context) => {
+        const controller = new BindingEnqueueController(context);
+        return (request) => controller.handle(request);
+      });
       handled += (await this.scheduleCycle.runBatch()).length;
       if (handled === before) return;
       if (handled > RUN_LIMIT) throw new Error(`no quiescence after ${RUN_LIMIT} messages`);
@@ -85,11 +116,17 @@ export class MemorySystem {
     await this.reconcile.run();
   }
 
-  private async drain<T>(queue: MessageQueue<T>, handle: (body: T) => Promise<void>): Promise<number> {
+  /** As an event source mapping: batches of up to ten, each handled by a handler made for its batch. */
+  private async drain<T>(
+    queue: MessageQueue<T>,
+    functionContext: ControllerContext,
+    handlerFor: (context: ControllerContext) => (body: T) => Promise<void>,
+  ): Promise<number> {
     let handled = 0;
     for (;;) {
       const deliveries = await queue.receive(10);
       if (deliveries.length === 0) return handled;
+      const handle = handlerFor(forBatch(functionContext));
       for (const delivery of deliveries) {
         try {
           await handle(delivery.body);

@@ -96,10 +96,18 @@ class ClusterRoom implements ClusterState {
 
   constructor(
     readonly name: string,
-    readonly cluster: Cluster,
-    readonly ready: boolean,
-    readonly capacity: ResourceList,
+    public cluster: Cluster,
+    public ready: boolean,
+    public capacity: ResourceList,
   ) {}
+
+  /** The cluster as it reports itself now; what outrank placed there stays. */
+  update(cluster: Cluster): void {
+    this.cluster = cluster;
+    this.ready = isClusterReady(cluster);
+    this.capacity = capacityOf(cluster);
+    this.cachedRoom = undefined;
+  }
 
   get room(): ResourceList {
     // Frozen because it is shared by every reader until the next change.
@@ -173,6 +181,14 @@ function withoutResident({ ranks, replicas }: RankedResidents, rank: number): Ra
 
 const UNLIMITED_PODS = 2 ** 40;
 
+/** allocatable − allocated − allocating, as the member cluster reports it; no pod limit reported means none. */
+export function capacityOf(cluster: Cluster): ResourceList {
+  const summary = cluster.status?.resourceSummary;
+  const allocatable = toResourceList(summary?.allocatable);
+  const withPods = allocatable.pods === undefined ? { ...allocatable, pods: UNLIMITED_PODS } : allocatable;
+  return subtract(withPods, add(toResourceList(summary?.allocated), toResourceList(summary?.allocating)));
+}
+
 const bindingStates = new WeakMap<ResourceBinding, BindingState>();
 
 export function bindingKeyOf(binding: ResourceBinding): string {
@@ -219,15 +235,34 @@ export class SchedulingSnapshot {
   constructor(clusters: readonly Cluster[], bindings: readonly ResourceBinding[]) {
     this.clusters = this.rooms;
     for (const cluster of clusters) {
-      const summary = cluster.status?.resourceSummary;
-      const allocatable = toResourceList(summary?.allocatable);
-      // A cluster that does not report a pod limit is not limited by pod count.
-      const withPods = allocatable.pods === undefined ? { ...allocatable, pods: UNLIMITED_PODS } : allocatable;
-      const capacity = subtract(withPods, add(toResourceList(summary?.allocated), toResourceList(summary?.allocating)));
       const name = cluster.metadata.name;
-      this.rooms.set(name, new ClusterRoom(name, cluster, isClusterReady(cluster), capacity));
+      this.rooms.set(name, new ClusterRoom(name, cluster, isClusterReady(cluster), capacityOf(cluster)));
     }
     for (const binding of bindings) this.upsert(binding);
+  }
+
+  /**
+   * Records a cluster as stored now. A cluster new to the snapshot takes in the bindings already known
+   * to be placed on it (they may have been read before it).
+   */
+  upsertCluster(cluster: Cluster): void {
+    const name = cluster.metadata.name;
+    const known = this.rooms.get(name);
+    if (known) {
+      known.update(cluster);
+      return;
+    }
+    const room = new ClusterRoom(name, cluster, isClusterReady(cluster), capacityOf(cluster));
+    this.rooms.set(name, room);
+    for (const state of this.bindings.values()) {
+      const replicas = state.clusters.find((target) => target.name === name)?.replicas ?? 0;
+      if (replicas > 0) room.admit(state, replicas, undefined);
+    }
+  }
+
+  /** A cluster deleted: the bindings placed on it are no longer counted anywhere for it. */
+  removeCluster(name: string): void {
+    this.rooms.delete(name);
   }
 
   /** Records a binding as stored now, replacing what was known of it. */

@@ -1,12 +1,13 @@
 /**
- * `npm run bench`: runs the four benchmarks of issue 5 and writes BENCHMARKS.md at the top level.
- * `npm run bench -- core victims` runs only the named ones (core, victims, pipeline, bundles) and
- * prints their sections instead of writing the file.
+ * `npm run bench`: runs every benchmark and writes BENCHMARKS.md at the top level.
+ * `npm run bench -- scale core` runs only the named ones (scale, store-calls, core, victims, pipeline,
+ * bundles) and prints their sections instead of writing the file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { bundleBenchmark } from './bundles';
 import { coreBenchmark } from './core';
+import { simulateScale, storeCallsBenchmark } from './scale';
 import { victimQualityBenchmark } from './victims';
 
 const COMMAND = 'npm run bench';
@@ -22,6 +23,8 @@ function cpuModel(): string {
 const load = () => loadavg().map((value) => value.toFixed(2)).join(', ');
 
 const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = {
+  scale: { title: 'Fleet size: outrank simulate', run: async () => simulateScale(log) },
+  'store-calls': { title: 'Fleet size: store calls per scheduled binding', run: () => storeCallsBenchmark(log) },
   core: { title: 'Core: scheduling decisions', run: async () => coreBenchmark(log) },
   victims: {
     title: 'Victim quality',

@@ -57,6 +57,20 @@ describe('tables', () => {
       table.timeToLiveAttribute ? { AttributeName: table.timeToLiveAttribute, Enabled: true } : undefined,
     );
   });
+
+  it('the objects table has the change feed the informers read: an index of each kind by version, keys only', () => {
+    const [, resource] = model.ofType('AWS::DynamoDB::Table').find(([, t]) => t.Properties.TableName === definitions.objectsTable.name)!;
+    expect(resource.Properties.LocalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'byVersion',
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'version', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      },
+    ]);
+  });
 });
 
 describe('functions', () => {
@@ -104,9 +118,9 @@ describe('functions', () => {
     expect(output.trim().split('\n')).toEqual(FUNCTIONS.map(() => 'function'));
   });
 
-  it('gives schedule-cycle, and only it, a reserved concurrency', () => {
+  it('gives schedule-cycle, and only it, a reserved concurrency: four cycles by default', () => {
     const reserved = Object.fromEntries(model.ofType('AWS::Lambda::Function').map(([, fn]) => [fn.Properties.FunctionName, fn.Properties.ReservedConcurrentExecutions]));
-    expect(reserved).toEqual(Object.fromEntries(FUNCTIONS.map((name) => [name, name === 'outrank-schedule-cycle' ? 1 : undefined])));
+    expect(reserved).toEqual(Object.fromEntries(FUNCTIONS.map((name) => [name, name === 'outrank-schedule-cycle' ? 4 : undefined])));
   });
 
   it('drives policy-change and binding-enqueue from their queues with partial batch responses, schedule-cycle from the tick queue', () => {

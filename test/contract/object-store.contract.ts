@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ConflictError, type ObjectStore, type StoredObject } from '../../lib/ports/object-store';
+import { compareRevisions, ConflictError, type ObjectStore, type StoredChange, type StoredObject } from '../../lib/ports/object-store';
 
 const ref = (name: string, namespace = 'default') => ({ group: 'apps', kind: 'Deployment', namespace, name });
 
@@ -99,6 +99,54 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
       const { metadata: written, ...expected } = object;
       expect(rest).toEqual(expected);
       expect(metadata.name).toBe(written.name);
+    });
+
+    describe('change feed', () => {
+      /** The latest change of each object in a page, by name, as an informer would apply them. */
+      const latest = (changes: readonly StoredChange[]) => {
+        const byName = new Map<string, StoredChange>();
+        for (const change of changes) {
+          const held = byName.get(change.ref.name);
+          if (!held || compareRevisions(change.revision, held.revision) > 0) byName.set(change.ref.name, change);
+        }
+        return byName;
+      };
+
+      it('starts with every object that exists, each with its version as revision', async () => {
+        await store.transact([{ op: 'put', object: deployment('a'), expectedVersion: null }]);
+        const [b] = await store.transact([{ op: 'put', object: deployment('b', 'prod'), expectedVersion: null }]);
+        const page = await store.changes('apps', 'Deployment');
+        expect(page.changes.map((c) => c.ref.name).sort()).toEqual(['a', 'b']);
+        expect(page.changes.find((c) => c.ref.name === 'b')).toEqual({ ref: ref('b', 'prod'), object: b, revision: b!.metadata.resourceVersion });
+        expect((await store.changes('apps', 'StatefulSet')).changes).toEqual([]);
+      });
+
+      it('then gives what was written and deleted since, later revisions for later changes', async () => {
+        const [a] = await store.transact([{ op: 'put', object: deployment('a'), expectedVersion: null }]);
+        const [gone] = await store.transact([{ op: 'put', object: deployment('gone'), expectedVersion: null }]);
+        const first = await store.changes('apps', 'Deployment');
+        const [a2] = await store.transact([{ op: 'put', object: deployment('a', 'default', 2), expectedVersion: a!.metadata.resourceVersion! }]);
+        await store.transact([{ op: 'delete', ref: ref('gone'), expectedVersion: gone!.metadata.resourceVersion! }]);
+        const [c] = await store.transact([{ op: 'put', object: deployment('c'), expectedVersion: null }]);
+        const next = latest((await store.changes('apps', 'Deployment', first.cursor)).changes);
+        expect(next.get('a')).toEqual({ ref: ref('a'), object: a2, revision: a2!.metadata.resourceVersion });
+        expect(compareRevisions(next.get('a')!.revision, a!.metadata.resourceVersion!)).toBeGreaterThan(0);
+        expect(next.get('gone')).toMatchObject({ ref: ref('gone'), object: undefined });
+        expect(compareRevisions(next.get('gone')!.revision, gone!.metadata.resourceVersion!)).toBeGreaterThan(0);
+        expect(next.get('c')?.object).toEqual(c);
+        // Deletion markers are the feed's own: lists and reads never show them.
+        expect((await store.list('apps', 'Deployment')).map((o) => o.metadata.name)).toEqual(['a', 'c']);
+        expect(await store.get(ref('gone'))).toBeUndefined();
+      });
+
+      it('gives a deleted object that was created again as it is now', async () => {
+        const [first] = await store.transact([{ op: 'put', object: deployment('web'), expectedVersion: null }]);
+        const page = await store.changes('apps', 'Deployment');
+        await store.transact([{ op: 'delete', ref: ref('web'), expectedVersion: first!.metadata.resourceVersion! }]);
+        const [again] = await store.transact([{ op: 'put', object: deployment('web', 'default', 5), expectedVersion: null }]);
+        const next = latest((await store.changes('apps', 'Deployment', page.cursor)).changes);
+        expect(next.get('web')).toEqual({ ref: ref('web'), object: again, revision: again!.metadata.resourceVersion });
+      });
     });
   });
 }

@@ -86,6 +86,58 @@ describe(`deleting a PriorityClass breaks nothing (${SPEC.priority}, "no referen
   });
 });
 
+describe(`the resolved priority is kept (${SPEC.priority}: "Only priority classes changes … will not trigger bindings' update")`, () => {
+  const FLEET = [cluster('m1', { cpu: '2' })];
+  const claimedBy = (name: string, workload = 'web') =>
+    propagationPolicy(name, { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: workload }], schedulePriority: { priorityClassName: 'gold' } });
+
+  it(`${SPEC.priority}: a binding whose class was deleted keeps its priority when another policy is written, and is not preempted by a priority-10 workload`, async () => {
+    const system = newSystem();
+    await applyAll(system, [
+      ...FLEET,
+      priorityClass('gold', 1_000, { preemptionPolicy: 'Never' }),
+      priorityClass('ten', 10),
+      claimedBy('web-policy'),
+      deployment('web', { requests: { cpu: '2' } }),
+    ]);
+    await system.objects.delete(refs.priorityClass('gold'));
+    // Another policy that also selects the template (and loses the claim): the claim is decided again.
+    await applyAll(system, [propagationPolicy('other', { resourceSelectors: ALL_DEPLOYMENTS, schedulePriority: { priorityClassName: 'ten' } })]);
+    await applyAll(system, [deployment('urgent', { requests: { cpu: '2' } })]);
+    expect((await bindingOf(system, 'web')).spec.schedulePriority).toEqual({ priority: 1_000, preemptionPolicy: 'Never' });
+    expect(await placementOfDeployment(system, 'web')).toEqual({ m1: 1 });
+    expect(await placementOfDeployment(system, 'urgent')).toEqual({});
+    expect(await eventsWithReason(system, 'Preempted')).toEqual([]);
+  });
+
+  it(`${SPEC.priority}: a class created again with another value changes neither old bindings at the template resync nor at another policy's write`, async () => {
+    const system = newSystem();
+    await applyAll(system, [...FLEET, priorityClass('gold', 1_000), claimedBy('web-policy'), deployment('web')]);
+    await system.objects.delete(refs.priorityClass('gold'));
+    await applyAll(system, [priorityClass('gold', 5)]);
+    await system.reconcile.resync();
+    await system.runUntilIdle();
+    await applyAll(system, [propagationPolicy('other', { resourceSelectors: ALL_DEPLOYMENTS })]);
+    expect((await bindingOf(system, 'web')).spec.schedulePriority?.priority).toBe(1_000);
+
+    // A binding made now resolves the class as it is now.
+    await applyAll(system, [claimedBy('new-policy', 'new'), deployment('new')]);
+    expect((await bindingOf(system, 'new')).spec.schedulePriority?.priority).toBe(5);
+  });
+
+  it(`${SPEC.priority}: the binding's own template or policy changing resolves the priority again`, async () => {
+    const system = newSystem();
+    await applyAll(system, [...FLEET, priorityClass('gold', 1_000), priorityClass('silver', 500), claimedBy('web-policy'), deployment('web')]);
+    await system.objects.delete(refs.priorityClass('gold'));
+    await applyAll(system, [priorityClass('gold', 5)]);
+    await applyAll(system, [deployment('web', { replicas: 2 })]);
+    expect((await bindingOf(system, 'web')).spec.schedulePriority?.priority).toBe(5);
+
+    await applyAll(system, [propagationPolicy('web-policy', { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }], schedulePriority: { priorityClassName: 'silver' } })]);
+    expect((await bindingOf(system, 'web')).spec.schedulePriority?.priority).toBe(500);
+  });
+});
+
 interface DefaultCase {
   readonly name: string;
   readonly classes: readonly Manifest[];

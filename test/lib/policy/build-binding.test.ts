@@ -15,6 +15,13 @@ function build(overrides: Partial<BindingInputs> = {}) {
   return buildBinding({ template: web, policy, priorityClasses: [], preemptibleBelowPriority: 100, existing: undefined, now: NOW, ...overrides });
 }
 
+const withClass = pp('p', { placement: policy.spec.placement, schedulePriority: { priorityClassName: 'x' } });
+
+/** A policy as the store hands it back after a write: with a resourceVersion of its own. */
+function changed(written: AnyPropagationPolicy): AnyPropagationPolicy {
+  return { ...written, metadata: { ...written.metadata, resourceVersion: '8' } };
+}
+
 /** The binding as the store would hand it back after the scheduler placed it. */
 function stored(binding: ResourceBinding, clusters = [{ name: 'm1', replicas: 3 }]): ResourceBinding {
   return {
@@ -147,13 +154,26 @@ describe('buildBinding: generation and what carries over', () => {
     ['replicas', { template: template('web', { replicas: 4 }) }],
     ['the request', { template: template('web', { replicas: 3, containers: [{ resources: { requests: { cpu: '1' } } }] }) }],
     ['the placement', { policy: pp('p', { placement: { clusterAffinity: { clusterNames: ['m3'] } } }) }],
-    ['the priority', { policy: pp('p', { placement: policy.spec.placement, schedulePriority: { priorityClassName: 'x' } }), priorityClasses: [priorityClass('x', 5)] }],
+    ['the priority', { policy: changed(pp('p', { placement: policy.spec.placement, schedulePriority: { priorityClassName: 'x' } })), priorityClasses: [priorityClass('x', 5)] }],
   ])('bumps the generation when %s changes', (_, overrides) => {
     const existing = stored(build().binding);
     const built = build({ existing, ...overrides });
     expect(built.changed).toBe(true);
     expect(built.binding.metadata.generation).toBe(2);
     expect(built.binding.spec.clusters).toEqual([{ name: 'm1', replicas: 3 }]);
+  });
+
+  it.each<[string, Partial<BindingInputs>, number]>([
+    ['the class deleted', { priorityClasses: [] }, 5],
+    ['the class created again with another value', { priorityClasses: [priorityClass('x', 9)] }, 5],
+    ['the template changed', { template: { ...template('web', { replicas: 3 }), metadata: { ...template('web').metadata, resourceVersion: '2' } }, priorityClasses: [priorityClass('x', 9)] }, 9],
+    ['the policy changed', { policy: changed(withClass), priorityClasses: [priorityClass('x', 9)] }, 9],
+  ])('binding priority and preemption (000): the priority is resolved again only when its own template or policy changes (%s)', (_, overrides, priority) => {
+    const existing = stored(build({ policy: withClass, priorityClasses: [priorityClass('x', 5)] }).binding);
+    expect(existing.spec.schedulePriority?.priority).toBe(5);
+    const built = build({ existing, policy: withClass, ...overrides });
+    expect(built.binding.spec.schedulePriority?.priority).toBe(priority);
+    expect(built.warnings).toEqual([]);
   });
 
   it('does not bump the generation when only the order of map keys differs', () => {

@@ -415,6 +415,26 @@ describe('scheduling through the controllers, on random fleets and workloads', (
       endOnFailure: true,
     });
   });
+
+  it.each([
+    {
+      name: 'a cluster deleted lets a static-weight binding fit on the others',
+      seed: 727069722,
+      path: '110:6:0:0:0:0:1:0:1:2:2:0:1:0:0:1:0:0:1:2:1:1:3:2:2:3:3:7:6:6:6:7:1:7:7:8:9:9:10:10:10:10:9:9:9:9:9:9:9:9:9:13:12',
+    },
+    {
+      name: 'a cluster deleted while others come and go',
+      seed: 1615558478,
+      path: '124:7:0:1:1:0:0:0:0:0:0:1:1:2:1:1:2:3:2:3:3:2:2:2:2:2:2:2:2:2:2:2:3:2:4:5:10:12:15',
+    },
+    {
+      name: 'a waiting binding still placed on a cluster that comes back may use what it holds there',
+      seed: -1346960249,
+      path: '624:6:0:0:1:2:2:1:1:2:2:3:2:2:3:4:3:3:4:3:3:3:3:5:4:4:0:1:2:3:3:3:3:5:3:3:3:3:3:3:3:8:9:14:11:18',
+    },
+  ])('000_ced50c21932b3714.txt, 004_534d4b90920780ba.txt: waiting bindings are woken when a cluster change lets them fit: $name (a case the property found)', async ({ seed, path }) => {
+    await fc.assert(fc.asyncProperty(fleetScenarioArb(true), runFleetScenario), { seed, path, endOnFailure: true });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { Informers } from '../../../lib/cache/informers';
 import { withConfig } from '../../../lib/config';
 import { BindingEnqueueController } from '../../../lib/controllers/binding-enqueue';
 import { listBindings } from '../../../lib/controllers/binding-requests';
@@ -47,8 +48,10 @@ export class FaultyMemorySystem {
   constructor(private readonly plan: FaultPlan) {
     const config = withConfig();
     this.bandQueues = new Map(config.bands.map((band) => [band.name, queue<QueuedBinding>(`schedule-${band.name}`, this.clock)]));
+    const store = plan.wrapPort(this.store);
     this.context = {
-      store: plan.wrapPort(this.store),
+      store,
+      informers: new Informers(store, this.clock),
       events: plan.wrapPort(this.events),
       queues: {
         policyChange: plan.wrapPort(this.policyChangeQueue),

@@ -1,0 +1,47 @@
+import type { ResourceBinding } from '../api/resource-binding';
+import type { Informer } from '../cache/informer';
+import { isWaitingForRoom } from './scheduling-need';
+import { claimantOf, policyKey } from './binding-references';
+import type { ControllerContext } from './context';
+
+/** Annotation on a preemption victim: the preemptor's key and the time of the placement that evicted it. */
+export const PREEMPTED_BY_ANNOTATION = 'outrank.io/preempted-by';
+
+const WAITING = 'waiting';
+
+/** The bindings informers' indexes: by claiming policy, by cluster placed on, waiting for room, by the placement that preempted them. */
+export type BindingIndex = 'claimant' | 'cluster' | 'waiting' | 'preempted-by';
+
+const INDEXES: Record<BindingIndex, (binding: ResourceBinding) => readonly string[]> = {
+  claimant: (binding) => {
+    const claimant = claimantOf(binding);
+    return claimant ? [policyKey(claimant)] : [];
+  },
+  cluster: (binding) => (binding.spec.clusters ?? []).map((target) => target.name),
+  waiting: (binding) => (isWaitingForRoom(binding) ? [WAITING] : []),
+  'preempted-by': (binding) => {
+    const preemptor = binding.metadata.annotations?.[PREEMPTED_BY_ANNOTATION];
+    return preemptor ? [preemptor] : [];
+  },
+};
+
+/** The ResourceBinding and ClusterResourceBinding informers, with the indexes above. */
+export function bindingInformers(context: ControllerContext): readonly Informer<ResourceBinding>[] {
+  const informers = context.informers.bindings();
+  for (const informer of informers) for (const [name, keysOf] of Object.entries(INDEXES)) informer.addIndex(name, keysOf);
+  return informers;
+}
+
+/** Brings both binding informers up to date. */
+export async function syncBindings(context: ControllerContext): Promise<void> {
+  await Promise.all(bindingInformers(context).map((informer) => informer.sync(context.batch)));
+}
+
+/** The bindings of both informers (as last synced) whose index `index` has `value`. */
+export function bindingsBy(context: ControllerContext, index: BindingIndex, value: string): ResourceBinding[] {
+  return bindingInformers(context).flatMap((informer) => informer.byIndex(index, value));
+}
+
+export function waitingBindings(context: ControllerContext): ResourceBinding[] {
+  return bindingsBy(context, 'waiting', WAITING);
+}

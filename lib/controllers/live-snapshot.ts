@@ -1,0 +1,65 @@
+import type { ResourceBinding } from '../api/resource-binding';
+import type { SyncBatch } from '../cache/informer';
+import type { Informers } from '../cache/informers';
+import type { ObjectRef } from '../api/kinds';
+import { SchedulingSnapshot } from '../scheduler/snapshot';
+import { bindingInformers } from './binding-informers';
+import type { ControllerContext } from './context';
+
+/**
+ * The scheduling snapshot of a process, kept warm across invocations: the cluster and binding informers'
+ * handlers apply every change they read to it, so a batch brings it up to date by reading the store's
+ * change feed (what changed since the last batch) rather than every cluster and binding. A cold start
+ * reads everything once. Decisions made on it commit conditionally (the binding, its victims and the
+ * allocation records unchanged); a conflict reads again only what conflicted (refresh).
+ */
+export class LiveSnapshot {
+  readonly snapshot = new SchedulingSnapshot([], []);
+
+  constructor(private readonly context: ControllerContext) {
+    context.informers.clusters().addHandler(({ previous, current }) => {
+      if (current) this.snapshot.upsertCluster(current);
+      else if (previous) this.snapshot.removeCluster(previous.metadata.name);
+    });
+    for (const informer of bindingInformers(context)) {
+      informer.addHandler(({ key, current }) => {
+        if (current) this.snapshot.upsert(current);
+        else this.snapshot.remove(key);
+      });
+    }
+  }
+
+  /** Brings the snapshot up to date: clusters first, so that bindings find the clusters they are placed on. */
+  async sync(batch?: SyncBatch): Promise<SchedulingSnapshot> {
+    await this.context.informers.clusters().sync(batch);
+    await Promise.all(bindingInformers(this.context).map((informer) => informer.sync(batch)));
+    return this.snapshot;
+  }
+
+  /** A binding this process wrote: applied at once (the feed brings it again, and it is then ignored). */
+  observe(binding: ResourceBinding): void {
+    this.bindingInformer(binding.kind).observe(binding);
+  }
+
+  /** Reads afresh the bindings and clusters a conflict named; other conflicts (allocations) need the feed. */
+  async refresh(refs: readonly ObjectRef[]): Promise<void> {
+    const bindings = refs.filter((ref) => ref.group === 'work.karmada.io');
+    for (const ref of bindings) await this.bindingInformer(ref.kind).refresh([ref]);
+    if (bindings.length < refs.length) await this.sync();
+  }
+
+  private bindingInformer(kind: string) {
+    const [namespaced, clusterScoped] = bindingInformers(this.context);
+    return kind === 'ClusterResourceBinding' ? clusterScoped! : namespaced!;
+  }
+}
+
+const snapshots = new WeakMap<Informers, LiveSnapshot>();
+
+/** The live snapshot of the process whose informers the context holds, made on first use. */
+export function liveSnapshot(context: ControllerContext): LiveSnapshot {
+  let live = snapshots.get(context.informers);
+  if (!live) snapshots.set(context.informers, (live = new LiveSnapshot(context)));
+  return live;
+}
+

@@ -1,0 +1,77 @@
+import {
+  CONDITION_SCHEDULED,
+  findCondition,
+  isPlaced,
+  isSuspended,
+  type ResourceBinding,
+} from '../api/resource-binding';
+import type { SchedulerConfig } from '../config';
+
+/**
+ * Whether a binding needs a scheduling attempt, and why: the one place that says so, for binding-enqueue,
+ * schedule-cycle and the reconcile alike, with the queue's timing rules (backoff, the unschedulable
+ * flush) beside it. The reason is carried by logs and the SchedulingNeeds metric.
+ */
+export type SchedulingNeed =
+  | { readonly needed: false; readonly reason: 'Suspended' | 'PlacementCurrent' }
+  | {
+      readonly needed: true;
+      /**
+       * SpecChanged: its spec changed since the scheduler last saw it. NotPlaced: it has no placement
+       * yet. ClusterNotReady: a cluster it is placed on is gone or not ready (failover). ConditionStale:
+       * the placement is current again but the Scheduled condition still tells of a failed attempt.
+       */
+      readonly reason: 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | 'ConditionStale';
+    };
+
+/** Whether a cluster (by name) exists and is ready. */
+export type ClusterReadiness = (cluster: string) => boolean;
+
+/**
+ * The binding's placement is for its current spec and on clusters that are all ready: nothing to move.
+ * A binding with nothing to place (Divided, 0 replicas) is scheduled onto no cluster: that is a result.
+ */
+export function hasCurrentPlacement(binding: ResourceBinding, isReady: ClusterReadiness): boolean {
+  return placementNeed(binding, isReady) === undefined;
+}
+
+function placementNeed(binding: ResourceBinding, isReady: ClusterReadiness): 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | undefined {
+  if ((binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0)) return 'SpecChanged';
+  if (!isPlaced(binding)) return findCondition(binding, CONDITION_SCHEDULED)?.status === 'True' ? undefined : 'NotPlaced';
+  return (binding.spec.clusters ?? []).every((target) => isReady(target.name)) ? undefined : 'ClusterNotReady';
+}
+
+/** Scheduling suspension (003) first: a suspended binding is left alone whatever else holds. */
+export function schedulingNeed(binding: ResourceBinding, isReady: ClusterReadiness): SchedulingNeed {
+  if (isSuspended(binding)) return { needed: false, reason: 'Suspended' };
+  const placement = placementNeed(binding, isReady);
+  if (placement) return { needed: true, reason: placement };
+  if (isPlaced(binding) && findCondition(binding, CONDITION_SCHEDULED)?.status === 'False') return { needed: true, reason: 'ConditionStale' };
+  return { needed: false, reason: 'PlacementCurrent' };
+}
+
+/** Waiting for room: not suspended, and its last attempt failed. */
+export function isWaitingForRoom(binding: ResourceBinding): boolean {
+  const scheduled = findCondition(binding, CONDITION_SCHEDULED);
+  return !isSuspended(binding) && scheduled?.status === 'False';
+}
+
+/**
+ * Binding priority and preemption (000), queue: whether the reconcile must queue a binding that needs
+ * scheduling again now. Never attempted, or changed since the attempt that failed with a SchedulerError
+ * (an interrupted cycle): at once. Unschedulable: when the flush interval has passed since the last
+ * attempt (at the latest after 5 minutes), room freed in between having woken it already if it fits.
+ */
+export function isDue(binding: ResourceBinding, now: number, config: Pick<SchedulerConfig, 'unschedulableRequeueMs'>): boolean {
+  const scheduled = findCondition(binding, CONDITION_SCHEDULED);
+  if (scheduled?.status !== 'False') return true;
+  const observedCurrentSpec = (binding.status?.schedulerObservedGeneration ?? 0) === (binding.metadata.generation ?? 0);
+  const lastAttempt = Date.parse(scheduled.lastUpdateTime ?? scheduled.lastTransitionTime ?? '');
+  const waitedLongEnough = Number.isNaN(lastAttempt) || now - lastAttempt >= config.unschedulableRequeueMs;
+  return waitedLongEnough || (!observedCurrentSpec && scheduled.reason === 'SchedulerError');
+}
+
+/** Binding priority and preemption (000), queue: failed attempts back off, doubling from the initial delay to the cap. */
+export function backoffMs(config: Pick<SchedulerConfig, 'initialBackoffMs' | 'maxBackoffMs'>, attempt: number): number {
+  return Math.min(config.maxBackoffMs, config.initialBackoffMs * 2 ** Math.max(0, attempt - 1));
+}

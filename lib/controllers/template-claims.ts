@@ -1,0 +1,247 @@
+import { isDeepStrictEqual } from 'node:util';
+import { involvedObjectOf } from '../api/event';
+import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
+import { POLICY_GROUP, type AnyPropagationPolicy } from '../api/propagation-policy';
+import type { ResourceBinding } from '../api/resource-binding';
+import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
+import type { Informer } from '../cache/informer';
+import { buildBinding, type BuiltBinding } from '../policy/build-binding';
+import { decideClaim, type ClaimDecision } from '../policy/claim';
+import { describePolicy, policyRef, policySpecificity, Specificity, type PolicyRef } from '../policy/policy-match';
+import { policyLookupKeys, policySelectorKeys, templateIndexKeys, templateLookup } from '../policy/selector-index';
+import { ConflictError, type Write } from '../ports/object-store';
+import { scale, toResourceList, type ResourceList } from '../resources';
+import { addDelta, allocationChange, allocationWrites } from './allocations';
+import { bindingsBy, syncBindings } from './binding-informers';
+import { bindingRefFor, claimantOf, policyKey } from './binding-references';
+import { requestScheduling, wakeForFreedRoom } from './binding-requests';
+import type { ControllerContext } from './context';
+import { bindingGroupId, bindingRefOf } from './messages';
+import { retryOnConflict } from './retry-on-conflict';
+
+const POLICY_SELECTORS_INDEX = 'selectors';
+const TEMPLATE_INDEX = 'labels';
+
+/** Moves `deltas` by what the binding occupies on each cluster it is placed on, times `sign`. */
+function addPlacedUsage(deltas: Map<string, ResourceList>, binding: ResourceBinding, sign: 1 | -1): void {
+  const request = { ...toResourceList(binding.spec.replicaRequirements?.resourceRequest), pods: 1 };
+  for (const target of binding.spec.clusters ?? []) addDelta(deltas, target.name, scale(request, sign * target.replicas));
+}
+
+/**
+ * A placed binding whose per-replica request changes occupies more or less where it stays placed; its
+ * allocations move in the same transaction, or they would no longer be the sum of the placed bindings
+ * and a later move or removal would subtract the new request from what the old one added.
+ */
+async function requestChangeWrites(context: ControllerContext, existing: ResourceBinding | undefined, next: ResourceBinding): Promise<Write[]> {
+  if (!existing) return [];
+  const deltas = new Map<string, ResourceList>();
+  addPlacedUsage(deltas, existing, -1);
+  addPlacedUsage(deltas, next, +1);
+  return allocationWrites(context.store, deltas);
+}
+
+/** The built binding differs from the stored one in its spec, or (by value: key order says nothing) in its labels or annotations. */
+function bindingDiffers(existing: ResourceBinding | undefined, built: BuiltBinding): boolean {
+  return (
+    built.changed ||
+    !isDeepStrictEqual(existing?.metadata.labels, built.binding.metadata.labels) ||
+    !isDeepStrictEqual(existing?.metadata.annotations, built.binding.metadata.annotations)
+  );
+}
+
+/** The write that makes a claim fail if the policy it was decided on changed since the informer saw it. */
+function unchanged(policy: AnyPropagationPolicy): Write {
+  return { op: 'check', ref: refOf(policy), expectedVersion: policy.metadata.resourceVersion ?? null };
+}
+
+/**
+ * Template claims (PropagationPolicy priority and preemption (002)): keeps each template claimed by the
+ * right policy and its binding in step with template and policy. Its cost follows the change, not the
+ * fleet: a template write reads the template, its binding, and the policies the informers' selector index
+ * says may select it; a policy write reconsiders only the templates its selectors can match (a point
+ * read for a selector by name, the template index for a label selector) and those it claimed before.
+ * Policies and PriorityClasses come from the informers; a claim commits only if the policies it was
+ * decided on are unchanged, and on a conflict the informers read them again.
+ */
+export class TemplateClaims {
+  constructor(private readonly context: ControllerContext) {}
+
+  async templateChanged(templateRef: ObjectRef): Promise<void> {
+    await this.syncClaimInputs();
+    await this.claimWithRetries(templateRef);
+  }
+
+  /** Every template the policy may select now or claimed before gets its claim decided again; returns how many. */
+  async policyChanged(ref: ObjectRef): Promise<number> {
+    await this.syncClaimInputs();
+    const informer = this.policyInformer(ref.kind);
+    await informer.refresh([ref]);
+    const policy = informer.get(ref);
+    const templates = new Map<string, ObjectRef>();
+    await syncBindings(this.context);
+    const key = policyKey({ kind: ref.kind as PolicyRef['kind'], namespace: ref.namespace, name: ref.name });
+    for (const binding of bindingsBy(this.context, 'claimant', key)) templates.set(refKey(templateRefOf(binding)), templateRefOf(binding));
+    for (const template of policy ? await this.selectableTemplates(policy) : []) templates.set(refKey(template), template);
+    for (const template of templates.values()) await this.claimWithRetries(template);
+    return templates.size;
+  }
+
+  /** Brings the policies and PriorityClasses the claims read up to date. */
+  async syncClaimInputs(): Promise<void> {
+    await Promise.all([...this.policyInformers(), this.context.informers.priorityClasses()].map((informer) => informer.sync(this.context.batch)));
+  }
+
+  private policyInformers(): readonly Informer<AnyPropagationPolicy>[] {
+    const informers = this.context.informers.policies();
+    for (const informer of informers) informer.addIndex(POLICY_SELECTORS_INDEX, policySelectorKeys);
+    return informers;
+  }
+
+  private policyInformer(kind: string): Informer<AnyPropagationPolicy> {
+    const [namespaced, clusterWide] = this.policyInformers();
+    return kind === 'PropagationPolicy' ? namespaced! : clusterWide!;
+  }
+
+  /** The templates the policy's selectors may match: by name without a read, else from the template informers. */
+  private async selectableTemplates(policy: AnyPropagationPolicy): Promise<ObjectRef[]> {
+    const found: ObjectRef[] = [];
+    for (const selector of policy.spec.resourceSelectors) {
+      const group = apiGroupOf(selector.apiVersion);
+      const lookup = templateLookup(policy, selector);
+      if (lookup.by === 'name') {
+        found.push({ group, kind: selector.kind, namespace: lookup.namespace, name: lookup.name });
+        continue;
+      }
+      const informer = this.context.informers.templates(group, selector.kind);
+      informer.addIndex(TEMPLATE_INDEX, templateIndexKeys);
+      await informer.sync(this.context.batch);
+      const candidates = lookup.by === 'kind' ? [...informer.values()] : lookup.keys.flatMap((key) => informer.byIndex(TEMPLATE_INDEX, key));
+      for (const template of candidates) if (policySpecificity(policy, template) !== Specificity.None) found.push(refOf(template));
+    }
+    return found;
+  }
+
+  /** The policies that may select the template (by the selector index), and the one that claimed it. */
+  private candidatePolicies(template: ResourceTemplate, claimant: PolicyRef | undefined): AnyPropagationPolicy[] {
+    const candidates = new Map<string, AnyPropagationPolicy>();
+    const keys = policyLookupKeys(template);
+    for (const informer of this.policyInformers()) {
+      for (const key of keys) for (const policy of informer.byIndex(POLICY_SELECTORS_INDEX, key)) candidates.set(refKey(refOf(policy)), policy);
+    }
+    if (claimant) {
+      const held = this.policyInformer(claimant.kind).get({ group: POLICY_GROUP, ...claimant });
+      if (held) candidates.set(refKey(refOf(held)), held);
+    }
+    return [...candidates.values()];
+  }
+
+  /**
+   * What the template's binding should be, by the informers' policies and PriorityClasses: the claim
+   * decision and the binding it builds, or undefined when no policy claims the template.
+   */
+  desired(template: ResourceTemplate, existing: ResourceBinding | undefined): { decision: Exclude<ClaimDecision, { kind: 'unclaimed' }>; built: BuiltBinding } | undefined {
+    const { config } = this.context;
+    const claimant = claimantOf(existing);
+    const decision = decideClaim(template, this.candidatePolicies(template, claimant), claimant, config.gates.PropagationPolicyPreemption);
+    if (decision.kind === 'unclaimed') return undefined;
+    const built = buildBinding({
+      template,
+      policy: decision.policy,
+      priorityClasses: [...this.context.informers.priorityClasses().values()],
+      preemptibleBelowPriority: config.preemptibleBelowPriority,
+      existing,
+      now: new Date(this.context.clock.now()).toISOString(),
+    });
+    return { decision, built };
+  }
+
+  /** Whether the template's binding is not as the claim rules would make it by the informers as last synced (syncClaimInputs). */
+  isOutOfStep(template: ResourceTemplate | undefined, existing: ResourceBinding | undefined): boolean {
+    if (!template) return existing !== undefined;
+    const desired = this.desired(template, existing);
+    if (!desired) return existing !== undefined;
+    return desired.decision.kind !== 'keep' || bindingDiffers(existing, desired.built);
+  }
+
+  private async claimWithRetries(templateRef: ObjectRef): Promise<void> {
+    await retryOnConflict(this.context.config.maxCommitAttempts, async (lastAttempt) => {
+      try {
+        await this.claim(templateRef, lastAttempt);
+      } catch (error) {
+        // A policy the claim was decided on changed: read it again before the next attempt.
+        if (error instanceof ConflictError) {
+          for (const ref of error.refs.filter((r) => r.group === POLICY_GROUP)) await this.policyInformer(ref.kind).refresh([ref]);
+        }
+        throw error;
+      }
+    });
+  }
+
+  private async claim(templateRef: ObjectRef, lastAttempt: boolean): Promise<void> {
+    const { store } = this.context;
+    const bindingRef = bindingRefFor(templateRef);
+    const [template, existing] = await Promise.all([store.get<ResourceTemplate>(templateRef), store.get<ResourceBinding>(bindingRef)]);
+    if (!template) {
+      if (existing) await this.removeBinding(existing);
+      return;
+    }
+    const desired = this.desired(template, existing);
+    if (!desired) {
+      if (existing) await this.removeBinding(existing);
+      return;
+    }
+    const { decision, built } = desired;
+    if (bindingDiffers(existing, built)) {
+      try {
+        const [written] = await store.transact([
+          { op: 'put', object: built.binding, expectedVersion: existing?.metadata.resourceVersion ?? null },
+          unchanged(decision.policy),
+          ...(decision.kind === 'preempt' ? [unchanged(decision.from)] : []),
+          ...(await requestChangeWrites(this.context, existing, built.binding)),
+        ]);
+        await requestScheduling(this.context, [written as ResourceBinding]);
+      } catch (error) {
+        if (decision.kind === 'preempt' && (lastAttempt || !(error instanceof ConflictError))) {
+          await this.preemptionFailed(template, decision, error);
+        }
+        throw error;
+      }
+      for (const warning of built.warnings) await this.context.events.record(warning);
+    }
+    if (decision.kind === 'preempt') await this.preemptionSucceeded(template, decision);
+  }
+
+  /** Removes a binding and gives its room back; the waiting bindings that can use it are woken. */
+  private async removeBinding(binding: ResourceBinding): Promise<void> {
+    const deltas = new Map<string, ResourceList>();
+    addPlacedUsage(deltas, binding, -1);
+    const allocations = await allocationChange(this.context.store, deltas);
+    await this.context.store.transact([
+      { op: 'delete', ref: refOf(binding), expectedVersion: binding.metadata.resourceVersion ?? '' },
+      ...allocations.writes,
+    ]);
+    const cause = `${bindingGroupId(bindingRefOf(binding))}@${binding.metadata.resourceVersion ?? '0'}@deleted`;
+    await wakeForFreedRoom(this.context, allocations.placedAfter, cause);
+  }
+
+  private async preemptionSucceeded(template: ResourceTemplate, decision: Extract<ClaimDecision, { kind: 'preempt' }>): Promise<void> {
+    this.context.metrics.count('PolicyPreemptions', { result: 'success' });
+    await this.context.events.record({
+      type: 'Normal',
+      reason: 'PreemptPolicySucceed',
+      object: involvedObjectOf(template),
+      message: `${describePolicy(policyRef(decision.policy))} took over the template from ${describePolicy(policyRef(decision.from))}`,
+    });
+  }
+
+  private async preemptionFailed(template: ResourceTemplate, decision: Extract<ClaimDecision, { kind: 'preempt' }>, error: unknown): Promise<void> {
+    this.context.metrics.count('PolicyPreemptions', { result: 'error' });
+    await this.context.events.record({
+      type: 'Warning',
+      reason: 'PreemptPolicyFailed',
+      object: involvedObjectOf(template),
+      message: `${describePolicy(policyRef(decision.policy))} could not take over the template from ${describePolicy(policyRef(decision.from))}: ${(error as Error).message}`,
+    });
+  }
+}

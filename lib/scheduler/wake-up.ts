@@ -1,0 +1,102 @@
+import type { Cluster } from '../api/cluster';
+import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
+import { accumulate, add, fitsWithin, scale, subtract, type ResourceList } from '../resources';
+import { filterCluster } from './cluster-filter';
+import { replicaStrategy } from './replica-strategy';
+import { affinityTerms } from './schedule-binding';
+import { bindingState, type BindingState } from './snapshot';
+
+/** A cluster where room was freed (or that changed), with the room it has now. */
+export interface FreedRoom {
+  readonly cluster: Cluster;
+  readonly room: ResourceList;
+}
+
+/** The scheduler's view, from a caller that holds a snapshot. */
+export interface Placer {
+  /** Where the binding would be placed now without preemption, or undefined if nowhere. */
+  place(binding: ResourceBinding): readonly TargetCluster[] | undefined;
+  /** The free room on a cluster now. */
+  room(cluster: string): ResourceList | undefined;
+}
+
+/**
+ * Whether any affinity term of the binding's placement admits the cluster (a failed attempt may move on
+ * to later terms); with `ignoringReadiness`, whether it would if the cluster were ready.
+ */
+export function admits(binding: ResourceBinding, cluster: Cluster, ignoringReadiness = false): boolean {
+  const placement = binding.spec.placement;
+  const tolerations = placement?.clusterTolerations ?? [];
+  return affinityTerms(placement, binding.status?.schedulerObservedAffinityName).some((term) => {
+    const failure = filterCluster(cluster, term.affinity, tolerations);
+    return failure === undefined || (ignoringReadiness && failure === 'not-ready');
+  });
+}
+
+function isDuplicated(binding: ResourceBinding): boolean {
+  return replicaStrategy(binding.spec.placement).type === 'duplicated';
+}
+
+/** The least a binding must place on one cluster: all its replicas when Duplicated, else one. */
+function leastOnOneCluster(state: BindingState): ResourceList {
+  return isDuplicated(state.binding) ? scale(state.request, Math.max(1, state.binding.spec.replicas ?? 0)) : state.request;
+}
+
+/** A waiting binding that still holds a placement on the cluster (its clusters went away and came back) may reuse what it holds. */
+function withOwnUsage(room: ResourceList, state: BindingState, cluster: string): ResourceList {
+  const held = state.clusters.find((target) => target.name === cluster)?.replicas ?? 0;
+  return held > 0 ? add(room, scale(state.request, held)) : room;
+}
+
+function byPriority(a: BindingState, b: BindingState): number {
+  return b.priority - a.priority || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+/**
+ * Which waiting bindings to queue again after room was freed (binding priority and preemption (000),
+ * queue: unschedulable bindings are tried again when room is freed), highest priority first. A binding
+ * is a candidate when a freed cluster admits it (affinity, tolerations, readiness) and the least it must
+ * place on one cluster fits in the room there now; a binding that fits nowhere freed is not woken.
+ *
+ * With a `placer` (the schedule cycle, which holds a snapshot) each candidate is also placed, without
+ * preemption, and woken only if that succeeds within the room the bindings woken before it will take:
+ * a small freed room wakes few bindings. Without one (policy-change, on a deletion or a cluster change)
+ * every candidate is woken. Bindings not woken are still tried when the unschedulable flush comes round.
+ */
+export function bindingsToWake(
+  waiting: Iterable<ResourceBinding>,
+  freed: readonly FreedRoom[],
+  placer?: Placer,
+): ResourceBinding[] {
+  if (freed.length === 0) return [];
+  const candidates: BindingState[] = [];
+  for (const binding of waiting) {
+    const state = bindingState(binding);
+    const least = leastOnOneCluster(state);
+    if (freed.some(({ cluster, room }) => fitsWithin(least, withOwnUsage(room, state, cluster.metadata.name)) && admits(binding, cluster))) {
+      candidates.push(state);
+    }
+  }
+  candidates.sort(byPriority);
+  if (!placer) return candidates.map((state) => state.binding);
+
+  const taken = new Map<string, Record<string, number>>();
+  const woken: ResourceBinding[] = [];
+  for (const state of candidates) {
+    const targets = placer.place(state.binding);
+    if (!targets) continue;
+    const fits = targets.every((target) => {
+      const room = placer.room(target.name);
+      if (room === undefined) return false;
+      return fitsWithin(scale(state.request, target.replicas), subtract(withOwnUsage(room, state, target.name), taken.get(target.name) ?? {}));
+    });
+    if (!fits) continue;
+    for (const target of targets) {
+      let sum = taken.get(target.name);
+      if (!sum) taken.set(target.name, (sum = {}));
+      accumulate(sum, state.request, target.replicas);
+    }
+    woken.push(state.binding);
+  }
+  return woken;
+}

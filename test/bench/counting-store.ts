@@ -1,0 +1,55 @@
+/**
+ * An ObjectStore that counts the calls made through it and the items each read or wrote, as DynamoDB
+ * would bill them: a get reads one item whether or not it exists, a list or a change-feed read reads
+ * what it returns, a transaction writes each of its items.
+ */
+import type { ObjectRef } from '../../lib/api/kinds';
+import type { ChangePage, ObjectStore, StoredObject, Write } from '../../lib/ports/object-store';
+
+export interface StoreCounts {
+  calls: number;
+  itemsRead: number;
+  itemsWritten: number;
+  /** Calls by method: get, list, changes, transact. */
+  readonly byMethod: Record<string, number>;
+}
+
+export function emptyCounts(): StoreCounts {
+  return { calls: 0, itemsRead: 0, itemsWritten: 0, byMethod: {} };
+}
+
+export class CountingStore implements ObjectStore {
+  constructor(
+    private readonly store: ObjectStore,
+    readonly counts: StoreCounts = emptyCounts(),
+  ) {}
+
+  async get<T extends StoredObject>(ref: ObjectRef): Promise<T | undefined> {
+    this.count('get', 1, 0);
+    return this.store.get<T>(ref);
+  }
+
+  async list<T extends StoredObject>(group: string, kind: string, namespace?: string): Promise<T[]> {
+    const objects = await this.store.list<T>(group, kind, namespace);
+    this.count('list', objects.length, 0);
+    return objects;
+  }
+
+  async changes<T extends StoredObject>(group: string, kind: string, cursor?: string): Promise<ChangePage<T>> {
+    const page = await this.store.changes<T>(group, kind, cursor);
+    this.count('changes', page.changes.length, 0);
+    return page;
+  }
+
+  async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
+    this.count('transact', 0, writes.length);
+    return this.store.transact(writes);
+  }
+
+  private count(method: string, read: number, written: number): void {
+    this.counts.calls += 1;
+    this.counts.itemsRead += read;
+    this.counts.itemsWritten += written;
+    this.counts.byMethod[method] = (this.counts.byMethod[method] ?? 0) + 1;
+  }
+}
