@@ -11,6 +11,7 @@ export const CONTEXT = {
   scheduleCycleReservedConcurrency: 'outrank:scheduleCycleReservedConcurrency',
   removalPolicy: 'outrank:removalPolicy',
   lambdaEventSources: 'outrank:lambdaEventSources',
+  sourceMaps: 'outrank:sourceMaps',
 } as const;
 
 const REMOVAL_POLICIES: Record<string, RemovalPolicy> = { retain: RemovalPolicy.RETAIN, destroy: RemovalPolicy.DESTROY };
@@ -51,11 +52,14 @@ export function stackPropsFromContext(node: Node): OutrankStackProps {
   if (lambdaEventSources !== undefined && typeof lambdaEventSources !== 'boolean') {
     throw invalid(CONTEXT.lambdaEventSources, 'true or false', lambdaEventSources);
   }
+  const sourceMaps = read(node, CONTEXT.sourceMaps);
+  if (sourceMaps !== undefined && typeof sourceMaps !== 'boolean') throw invalid(CONTEXT.sourceMaps, 'true or false', sourceMaps);
   return {
     prefix: prefix === undefined ? undefined : String(prefix),
     settings: settings as OutrankSettingsWithTenancy | undefined,
     scheduleCycleReservedConcurrency: reservedConcurrency,
     removalPolicy: removalPolicy === undefined ? undefined : REMOVAL_POLICIES[String(removalPolicy)],
     lambdaEventSources,
+    sourceMaps,
   };
 }

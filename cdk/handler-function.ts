@@ -16,6 +16,8 @@ export interface HandlerFunctionProps {
   readonly timeout: Duration;
   readonly reservedConcurrentExecutions?: number;
   readonly removalPolicy: RemovalPolicy;
+  /** Ship the source map and run with --enable-source-maps. */
+  readonly sourceMaps: boolean;
 }
 
 /**
@@ -46,15 +48,16 @@ export function handlerFunction(scope: Construct, id: string, props: HandlerFunc
     reservedConcurrentExecutions: props.reservedConcurrentExecutions,
     role,
     logGroup,
-    // Stack traces point into the TypeScript sources through the bundled source maps.
-    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    // With source maps, stack traces point into the TypeScript sources.
+    environment: props.sourceMaps ? { ...props.environment, NODE_OPTIONS: '--enable-source-maps' } : props.environment,
     bundling: {
       forceDockerBundling: false,
       logLevel: LogLevel.WARNING,
       format: OutputFormat.ESM,
       target: BUNDLE_TARGET,
       minify: true,
-      sourceMap: true,
+      keepNames: true,
+      sourceMap: props.sourceMaps,
       mainFields: MAIN_FIELDS,
       banner: REQUIRE_SHIM,
       externalModules: EXTERNAL_MODULES,

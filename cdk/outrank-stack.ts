@@ -34,6 +34,12 @@ export interface OutrankStackProps extends StackProps {
   readonly removalPolicy?: RemovalPolicy;
   /** False leaves out the SQS event source mappings, for an emulator that cannot run Lambda. Default true. */
   readonly lambdaEventSources?: boolean;
+  /**
+   * Ship each bundle's source map and run with --enable-source-maps, for stack traces into the
+   * TypeScript sources. Default false: the maps are 1–1.5 MiB each and lengthen every cold start
+   * (BENCHMARKS.md); function names are kept either way.
+   */
+  readonly sourceMaps?: boolean;
 }
 
 const DEFAULT_SCHEDULE_CYCLE_CONCURRENCY = 4;
@@ -136,7 +142,7 @@ export class OutrankStack extends Stack {
       },
       settings,
     );
-    const common = { prefix, environment, removalPolicy };
+    const common = { prefix, environment, removalPolicy, sourceMaps: props.sourceMaps ?? false };
     // api stays within API Gateway's 30 s; a queue-triggered function within its queue's visibility
     // timeout (which Lambda requires), so no message comes back while the invocation holding it runs.
     const api = handlerFunction(this, 'ApiFunction', { ...common, handler: 'api', timeout: Duration.seconds(29) });

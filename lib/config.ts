@@ -1,12 +1,13 @@
+import { DEFAULT_SEARCH_BUDGET } from './scheduler/preemption/victim-search';
 import * as z from 'zod';
 
 /** Feature gates, as Karmada names them (000 and 002 design documents); all on by default. */
 export interface FeatureGates {
-  /** Off: the queue is plain first-in-first-out (000_ced50c21932b3714.txt). */
+  /** Off: the queue is plain first-in-first-out (binding priority and preemption (000)). */
   readonly PriorityBasedScheduling: boolean;
-  /** Off: no binding preemption (000_ced50c21932b3714.txt). */
+  /** Off: no binding preemption (binding priority and preemption (000)). */
   readonly PriorityBasedPreemptiveScheduling: boolean;
-  /** Off: policies never take claimed templates (002_c1e3600153e75bad.txt). */
+  /** Off: policies never take claimed templates (policy priority and preemption (002)). */
   readonly PropagationPolicyPreemption: boolean;
 }
 
@@ -25,7 +26,7 @@ export interface PriorityBand {
 
 export interface SchedulerConfig {
   readonly gates: FeatureGates;
-  /** 001_a1e1fac0121de70f.txt: with nothing explicit, priority below this is preemptible. */
+  /** Preemptibility separate from priority (001): with nothing explicit, priority below this is preemptible. */
   readonly preemptibleBelowPriority: number;
   /** Highest band first; the last band takes every priority below the others. */
   readonly bands: readonly PriorityBand[];
@@ -60,7 +61,7 @@ export const DEFAULT_CONFIG: SchedulerConfig = {
   unschedulableRequeueMs: 5 * 60 * 1_000,
   scheduleBatchSize: 10,
   maxCommitAttempts: 5,
-  victimSearchBudget: 20_000,
+  victimSearchBudget: DEFAULT_SEARCH_BUDGET,
 };
 
 export function withConfig(overrides: Partial<Omit<SchedulerConfig, 'gates'>> & { gates?: Partial<FeatureGates> } = {}): SchedulerConfig {

@@ -4,7 +4,7 @@ import { int32, objectMeta } from './meta';
 export const preemptionPolicy = z.enum(['PreemptLowerPriority', 'Never']);
 export type PreemptionPolicy = z.infer<typeof preemptionPolicy>;
 
-/** scheduling.k8s.io/v1 PriorityClass (000_ced50c21932b3714.txt, "Priority Classes"). */
+/** scheduling.k8s.io/v1 PriorityClass (binding priority and preemption (000), "Priority Classes"). */
 export const priorityClassSchema = z.strictObject({
   apiVersion: z.literal('scheduling.k8s.io/v1'),
   kind: z.literal('PriorityClass'),

@@ -80,7 +80,7 @@ export const placementSchema = z
     replicaScheduling: replicaSchedulingSchema.optional(),
   })
   .superRefine((placement, context) => {
-    // 004_534d4b90920780ba.txt: clusterAffinities cannot co-exist with clusterAffinity, names are unique.
+    // Ordered cluster-affinity groups (004): clusterAffinities cannot co-exist with clusterAffinity, names are unique.
     if (placement.clusterAffinity && placement.clusterAffinities) {
       context.addIssue({
         code: 'custom',
@@ -108,7 +108,7 @@ export const schedulePrioritySchema = z
     priorityClassName: objectName.optional(),
   })
   .superRefine((priority, context) => {
-    // 000_ced50c21932b3714.txt: FederatedPriorityClass is only a design extension.
+    // Binding priority and preemption (000): FederatedPriorityClass is only a design extension.
     if (priority.priorityClassSource === 'FederatedPriorityClass') {
       context.addIssue({
         code: 'custom',
@@ -173,7 +173,7 @@ function checkPreemptionSelectors(
   context: z.RefinementCtx,
 ): void {
   if (spec.preemption !== 'Always') return;
-  // 002_c1e3600153e75bad.txt, "Clarify the scope of preemption": a preempting policy names its resources.
+  // Policy priority and preemption (002), "Clarify the scope of preemption": a preempting policy names its resources.
   spec.resourceSelectors.forEach((selector, index) => {
     if (!selector.name) {
       context.addIssue({

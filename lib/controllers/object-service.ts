@@ -26,7 +26,7 @@ function forbid(object: KubeObject, causes: FieldCause[]): never {
   throw new InvalidObjectError(object.kind, object.metadata.name, causes, 422);
 }
 
-/** 000_ced50c21932b3714.txt, "About priority classes": only the description may change. */
+/** Binding priority and preemption (000), "About priority classes": only the description may change. */
 function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass): void {
   const causes: FieldCause[] = [];
   if (next.value !== previous.value) causes.push({ field: 'value', message: 'is immutable: delete and recreate the PriorityClass to change it' });
@@ -40,7 +40,7 @@ function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass):
 /** The policy labels say who claimed the binding; only the policy controller writes them. */
 const CLAIM_LABELS = [POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL, CLUSTER_POLICY_NAME_LABEL];
 
-/** 003_84d3efbe34f2569a.txt: only the suspension of a binding may be changed by users, and not to suspend a placed one. */
+/** Scheduling suspension (003): only the suspension of a binding may be changed by users, and not to suspend a placed one. */
 function checkBindingUpdate(next: ResourceBinding, previous: ResourceBinding): void {
   const { suspension: _next, ...nextSpec } = next.spec;
   const { suspension: _previous, ...previousSpec } = previous.spec;

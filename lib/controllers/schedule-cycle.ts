@@ -12,7 +12,7 @@ import { requestScheduling } from './binding-requests';
 import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, type CommitPlan } from './commit-plan';
 import type { ControllerContext } from './context';
 import { liveSnapshot, type LiveSnapshot } from './live-snapshot';
-import { bindingGroupId, bindingKeyFor, bindingRefOf, type QueuedBinding } from './messages';
+import { bindingGroupId, bindingKeyFor, bindingObjectRef, bindingRefOf, type QueuedBinding } from './messages';
 import { backoffMs, hasCurrentPlacement, isWaitingForRoom, schedulingNeed } from './scheduling-need';
 
 export interface CycleReport {
@@ -85,6 +85,8 @@ export class ScheduleCycleController {
   private async attempt(queued: QueuedBinding): Promise<Outcome> {
     const { config } = this.context;
     const key = bindingKeyFor(queued.binding);
+    // A binding the feed has not brought yet (its commit was slow to become visible) is read directly.
+    if (!this.live.snapshot.bindings.has(key)) await this.live.refresh([bindingObjectRef(queued.binding)]);
     for (let attempt = 1; attempt <= config.maxCommitAttempts; attempt += 1) {
       const snapshot = this.live.snapshot;
       const binding = snapshot.bindings.get(key)?.binding;

@@ -22,7 +22,7 @@ export interface ServedResource {
 }
 
 const READ_WRITE: readonly Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update'];
-/** 003_84d3efbe34f2569a.txt: bindings are written by outrank; users only patch spec.suspension. */
+/** Scheduling suspension (003): bindings are written by outrank; users only patch spec.suspension. */
 const BINDING_VERBS: readonly Verb[] = ['get', 'list', 'patch'];
 /** Events are recorded by outrank itself, and ClusterAllocations kept by the scheduler: both read-only. */
 const READ_ONLY: readonly Verb[] = ['get', 'list'];

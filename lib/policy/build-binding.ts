@@ -151,7 +151,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
 }
 
 /**
- * The policy's scheduling suspension (003_84d3efbe34f2569a.txt). A policy that says nothing leaves a
+ * The policy's scheduling suspension (scheduling suspension (003)). A policy that says nothing leaves a
  * suspension set on the binding itself (by an external queue controller) alone; a binding already
  * placed cannot be switched to suspended.
  */

@@ -28,7 +28,7 @@ function compareCandidates(a: Candidate, b: Candidate): number {
 }
 
 /**
- * 002_c1e3600153e75bad.txt: a PropagationPolicy takes from a ClusterPropagationPolicy whatever the
+ * Policy priority and preemption (002): a PropagationPolicy takes from a ClusterPropagationPolicy whatever the
  * priorities, a ClusterPropagationPolicy never takes from a PropagationPolicy, otherwise only a strictly
  * higher explicit priority preempts (equal priority never does, whatever the selectors' specificity).
  */

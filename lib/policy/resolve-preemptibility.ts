@@ -20,7 +20,7 @@ export interface ResolvedPreemptibility {
 }
 
 /**
- * 001_a1e1fac0121de70f.txt: the explicit spec field, then the top-level owner's label, then the pod's
+ * Preemptibility separate from priority (001): the explicit spec field, then the top-level owner's label, then the pod's
  * label, then the legacy rule (priority below the threshold is preemptible). An invalid label value is
  * skipped in favour of the next rule.
  */

@@ -10,7 +10,7 @@ export interface ResolvedPriority {
   readonly missingClassName?: string;
 }
 
-/** 000_ced50c21932b3714.txt: with several global defaults the smallest value wins. */
+/** Binding priority and preemption (000): with several global defaults the smallest value wins. */
 export function globalDefaultClass(classes: readonly PriorityClass[]): PriorityClass | undefined {
   return classes
     .filter((c) => c.globalDefault === true)
@@ -19,7 +19,7 @@ export function globalDefaultClass(classes: readonly PriorityClass[]): PriorityC
 
 /**
  * Resolves a policy's schedulePriority to the binding's priority and preemption policy
- * (000_ced50c21932b3714.txt, "SchedulePriority"): KubePriorityClass names the class, PodPriorityClass
+ * (binding priority and preemption (000), "SchedulePriority"): KubePriorityClass names the class, PodPriorityClass
  * reads it from the pod template; no class or a missing class falls back to the global default, and
  * without one to priority 0 with preemption policy Never.
  */

@@ -3,7 +3,7 @@ import type { ClusterAffinity, Placement } from '../api/propagation-policy';
 import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
 import { accumulate, add, availableReplicas, type ResourceList } from '../resources';
 import { describeFilterFailures, filterCluster, type FilterFailure } from './cluster-filter';
-import { planPreemption } from './preemption';
+import { planPreemption } from './preemption/plan-preemption';
 import { divide, replicaStrategy, requirementOf, type ReplicaStrategy } from './replica-strategy';
 import { bindingState, type BindingState, type ClusterState, type SchedulingSnapshot } from './snapshot';
 
@@ -24,7 +24,7 @@ export type ScheduleDecision =
     };
 
 export interface ScheduleOptions {
-  /** Preemption allowed: the gate is on and the binding may preempt (000_ced50c21932b3714.txt). */
+  /** Preemption allowed: the gate is on and the binding may preempt (binding priority and preemption (000)). */
   readonly preemption: boolean;
   readonly victimSearchBudget: number;
 }
@@ -35,7 +35,7 @@ interface AffinityTerm {
 }
 
 /**
- * 004_534d4b90920780ba.txt: the terms of clusterAffinities are evaluated in order, starting from the one
+ * Ordered cluster-affinity groups (004): the terms of clusterAffinities are evaluated in order, starting from the one
  * recorded in status.schedulerObservedAffinityName; a placement with a single clusterAffinity is one term.
  */
 export function affinityTerms(placement: Placement | undefined, observed: string | undefined): AffinityTerm[] {

@@ -2,7 +2,7 @@ import { isClusterReady, type Cluster } from '../api/cluster';
 import { refKey } from '../api/kinds';
 import { bindingPriority, type ResourceBinding, type TargetCluster } from '../api/resource-binding';
 import { accumulate, add, amountOf, scale, subtract, toResourceList, type ResourceList } from '../resources';
-import { compareVictimCandidates } from './victim-search';
+import { compareVictimCandidates } from './preemption/victim-search';
 
 /** What the scheduler knows of a binding: priority, preemptibility, per-replica request and placement. */
 export interface BindingState {
@@ -15,7 +15,7 @@ export interface BindingState {
   /** The binding requests resources beyond its pods (000: only such bindings are preemption victims). */
   readonly requestsResources: boolean;
   /**
-   * A preemptible ResourceBinding that requests resources: 000_ced50c21932b3714.txt lets only such
+   * A preemptible ResourceBinding that requests resources: binding priority and preemption (000) lets only such
    * bindings be victims, of preemptors of strictly higher priority (see isVictimCandidate).
    */
   readonly mayBeVictim: boolean;

@@ -17,13 +17,16 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Under node_modules, so that a bundle with the SDK left external still finds it, as it would in Lambda. */
 const OUT = `${ROOT}node_modules/.cache/outrank-bench/`;
 
-type Variant = 'external' | 'bundled';
+/** SDK external as deployed; with its source map, run with --enable-source-maps; SDK bundled too. */
+type Variant = 'external' | 'mapped' | 'bundled';
 
 interface Bundle {
   readonly file: string;
   readonly bytes: number;
   /** Of which zod. */
   readonly zodBytes: number;
+  /** The source map's size, when one was made. */
+  readonly mapBytes: number;
 }
 
 async function bundle(handler: string, variant: Variant): Promise<Bundle> {
@@ -39,19 +42,22 @@ async function bundle(handler: string, variant: Variant): Promise<Bundle> {
     mainFields: MAIN_FIELDS,
     banner: { js: REQUIRE_SHIM },
     external: variant === 'bundled' ? [] : EXTERNAL_MODULES,
+    keepNames: true,
+    sourcemap: variant === 'mapped',
     metafile: true,
     logLevel: 'warning',
   });
   const inputs = Object.values(metafile.outputs).flatMap((output) => Object.entries(output.inputs));
   const zodBytes = inputs.filter(([path]) => path.includes('node_modules/zod/')).reduce((sum, [, input]) => sum + input.bytesInOutput, 0);
-  return { file: outfile, bytes: statSync(outfile).size, zodBytes };
+  return { file: outfile, bytes: statSync(outfile).size, zodBytes, mapBytes: variant === 'mapped' ? statSync(`${outfile}.map`).size : 0 };
 }
 
 /** Milliseconds from `import()` to its promise settling, in a new node process each run; the median. */
-function importMs(file: string): number {
+function importMs(file: string, sourceMaps: boolean): number {
   const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
+  const flags = [...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', script];
   const runs = Array.from({ length: IMPORT_RUNS }, () =>
-    Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } })),
+    Number(execFileSync(process.execPath, flags, { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } })),
   );
   return median(runs);
 }
@@ -66,10 +72,11 @@ export async function bundleBenchmark(log: (line: string) => void): Promise<stri
   for (const handler of HANDLERS) {
     log(`bundles: ${handler}`);
     const row: (string | number)[] = [handler];
-    for (const variant of ['external', 'bundled'] as const) {
+    for (const variant of ['external', 'mapped', 'bundled'] as const) {
       const built = await bundle(handler, variant);
       if (built.bytes > (largest.get(variant)?.bytes ?? 0)) largest.set(variant, built);
-      row.push(`${kib(built.bytes)}${built.bytes <= TARGET_BYTES ? '' : ' ✗'}`, fmt(importMs(built.file)));
+      const size = variant === 'mapped' ? `+ ${kib(built.mapBytes)} map` : `${kib(built.bytes)}${built.bytes <= TARGET_BYTES ? '' : ' ✗'}`;
+      row.push(size, fmt(importMs(built.file, variant === 'mapped')));
     }
     rows.push(row);
   }
@@ -77,14 +84,16 @@ export async function bundleBenchmark(log: (line: string) => void): Promise<stri
   const size = (variant: Variant) => largest.get(variant)!.bytes;
   const verdict = (variant: Variant) => (size(variant) <= TARGET_BYTES ? 'met' : 'missed');
   return [
-    'esbuild, `platform: node`, `target: node20`, `format: esm`, `minify`, `bundle`, module-first main fields and the',
-    "stack's `createRequire` banner; source maps not counted. **Choice: `@aws-sdk/*` external**, since the Lambda",
-    'Node.js 20 runtime ships SDK v3, as the stack (`cdk/bundling.ts`) does too; the last pair of columns',
-    'shows what bundling the SDK would cost. Import time: median of',
+    'esbuild, `platform: node`, `target: node20`, `format: esm`, `minify`, `keepNames`, `bundle`, module-first main fields',
+    "and the stack's `createRequire` banner. **Choice: `@aws-sdk/*` external**, since the Lambda Node.js 20 runtime",
+    'ships SDK v3, as the stack (`cdk/bundling.ts`) does too, and **no source map** (the stack\'s `sourceMaps` property',
+    'turns them on): the middle pair of columns is the same bundle with its map, imported with `--enable-source-maps`,',
+    'what the stack shipped before; the last pair shows what bundling the SDK would cost. Import time (a Lambda-like',
+    'cold initialisation of the handler module): median of',
     `${IMPORT_RUNS} fresh \`node\` processes each, an external SDK loaded from node_modules as the runtime loads its own.`,
     '✗ marks a bundle over the 500 KiB target.',
     '',
-    table(['handler', 'SDK external', 'import ms', 'SDK bundled', 'import ms'], rows),
+    table(['handler', 'SDK external', 'import ms', 'with source map', 'import ms', 'SDK bundled', 'import ms'], rows),
     '',
     `Largest bundle, SDK external: ${kib(size('external'))} (target ${verdict('external')}), of which zod ${kib(largest.get('external')!.zodBytes)}`,
     "(every file imports zod as `import * as z from 'zod'`, so esbuild keeps only what is used). With the SDK",

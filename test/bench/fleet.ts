@@ -38,6 +38,12 @@ export interface WorkloadOptions {
   readonly replicas?: readonly [number, number];
 }
 
+/** How the running fleet is made: its workloads' options, and how many pods each cluster has to spare. */
+export interface FleetShape {
+  readonly workloads?: WorkloadOptions;
+  readonly podSlack?: number;
+}
+
 export interface Fleet {
   readonly clusters: readonly Cluster[];
   readonly running: readonly ResourceBinding[];
@@ -56,11 +62,11 @@ export function clusterInfos(count: number): ClusterInfo[] {
  * allocatable (a tenth of which the member cluster reports as allocated by others); utilisation 1
  * leaves only 50m cpu free per cluster, so any sizeable new binding needs preemption.
  */
-export function randomFleet(random: Random, clusterCount: number, running: number, utilisation: number): Fleet {
+export function randomFleet(random: Random, clusterCount: number, running: number, utilisation: number, shape: FleetShape = {}): Fleet {
   const infos = clusterInfos(clusterCount);
   const placed = new Map(infos.map((info) => [info.name, { cpu: 0, memory: 0, pods: 0 }]));
   const bindings = Array.from({ length: running }, (_, index) => {
-    const manifest = randomWorkload(random, infos, `run-${index}`, {});
+    const manifest = randomWorkload(random, infos, `run-${index}`, shape.workloads ?? {});
     const targets = runningTargets(random, manifest.shape, manifest.replicas);
     for (const target of targets) {
       const usage = placed.get(target.name)!;
@@ -76,7 +82,7 @@ export function randomFleet(random: Random, clusterCount: number, running: numbe
     const outrank = { cpu: Math.ceil(usage.cpu + slack.cpu), memory: Math.ceil(usage.memory + slack.memory) };
     const others = { cpu: Math.ceil(outrank.cpu / 9), memory: Math.ceil(outrank.memory / 9) };
     return decodeCluster(info, {
-      allocatable: { cpu: `${outrank.cpu + others.cpu}m`, memory: `${outrank.memory + others.memory}Mi`, pods: usage.pods + 10_000 },
+      allocatable: { cpu: `${outrank.cpu + others.cpu}m`, memory: `${outrank.memory + others.memory}Mi`, pods: usage.pods + (shape.podSlack ?? 10_000) },
       allocated: { cpu: `${others.cpu}m`, memory: `${others.memory}Mi` },
     });
   });

@@ -41,8 +41,8 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
       // Set before the functions load: Powertools reads them when its logger and metrics are made.
       process.env.POWERTOOLS_METRICS_DISABLED = 'true';
       process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
-      const { pipelineBenchmark } = await import('./pipeline');
-      return (await pipelineBenchmark(log)).markdown;
+      const { memoryPipelineBenchmark, pipelineBenchmark } = await import('./pipeline');
+      return `${(await pipelineBenchmark(log)).markdown}\n\n${await memoryPipelineBenchmark(log)}`;
     },
   },
   bundles: { title: 'Lambda bundles', run: () => bundleBenchmark(log) },

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { withConfig } from '../../lib/config';
 import { MemorySystem, type FunctionName } from '../../lib/runtime/memory-system';
 import type { SimulationResult } from '../../lib/simulate/run-scenario';
-import { CountingStore, emptyCounts, type StoreCounts } from './counting-store';
+import { CountingStore, emptyCounts, type StoreCounts } from '../support/counting-store';
 import { scaleScenario, type ScaleScenarioSize } from './scale-scenario';
 import { fmt, table } from './stats';
 

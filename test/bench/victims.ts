@@ -5,8 +5,8 @@
  */
 import type { Cluster } from '../../lib/api/cluster';
 import type { ResourceBinding } from '../../lib/api/resource-binding';
-import { PlacementOracle } from '../../lib/scheduler/placement-oracle';
-import { candidatePlacements } from '../../lib/scheduler/preemption-candidates';
+import { PlacementOracle } from '../../lib/scheduler/preemption/placement-oracle';
+import { candidatePlacements } from '../../lib/scheduler/preemption/preemption-candidates';
 import type { Requirement } from '../../lib/scheduler/replica-strategy';
 import { bindingState, SchedulingSnapshot } from '../../lib/scheduler/snapshot';
 import {
@@ -17,7 +17,7 @@ import {
   selectVictims,
   victimKey,
   type VictimCandidate,
-} from '../../lib/scheduler/victim-search';
+} from '../../lib/scheduler/preemption/victim-search';
 import { Random } from './random';
 import { fmt, table } from './stats';
 

@@ -89,10 +89,8 @@ describe('functions', () => {
     const environment = Object.fromEntries(
       Object.entries(properties.Environment.Variables as Record<string, unknown>).map(([key, value]) => [key, resolveValue(value, refValue)]),
     );
-    expect(environment).toEqual({
-      ...environmentFor(resourcesAt(definitions, url), resolveSettings()),
-      NODE_OPTIONS: '--enable-source-maps',
-    });
+    // No source maps by default: they lengthen every cold start (the stack's sourceMaps property).
+    expect(environment).toEqual(environmentFor(resourcesAt(definitions, url), resolveSettings()));
     expect(readEnvironment(environment).config).toMatchObject({
       gates: DEFAULT_CONFIG.gates,
       bands: DEFAULT_CONFIG.bands,

@@ -23,6 +23,7 @@ const { stack } = outrankApp({
   'outrank:scheduleCycleReservedConcurrency': '3',
   'outrank:removalPolicy': 'destroy',
   'outrank:lambdaEventSources': 'false',
+  'outrank:sourceMaps': 'true',
 });
 const model = new TemplateModel(Template.fromStack(stack));
 
@@ -55,6 +56,10 @@ describe('stack properties from context', () => {
     expect(model.ofType('AWS::DynamoDB::Table').map(([, table]) => table.DeletionPolicy)).toEqual(['Delete', 'Delete']);
     expect(model.ofType('AWS::Lambda::EventSourceMapping')).toEqual([]);
   });
+
+  it('ship source maps when asked, with Node.js told to use them', () => {
+    for (const [, fn] of model.ofType('AWS::Lambda::Function')) expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+  });
 });
 
 describe('stack properties that cannot work', () => {
@@ -63,6 +68,7 @@ describe('stack properties that cannot work', () => {
     ['outrank:scheduleCycleReservedConcurrency', 'one'],
     ['outrank:removalPolicy', 'keep'],
     ['outrank:lambdaEventSources', 'no'],
+    ['outrank:sourceMaps', 'yes'],
   ])('are refused from context: %s=%s', (key, value) => {
     expect(() => outrankApp({ [key]: value })).toThrow(key);
   });

@@ -21,15 +21,15 @@ describe('invalid API input writes nothing to DynamoDB', () => {
   afterAll(() => pipeline.stop());
 
   it.each([
-    ['a preempting policy without names (002_c1e3600153e75bad.txt)', 'POST', policies, {
+    ['a preempting policy without names (policy priority and preemption (002))', 'POST', policies, {
       apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', metadata: { name: 'bad', namespace: 'default' },
       spec: { preemption: 'Always', resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }] },
     }, 422, 'spec.resourceSelectors[0].name'],
-    ['clusterAffinity with clusterAffinities (004_534d4b90920780ba.txt)', 'POST', policies, {
+    ['clusterAffinity with clusterAffinities (ordered cluster-affinity groups (004))', 'POST', policies, {
       apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', metadata: { name: 'bad', namespace: 'default' },
       spec: { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], placement: { clusterAffinity: {}, clusterAffinities: [{ affinityName: 'a' }] } },
     }, 422, 'spec.placement.clusterAffinities'],
-    ['a changed PriorityClass value (000_ced50c21932b3714.txt)', 'PUT', `${priorityClasses}/high`, {
+    ['a changed PriorityClass value (binding priority and preemption (000))', 'PUT', `${priorityClasses}/high`, {
       apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 5,
     }, 422, 'value'],
     ['a negative quantity', 'POST', '/apis/apps/v1/namespaces/default/deployments', {

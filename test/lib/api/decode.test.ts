@@ -106,27 +106,27 @@ describe('decodeObject: unknown fields', () => {
 describe('decodeObject: rules with field paths', () => {
   it.each<[string, unknown, FieldCause[]]>([
     [
-      'preemption Always with a selector that has no name (002_c1e3600153e75bad.txt)',
+      'preemption Always with a selector that has no name (policy priority and preemption (002))',
       policy({ resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', labelSelector: { matchLabels: { app: 'web' } } }], preemption: 'Always' }),
       [{ field: 'spec.resourceSelectors[0].name', message: 'must be set when preemption is Always' }],
     ],
     [
-      'FederatedPriorityClass (000_ced50c21932b3714.txt)',
+      'FederatedPriorityClass (binding priority and preemption (000))',
       policy({ schedulePriority: { priorityClassSource: 'FederatedPriorityClass', priorityClassName: 'high' } }),
       [{ field: 'spec.schedulePriority.priorityClassSource', message: 'FederatedPriorityClass is not supported; use KubePriorityClass or PodPriorityClass' }],
     ],
     [
-      'clusterAffinity together with clusterAffinities (004_534d4b90920780ba.txt)',
+      'clusterAffinity together with clusterAffinities (ordered cluster-affinity groups (004))',
       policy({ placement: { clusterAffinity: { clusterNames: ['m1'] }, clusterAffinities: [{ affinityName: 'a', clusterNames: ['m1'] }] } }),
       [{ field: 'spec.placement.clusterAffinities', message: 'must not be set together with clusterAffinity' }],
     ],
     [
-      'a duplicate affinityName (004_534d4b90920780ba.txt)',
+      'a duplicate affinityName (ordered cluster-affinity groups (004))',
       policy({ placement: { clusterAffinities: [{ affinityName: 'dc' }, { affinityName: 'dc' }] } }),
       [{ field: 'spec.placement.clusterAffinities[1].affinityName', message: 'must be unique: "dc" is used by an earlier term' }],
     ],
     [
-      'an affinityName that is not a label key (004_534d4b90920780ba.txt)',
+      'an affinityName that is not a label key (ordered cluster-affinity groups (004))',
       policy({ placement: { clusterAffinities: [{ affinityName: 'dc/shang/hai' }] } }),
       [{ field: 'spec.placement.clusterAffinities[0].affinityName', message: expect.stringContaining('must be a qualified name') }],
     ],

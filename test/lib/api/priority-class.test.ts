@@ -5,7 +5,7 @@ function priorityClass(fields: Record<string, unknown>): unknown {
   return { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000, ...fields };
 }
 
-describe('PriorityClass schema (000_ced50c21932b3714.txt, "Priority Classes")', () => {
+describe('PriorityClass schema (binding priority and preemption (000), "Priority Classes")', () => {
   it('accepts the document\'s example class', () => {
     const result = priorityClassSchema.safeParse(
       priorityClass({ metadata: { name: 'foo' }, globalDefault: true, preemptionPolicy: 'PreemptLowerPriority', value: 2_000_000_000 }),
@@ -27,7 +27,7 @@ describe('PriorityClass schema (000_ced50c21932b3714.txt, "Priority Classes")', 
   });
 });
 
-describe('effectivePreemptionPolicy (000_ced50c21932b3714.txt)', () => {
+describe('effectivePreemptionPolicy (binding priority and preemption (000))', () => {
   it.each([
     [undefined, 'PreemptLowerPriority'],
     ['PreemptLowerPriority', 'PreemptLowerPriority'],

@@ -22,7 +22,7 @@ function issues(result: { success: boolean; error?: { issues: readonly { path: r
   return (result.error?.issues ?? []).map((issue) => ({ path: issue.path, message: issue.message }));
 }
 
-describe('placement (004_534d4b90920780ba.txt, validation)', () => {
+describe('placement (ordered cluster-affinity groups (004), validation)', () => {
   it.each([
     ['one clusterAffinity', { clusterAffinity: { clusterNames: ['m1'] } }],
     ['ordered clusterAffinities', { clusterAffinities: [{ affinityName: 'primary', clusterNames: ['m1'] }, { affinityName: 'backup', exclude: ['m1'] }] }],
@@ -85,7 +85,7 @@ describe('replicaScheduling', () => {
   });
 });
 
-describe('schedulePriority (000_ced50c21932b3714.txt, "SchedulePriority")', () => {
+describe('schedulePriority (binding priority and preemption (000), "SchedulePriority")', () => {
   it.each([
     [{}, []],
     [{ priorityClassName: 'high' }, []],
@@ -104,7 +104,7 @@ describe('schedulePriority (000_ced50c21932b3714.txt, "SchedulePriority")', () =
   });
 });
 
-describe('preemption needs named resources (002_c1e3600153e75bad.txt, "Clarify the scope of preemption")', () => {
+describe('preemption needs named resources (policy priority and preemption (002), "Clarify the scope of preemption")', () => {
   it.each([
     ['PropagationPolicy naming its resource', pp({ resourceSelectors: [{ ...deployments, name: 'web' }], preemption: 'Always' }), []],
     ['PropagationPolicy without preemption may select by kind', pp({ resourceSelectors: [deployments], preemption: 'Never' }), []],
@@ -137,7 +137,7 @@ describe('PropagationPolicy fields', () => {
     ['no resource selector', { resourceSelectors: [] }, ['spec', 'resourceSelectors']],
     ['a priority beyond int32', { resourceSelectors: [deployments], priority: 2 ** 31 }, ['spec', 'priority']],
     ['an unknown preemption value', { resourceSelectors: [deployments], preemption: 'Sometimes' }, ['spec', 'preemption']],
-    ['semi-preemptible (001_a1e1fac0121de70f.txt: not in this release)', { resourceSelectors: [deployments], preemptibility: 'semi-preemptible' }, ['spec', 'preemptibility']],
+    ['semi-preemptible (preemptibility separate from priority (001): not in this release)', { resourceSelectors: [deployments], preemptibility: 'semi-preemptible' }, ['spec', 'preemptibility']],
     ['an unknown field', { resourceSelectors: [deployments], spreadConstraints: [] }, ['spec']],
   ])('rejects %s', (_, spec, path) => {
     const result = propagationPolicySchema.safeParse(pp(spec));

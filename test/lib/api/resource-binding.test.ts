@@ -80,7 +80,7 @@ describe('binding helpers', () => {
 
   it.each([
     ['no schedulePriority', {}, 0, false, false],
-    ['suspension false (003_84d3efbe34f2569a.txt: false resumes)', { suspension: { scheduling: false } }, 0, false, false],
+    ['suspension false (scheduling suspension (003): false resumes)', { suspension: { scheduling: false } }, 0, false, false],
     ['empty clusters', { clusters: [] }, 0, false, false],
   ])('defaults with %s', (_, spec, priority, suspendedFlag, placed) => {
     const object = binding(spec);
@@ -106,7 +106,7 @@ describe('ResourceBinding schema', () => {
     ['a negative resource request', { replicaRequirements: { resourceRequest: { memory: '-1Gi' } } }, ['spec', 'replicaRequirements', 'resourceRequest', 'memory']],
     ['negative replicas', { replicas: -1 }, ['spec', 'replicas']],
     ['an unknown preemption policy', { schedulePriority: { priority: 1, preemptionPolicy: 'Always' } }, ['spec', 'schedulePriority', 'preemptionPolicy']],
-    ['semi-preemptible (001_a1e1fac0121de70f.txt: a later feature)', { preemptibility: 'semi-preemptible' }, ['spec', 'preemptibility']],
+    ['semi-preemptible (preemptibility separate from priority (001): a later feature)', { preemptibility: 'semi-preemptible' }, ['spec', 'preemptibility']],
     ['a cluster listed twice', { clusters: [{ name: 'm1', replicas: 1 }, { name: 'm1', replicas: 2 }] }, ['spec', 'clusters', 1, 'name']],
   ])('rejects %s', (_, spec, path) => {
     const result = resourceBindingSchema.safeParse({

@@ -85,8 +85,8 @@ describe('checkInvariants', () => {
     ['a placed binding without a Scheduled condition', { bindings: [binding('a', '2', [{ name: 'm1', replicas: 1 }])] }, 'binding-placed-or-pending-with-reason'],
     ['an allocation that does not add up', { allocations: [allocation('m1', { cpu: 1000, pods: 1 })] }, 'allocation-equals-placed-bindings'],
     ['an allocation left on a cluster nothing is placed on', { allocations: [...healthy.allocations, allocation('m2', { cpu: 1 })] }, 'allocation-equals-placed-bindings'],
-    ['a victim of equal priority (000_ced50c21932b3714.txt)', { events: [preempted(10, 10, 'preemptible')] }, 'victim-of-lower-priority-and-preemptible'],
-    ['a non-preemptible victim (001_a1e1fac0121de70f.txt)', { events: [preempted(1, 10, 'non-preemptible')] }, 'victim-of-lower-priority-and-preemptible'],
+    ['a victim of equal priority (binding priority and preemption (000))', { events: [preempted(10, 10, 'preemptible')] }, 'victim-of-lower-priority-and-preemptible'],
+    ['a non-preemptible victim (preemptibility separate from priority (001))', { events: [preempted(1, 10, 'non-preemptible')] }, 'victim-of-lower-priority-and-preemptible'],
   ])('finds %s', (_, change, rule) => {
     const report = checkInvariants({ ...healthy, ...change });
     expect(report.ok).toBe(false);

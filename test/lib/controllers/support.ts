@@ -12,11 +12,11 @@ import { add, scale, toResourceList, type ResourceList } from '../../../lib/reso
 import { MemorySystem } from '../../../lib/runtime/memory-system';
 
 export const SPEC = {
-  priority: '000_ced50c21932b3714.txt',
-  preemptibility: '001_a1e1fac0121de70f.txt',
-  policy: '002_c1e3600153e75bad.txt',
-  suspension: '003_84d3efbe34f2569a.txt',
-  affinity: '004_534d4b90920780ba.txt',
+  priority: 'binding priority and preemption (000)',
+  preemptibility: 'preemptibility separate from priority (001)',
+  policy: 'policy priority and preemption (002)',
+  suspension: 'scheduling suspension (003)',
+  affinity: 'ordered cluster-affinity groups (004)',
 } as const;
 
 export type Manifest = Record<string, unknown>;

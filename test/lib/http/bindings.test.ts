@@ -20,7 +20,7 @@ async function resumedReport(): Promise<Api> {
   return api;
 }
 
-describe('ResourceBindings (003_84d3efbe34f2569a.txt)', () => {
+describe('ResourceBindings (scheduling suspension (003))', () => {
   it('are listed per namespace and across namespaces', async () => {
     const api = await suspendedBindings();
     const reply = await api.get(BINDINGS);

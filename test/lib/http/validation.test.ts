@@ -83,7 +83,7 @@ describe('invalid manifests are refused with causes naming the field, and nothin
   });
 });
 
-describe('a PriorityClass value cannot change (000_ced50c21932b3714.txt)', () => {
+describe('a PriorityClass value cannot change (binding priority and preemption (000))', () => {
   const item = `${PRIORITY_CLASSES}/high`;
 
   it.each([

@@ -92,7 +92,7 @@ describe('buildBinding: replicas and request (issue 2: per-replica request as Ku
   });
 });
 
-describe('buildBinding: priority (000_ced50c21932b3714.txt) and preemptibility (001_a1e1fac0121de70f.txt)', () => {
+describe('buildBinding: priority (binding priority and preemption (000)) and preemptibility (preemptibility separate from priority (001))', () => {
   const classes: PriorityClass[] = [priorityClass('high', 1000), priorityClass('low', 50, { preemptionPolicy: 'Never' })];
 
   it.each<[string, AnyPropagationPolicy, ResourceTemplate, number, Record<string, unknown>]>([
@@ -190,7 +190,7 @@ describe('buildBinding: generation and what carries over', () => {
   });
 });
 
-describe('buildBinding: scheduling suspension (003_84d3efbe34f2569a.txt)', () => {
+describe('buildBinding: scheduling suspension (scheduling suspension (003))', () => {
   const suspending = pp('p', { suspension: { scheduling: true } });
   const resuming = pp('p', { suspension: { scheduling: false } });
   const silent = pp('p', {});

@@ -4,7 +4,7 @@ import { canPreempt, decideClaim, type ClaimDecision } from '../../../lib/policy
 import { policyRef } from '../../../lib/policy/policy-match';
 import { cpp, DEPLOYMENTS, pp, template } from './support';
 
-const SPEC = '002_c1e3600153e75bad.txt';
+const SPEC = 'policy priority and preemption (002)';
 
 const web = template('web', { labels: { app: 'web' } });
 const byName = { ...DEPLOYMENTS, name: 'web' };

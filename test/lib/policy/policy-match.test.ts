@@ -12,7 +12,7 @@ import { cpp, DEPLOYMENTS, pp, template } from './support';
 
 const web = template('web', { labels: { app: 'web', tier: 'front' } });
 
-describe('policySpecificity (002_c1e3600153e75bad.txt: implicit priority name > label selector > kind)', () => {
+describe('policySpecificity (policy priority and preemption (002): implicit priority name > label selector > kind)', () => {
   it.each<[string, Record<string, unknown>, Specificity]>([
     ['kind only', DEPLOYMENTS, Specificity.KindOnly],
     ['matching name', { ...DEPLOYMENTS, name: 'web' }, Specificity.Name],
@@ -51,7 +51,7 @@ describe('policySpecificity (002_c1e3600153e75bad.txt: implicit priority name > 
 });
 
 describe('policy identity', () => {
-  it('explicitPriority defaults to 0 (002_c1e3600153e75bad.txt: +kubebuilder:default=0)', () => {
+  it('explicitPriority defaults to 0 (policy priority and preemption (002): +kubebuilder:default=0)', () => {
     expect(explicitPriority(pp('p', {}))).toBe(0);
     expect(explicitPriority(pp('p', { priority: -3 }))).toBe(-3);
     expect(explicitPriority(cpp('c', { priority: 9 }))).toBe(9);

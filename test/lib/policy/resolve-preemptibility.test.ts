@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PREEMPTIBILITY_LABEL, resolvePreemptibility, type PreemptibilityInputs, type ResolvedPreemptibility } from '../../../lib/policy/resolve-preemptibility';
 
-const SPEC = '001_a1e1fac0121de70f.txt';
+const SPEC = 'preemptibility separate from priority (001)';
 
 function inputs(overrides: Partial<PreemptibilityInputs>): PreemptibilityInputs {
   return { policyPreemptibility: undefined, templateLabels: undefined, podLabels: undefined, priority: 0, preemptibleBelowPriority: 100, ...overrides };

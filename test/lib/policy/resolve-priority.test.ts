@@ -4,7 +4,7 @@ import type { SchedulePriority } from '../../../lib/api/propagation-policy';
 import { globalDefaultClass, resolvePriority, type ResolvedPriority } from '../../../lib/policy/resolve-priority';
 import { priorityClass } from './support';
 
-const SPEC = '000_ced50c21932b3714.txt';
+const SPEC = 'binding priority and preemption (000)';
 
 const high = priorityClass('high', 1000);
 const never = priorityClass('batch', 500, { preemptionPolicy: 'Never' });

@@ -86,7 +86,7 @@ interface WorkloadModel {
   readonly order: number;
 }
 
-/** 001_a1e1fac0121de70f.txt: spec field, then owner label, then pod label (invalid values skipped), then priority < 100. */
+/** Preemptibility separate from priority (001): spec field, then owner label, then pod label (invalid values skipped), then priority < 100. */
 function modelPreemptible(workload: WorkloadModel): boolean {
   const { preemptibilitySource: source, preemptibilityValue: value } = workload;
   if (source !== 'none' && value !== 'invalid') return value === 'preemptible';
@@ -408,7 +408,7 @@ describe('scheduling through the controllers, on random fleets and workloads', (
     await fc.assert(fc.asyncProperty(fleetScenarioArb(true), runFleetScenario), { numRuns: 800 });
   });
 
-  it('000_ced50c21932b3714.txt: a binding that moves off a cluster frees room for one waiting there (a case the property found)', async () => {
+  it('binding priority and preemption (000): a binding that moves off a cluster frees room for one waiting there (a case the property found)', async () => {
     await fc.assert(fc.asyncProperty(fleetScenarioArb(true), runFleetScenario), {
       seed: 1430352313,
       path: '672:5:3:2:2:3:2:3:3:3:3:3:8:9:8:8:9:13:11:15:5:5:3:5:4:4:3:10:10:11:13:11:11:12:11:11:11:11:11:10:10:10:11:11:16:16:16:18:20:22',
@@ -432,7 +432,7 @@ describe('scheduling through the controllers, on random fleets and workloads', (
       seed: -1346960249,
       path: '624:6:0:0:1:2:2:1:1:2:2:3:2:2:3:4:3:3:4:3:3:3:3:5:4:4:0:1:2:3:3:3:3:5:3:3:3:3:3:3:3:8:9:14:11:18',
     },
-  ])('000_ced50c21932b3714.txt, 004_534d4b90920780ba.txt: waiting bindings are woken when a cluster change lets them fit: $name (a case the property found)', async ({ seed, path }) => {
+  ])('binding priority and preemption (000), ordered cluster-affinity groups (004): waiting bindings are woken when a cluster change lets them fit: $name (a case the property found)', async ({ seed, path }) => {
     await fc.assert(fc.asyncProperty(fleetScenarioArb(true), runFleetScenario), { seed, path, endOnFailure: true });
   });
 });

@@ -54,7 +54,7 @@ describe('untoleratedTaint (issue 2 rule 5: NoSchedule and NoExecute taints agai
   });
 });
 
-describe('matchesClusterAffinity (004_534d4b90920780ba.txt: ClusterAffinity terms; Karmada ClusterMatches)', () => {
+describe('matchesClusterAffinity (ordered cluster-affinity groups (004): ClusterAffinity terms; Karmada ClusterMatches)', () => {
   const eu = cluster('m1', { labels: { region: 'eu', tier: 'gold' } });
 
   it.each<[string, ClusterAffinity | undefined, boolean]>([

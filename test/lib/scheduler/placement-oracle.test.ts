@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { add, availableReplicas } from '../../../lib/resources';
-import { candidatePlacements } from '../../../lib/scheduler/preemption-candidates';
-import { PlacementOracle } from '../../../lib/scheduler/placement-oracle';
+import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
+import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState, SchedulingSnapshot, usageOn, type BindingState, type ClusterState } from '../../../lib/scheduler/snapshot';
 import { binding, cluster } from './support';

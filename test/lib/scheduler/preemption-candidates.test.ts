@@ -1,16 +1,16 @@
 /**
  * candidatePlacements reads the victim candidates from the snapshot's flat arrays; they must be exactly
- * the residents isVictimCandidate admits (000_ced50c21932b3714.txt, "Preemption scenario"), in the
+ * the residents isVictimCandidate admits (binding priority and preemption (000), "Preemption scenario"), in the
  * victim search's order, with what each holds on each cluster, also after bindings change in place.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isVictimCandidate } from '../../../lib/scheduler/preemption';
-import { candidatePlacements } from '../../../lib/scheduler/preemption-candidates';
+import { isVictimCandidate } from '../../../lib/scheduler/preemption/plan-preemption';
+import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { bindingState, SchedulingSnapshot, type BindingState } from '../../../lib/scheduler/snapshot';
 import { binding, cluster } from './support';
 
-const SPEC = '000_ced50c21932b3714.txt';
+const SPEC = 'binding priority and preemption (000)';
 const CLUSTERS = ['m1', 'm2', 'm3'];
 
 const draft = fc.record({

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
-import { isVictimCandidate, planPreemption } from '../../../lib/scheduler/preemption';
+import { isVictimCandidate, planPreemption } from '../../../lib/scheduler/preemption/plan-preemption';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState, SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
 import { binding, cluster } from './support';
 
-const SPEC = '000_ced50c21932b3714.txt';
+const SPEC = 'binding priority and preemption (000)';
 const BUDGET = 20_000;
 
 const preemptor = bindingState(binding('pending', { priority: 10 }));
 
-describe(`isVictimCandidate (${SPEC}, "Preemption scenario"; 001_a1e1fac0121de70f.txt)`, () => {
+describe(`isVictimCandidate (${SPEC}, "Preemption scenario"; preemptibility separate from priority (001))`, () => {
   it.each<[string, ResourceBinding, boolean]>([
     ['a lower-priority preemptible ResourceBinding that requests resources', binding('v', { priority: 9, clusters: { m1: 1 } }), true],
     ['a negative priority', binding('v', { priority: -100 }), true],

@@ -7,9 +7,9 @@ import { SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
 import { binding, cluster, divided, onClusters } from './support';
 
 const SPEC = {
-  preemption: '000_ced50c21932b3714.txt',
-  preemptibility: '001_a1e1fac0121de70f.txt',
-  groups: '004_534d4b90920780ba.txt',
+  preemption: 'binding priority and preemption (000)',
+  preemptibility: 'preemptibility separate from priority (001)',
+  groups: 'ordered cluster-affinity groups (004)',
 };
 
 const ON: ScheduleOptions = { preemption: true, victimSearchBudget: 20_000 };

@@ -26,7 +26,7 @@ describe('bindingState', () => {
     ['no request', {}, false],
     ['only zero amounts', { cpu: '0' }, false],
     ['some cpu', { cpu: '1m' }, true],
-  ])('requestsResources with %s → %s (000_ced50c21932b3714.txt: only such bindings free resources)', (_, request, expected) => {
+  ])('requestsResources with %s → %s (binding priority and preemption (000): only such bindings free resources)', (_, request, expected) => {
     expect(bindingState(binding('web', { request })).requestsResources).toBe(expected);
   });
 

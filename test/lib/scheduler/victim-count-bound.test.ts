@@ -1,18 +1,18 @@
 /**
- * The lower bounds the preemption oracle gives the victim search (000_ced50c21932b3714.txt, "Preemption
+ * The lower bounds the preemption oracle gives the victim search (binding priority and preemption (000), "Preemption
  * order": fewest victims). A bound that is too high would make the search miss the minimum, so every
  * bound is checked against every feasible set of small random fleets; the table shows what they claim.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
-import { PlacementOracle } from '../../../lib/scheduler/placement-oracle';
-import { candidatePlacements } from '../../../lib/scheduler/preemption-candidates';
+import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
+import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState, SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
 import { binding, cluster } from './support';
 
-const SPEC = '000_ced50c21932b3714.txt';
+const SPEC = 'binding priority and preemption (000)';
 const CLUSTERS = ['m1', 'm2', 'm3'];
 
 interface Capacity {

@@ -8,9 +8,9 @@ import {
   victimKey,
   type FeasibilityOracle,
   type VictimCandidate,
-} from '../../../lib/scheduler/victim-search';
+} from '../../../lib/scheduler/preemption/victim-search';
 
-const SPEC = '000_ced50c21932b3714.txt';
+const SPEC = 'binding priority and preemption (000)';
 
 type Vector = readonly number[];
 

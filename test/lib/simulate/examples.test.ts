@@ -14,7 +14,7 @@ function binding(result: SimulationResult, name: string) {
 }
 
 describe('examples', () => {
-  it('000-binding-preemption: the capacity-10 example preempts only the priority-2 binding (000_ced50c21932b3714.txt)', async () => {
+  it('000-binding-preemption: the capacity-10 example preempts only the priority-2 binding (binding priority and preemption (000))', async () => {
     const result = await simulate('000-binding-preemption.yaml');
     expect(result.errors).toEqual([]);
     expect(binding(result, 'urgent-deployment').clusters).toEqual([{ name: 'member1', replicas: 1 }]);
@@ -30,14 +30,14 @@ describe('examples', () => {
     expect(result.metrics.bindingPreemptions).toBe(1);
   });
 
-  it('001-preemptibility: a preemptible high priority is preempted, a non-preemptible low priority is not (001_a1e1fac0121de70f.txt)', async () => {
+  it('001-preemptibility: a preemptible high priority is preempted, a non-preemptible low priority is not (preemptibility separate from priority (001))', async () => {
     const result = await simulate('001-preemptibility.yaml');
     expect(binding(result, 'etl-job')).toMatchObject({ preemptibility: 'non-preemptible', priority: 10, clusters: [{ name: 'gpu-east', replicas: 2 }] });
     expect(binding(result, 'finetune-job')).toMatchObject({ preemptibility: 'preemptible', priority: 500, clusters: [] });
     expect(binding(result, 'llm-deployment').clusters).toEqual([{ name: 'gpu-east', replicas: 2 }]);
   });
 
-  it('002-policy-preemption: a higher-priority Always policy takes the template, a cluster policy does not (002_c1e3600153e75bad.txt)', async () => {
+  it('002-policy-preemption: a higher-priority Always policy takes the template, a cluster policy does not (policy priority and preemption (002))', async () => {
     const result = await simulate('002-policy-preemption.yaml');
     expect(binding(result, 'nginx-deployment')).toMatchObject({
       policy: { kind: 'PropagationPolicy', namespace: 'default', name: 'nginx-propagation-preemption' },
@@ -47,7 +47,7 @@ describe('examples', () => {
     expect(result.metrics.policyPreemptions).toEqual({ success: 1, error: 0 });
   });
 
-  it('003-scheduling-suspension: suspended bindings wait, resume schedules, suspending a scheduled one is rejected (003_84d3efbe34f2569a.txt)', async () => {
+  it('003-scheduling-suspension: suspended bindings wait, resume schedules, suspending a scheduled one is rejected (scheduling suspension (003))', async () => {
     const result = await simulate('003-scheduling-suspension.yaml');
     expect(binding(result, 'backfill-job')).toMatchObject({ suspended: true, clusters: [] });
     expect(binding(result, 'backfill-job').conditions).toContainEqual(expect.objectContaining({ type: 'SchedulingSuspended', status: 'True' }));
@@ -58,7 +58,7 @@ describe('examples', () => {
     ]);
   });
 
-  it('004-cluster-affinity-groups: the first feasible group is used and failover continues from it (004_534d4b90920780ba.txt)', async () => {
+  it('004-cluster-affinity-groups: the first feasible group is used and failover continues from it (ordered cluster-affinity groups (004))', async () => {
     const result = await simulate('004-cluster-affinity-groups.yaml');
     expect(binding(result, 'nginx-deployment')).toMatchObject({
       clusters: [{ name: 'member2', replicas: 3 }],

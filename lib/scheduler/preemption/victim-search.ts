@@ -1,7 +1,7 @@
 /**
  * Victim search for binding preemption.
  *
- * Rule (spec 000_ced50c21932b3714.txt, "Preemption order"): the scheduler minimises the
+ * Rule (spec binding priority and preemption (000), "Preemption order"): the scheduler minimises the
  * number of preempted bindings, even if that means preempting a higher-priority binding
  * while lower-priority ones keep running. Ties go to the lower highest victim priority,
  * then to the lower sum of victim priorities. Remaining ties, so that the answer is
@@ -85,7 +85,7 @@ export function victimKey(candidates: readonly VictimCandidate[], victims: reado
   return { count: victims.length, maxPriority, sumPriority };
 }
 
-/** Negative when `a` is the better (preferred) selection, per 000_ced50c21932b3714.txt. */
+/** Negative when `a` is the better (preferred) selection, per binding priority and preemption (000). */
 export function compareVictimKeys(a: VictimKey, b: VictimKey): number {
   return (
     compareNumbers(a.count, b.count) ||
@@ -420,7 +420,7 @@ class ExactSearch {
    * Exchange step before the exact search: evict one running candidate and reprieve the
    * victims again, most important first; keep the first change that improves the key and
    * repeat. Cheap (one call per victim per try), it reaches the spec's "one higher-priority
-   * victim instead of several lower ones" answers (000_ced50c21932b3714.txt) when the
+   * victim instead of several lower ones" answers (binding priority and preemption (000)) when the
    * budget cannot finish the exact search, and a lower bound prunes the search harder.
    * Oracle state: exactly bestVictims evicted, on entry and exit.
    */

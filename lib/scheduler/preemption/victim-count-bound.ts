@@ -1,5 +1,5 @@
 import type { CandidatePlacements } from './preemption-candidates';
-import type { Requirement } from './replica-strategy';
+import type { Requirement } from '../replica-strategy';
 
 /** What PlacementOracle lays out per decision, [cluster × slots + slot] and [entry × slots + slot]. */
 export interface OracleLayout {

@@ -1,4 +1,4 @@
-import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } from './snapshot';
+import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } from '../snapshot';
 
 /**
  * The victim candidates on a set of clusters and where each is placed among them, as flat arrays: the

@@ -1,7 +1,7 @@
-import { amountOf } from '../resources';
+import { amountOf } from '../../resources';
 import type { CandidatePlacements } from './preemption-candidates';
-import type { Requirement } from './replica-strategy';
-import type { BindingState, ClusterState, SchedulingSnapshot } from './snapshot';
+import type { Requirement } from '../replica-strategy';
+import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
 import { victimCountBound, type VictimCountBound } from './victim-count-bound';
 import type { FeasibilityOracle } from './victim-search';
 

@@ -24,6 +24,12 @@ export class CountingStore implements ObjectStore {
     readonly counts: StoreCounts = emptyCounts(),
   ) {}
 
+  /** Starts counting afresh. */
+  reset(): void {
+    Object.assign(this.counts, { calls: 0, itemsRead: 0, itemsWritten: 0 });
+    for (const method of Object.keys(this.counts.byMethod)) delete this.counts.byMethod[method];
+  }
+
   async get<T extends StoredObject>(ref: ObjectRef): Promise<T | undefined> {
     this.count('get', 1, 0);
     return this.store.get<T>(ref);

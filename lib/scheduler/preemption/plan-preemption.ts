@@ -1,0 +1,75 @@
+/**
+ * Preemption (binding priority and preemption (000), "Preemption scenario" and "Preemption order";
+ * Preemptibility separate from priority (001)). The entry point is planPreemption; its steps, in the
+ * order the Kubernetes preemption evaluator would name them:
+ *
+ * 1. Relevant clusters: the feasible clusters of the affinity term being tried that the requirement
+ *    can use (every one for a pooled requirement; the clusters that must each hold replicas otherwise).
+ * 2. Candidates (preemption-candidates.ts): the residents of those clusters that may be victims —
+ *    ResourceBindings of strictly lower priority, preemptible, requesting resources — read from the
+ *    snapshot's per-rank arrays in the victim search's order (lowest priority first, then key).
+ * 3. Oracle (placement-oracle.ts): given a set of candidates evicted, can the preemptor's requirement
+ *    be met? It also bounds how many more victims a partial set needs (victim-count-bound.ts) and which
+ *    single candidates could complete it.
+ * 4. Search (victim-search.ts): a single victim if one is enough; else the greedy reprieve for an upper
+ *    bound, an exchange step, and an exact branch-and-bound search for the fewest victims (ties: the
+ *    lower highest priority, then the lower sum, then the less important most important victim), all
+ *    within `searchBudget` oracle calls; when the budget runs out the best set found so far is used,
+ *    never worse than the greedy, and the plan says it is not exact (metric VictimSearches{result}).
+ * 5. Nothing to gain: when evicting every candidate would not be enough, nobody is preempted.
+ *
+ * Worked example (the capacity-10 example of 000): member1 has 10 cpu, filled by bindings of priority
+ * 0, 1, 2 and 3 requesting 1, 2, 5 and 2 cpu; a priority-10 binding needs 5 cpu. Step 2 lists all four
+ * as candidates. Step 4 tries single victims first: evicting the priority-2 binding frees 5 cpu, which
+ * the oracle accepts; no other single victim does (the next largest frees 2). One victim beats any set
+ * of two or more, so the plan is {priority 2}, exact.
+ */
+import { PlacementOracle } from './placement-oracle';
+import { candidatePlacements } from './preemption-candidates';
+import type { Requirement } from '../replica-strategy';
+import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
+import { selectVictims } from './victim-search';
+
+export interface PreemptionPlan {
+  readonly victims: readonly BindingState[];
+  /** The victim set is proven minimal (false when the search budget ran out first). */
+  readonly exact: boolean;
+}
+
+/**
+ * Binding priority and preemption (000), "Preemption scenario": victims are ResourceBindings of strictly lower
+ * priority that are preemptible and request resources; ClusterResourceBindings are left alone.
+ * The rule as written: candidatePlacements applies it from the snapshot's per-rank arrays, and the
+ * tests hold the two to each other.
+ */
+export function isVictimCandidate(candidate: BindingState, preemptor: BindingState): boolean {
+  return candidate.priority < preemptor.priority && candidate.mayBeVictim && candidate.key !== preemptor.key;
+}
+
+/**
+ * Finds the fewest victims on the given clusters whose eviction lets the preemptor meet its
+ * requirement (ties: lower highest priority, then lower priority sum), or null when even evicting
+ * every candidate would not be enough, in which case nobody is preempted.
+ */
+export function planPreemption(
+  preemptor: BindingState,
+  clusters: readonly ClusterState[],
+  requirement: Requirement,
+  snapshot: SchedulingSnapshot,
+  searchBudget: number,
+): PreemptionPlan | null {
+  const relevant = [
+    ...new Map(clusters.filter((c) => requirement.type === 'pooled' || requirement.need.has(c.name)).map((c) => [c.name, c])).values(),
+  ];
+  const placements = candidatePlacements(relevant, snapshot, preemptor);
+  const { candidates } = placements;
+  const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement);
+  const selection = selectVictims(
+    candidates,
+    oracle,
+    // candidatePlacements lists them by priority, then key.
+    { searchBudget, inSearchOrder: true },
+  );
+  if (!selection || selection.victims.length === 0) return null;
+  return { victims: selection.victims.map((index) => candidates[index]!), exact: selection.exact };
+}

@@ -1,0 +1,80 @@
+/**
+ * What one change costs in store calls and items read, at two fleet sizes: the same, whatever the
+ * number of workloads already running (each function has its own store and informers, warm from the
+ * fleet's creation, as a warm Lambda execution environment would be).
+ */
+import { describe, expect, it } from 'vitest';
+import { withConfig } from '../../../lib/config';
+import { MemorySystem, type FunctionName } from '../../../lib/runtime/memory-system';
+import { CountingStore, type StoreCounts } from '../../support/counting-store';
+import { cluster, deployment, propagationPolicy, type Manifest } from './support';
+
+const FUNCTIONS: readonly FunctionName[] = ['api', 'policy-change', 'binding-enqueue', 'schedule-cycle', 'reconcile'];
+
+function byName(name: string): Manifest {
+  return propagationPolicy(name, { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name }] });
+}
+
+function byLabel(name: string, app: string): Manifest {
+  return propagationPolicy(name, { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', labelSelector: { matchLabels: { app } } }] });
+}
+
+type Change = (system: MemorySystem, instance: number) => Promise<void>;
+
+/**
+ * A fleet of `size` workloads, one policy each, then the counts of what `change` cost each function.
+ * The change is made once before it is counted, so that every function's informers are warm and have
+ * caught up with the fleet's creation: what is counted is the change alone.
+ */
+async function costOf(size: number, change: Change): Promise<Record<FunctionName, StoreCounts>> {
+  const stores = new Map<FunctionName, CountingStore>();
+  const system = new MemorySystem(withConfig(), (fn, store) => {
+    const counting = new CountingStore(store);
+    stores.set(fn, counting);
+    return counting;
+  });
+  await system.objects.apply(cluster('m1', { cpu: '100000' }));
+  for (let i = 0; i < size; i++) {
+    await system.objects.apply(byName(`app-${i}`));
+    await system.objects.apply(deployment(`app-${i}`, { labels: { app: `app-${i}` }, requests: { cpu: '10m' } }));
+  }
+  await system.runUntilIdle();
+  await change(system, 1);
+  await system.runUntilIdle();
+  for (const store of stores.values()) store.reset();
+  await change(system, 2);
+  await system.runUntilIdle();
+  expect(system.handlerErrors).toEqual([]);
+  return Object.fromEntries(FUNCTIONS.map((fn) => [fn, stores.get(fn)!.counts])) as Record<FunctionName, StoreCounts>;
+}
+
+describe('the cost of a change does not grow with the fleet', () => {
+  it.each([
+    {
+      change: 'a new Deployment with its own policy (selected by name)',
+      run: async (system: MemorySystem, instance: number) => {
+        await system.objects.apply(byName(`new-${instance}`));
+        await system.objects.apply(deployment(`new-${instance}`, { requests: { cpu: '10m' } }));
+      },
+    },
+    {
+      change: 'a policy selecting one Deployment by label',
+      run: async (system: MemorySystem, instance: number) => {
+        await system.objects.apply(byLabel(`by-label-${instance}`, `app-${instance}`));
+      },
+    },
+    {
+      change: 'a Deployment deleted',
+      run: async (system: MemorySystem, instance: number) => {
+        await system.objects.delete({ group: 'apps', kind: 'Deployment', namespace: 'default', name: `app-${instance}` });
+      },
+    },
+  ])('$change: the same store calls and items read with 20 and with 200 workloads running', async ({ run }) => {
+    const small = await costOf(20, run);
+    const large = await costOf(200, run);
+    for (const fn of FUNCTIONS) {
+      expect({ fn, calls: large[fn].calls, read: large[fn].itemsRead }).toEqual({ fn, calls: small[fn].calls, read: small[fn].itemsRead });
+    }
+    expect(large['policy-change'].calls).toBeGreaterThan(0);
+  });
+});

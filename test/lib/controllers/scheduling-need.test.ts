@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { ResourceBinding } from '../../../lib/api/resource-binding';
+import { withConfig } from '../../../lib/config';
+import { backoffMs, isDue, isWaitingForRoom, schedulingNeed } from '../../../lib/controllers/scheduling-need';
+import { binding } from '../scheduler/support';
+
+const NOW = Date.UTC(2026, 0, 1, 12);
+
+function withStatus(base: ResourceBinding, status: NonNullable<ResourceBinding['status']>, generation = 1): ResourceBinding {
+  return { ...base, metadata: { ...base.metadata, generation }, status };
+}
+
+const scheduled = (status: 'True' | 'False', reason: string, minutesAgo = 0) => ({
+  type: 'Scheduled',
+  status,
+  reason,
+  lastUpdateTime: new Date(NOW - minutesAgo * 60_000).toISOString(),
+});
+
+describe('does this binding need scheduling, and why (binding priority and preemption (000); scheduling suspension (003))', () => {
+  const ready = (name: string) => name !== 'gone';
+  it.each<[string, ResourceBinding, ReturnType<typeof schedulingNeed>]>([
+    ['scheduling suspension (003): a suspended binding is left alone', { ...binding('s'), spec: { ...binding('s').spec, suspension: { scheduling: true } } }, { needed: false, reason: 'Suspended' }],
+    ['never scheduled: its spec is newer than what the scheduler saw', binding('new'), { needed: true, reason: 'SpecChanged' }],
+    ['seen but not placed yet', withStatus(binding('waiting'), { schedulerObservedGeneration: 1, conditions: [scheduled('False', 'Unschedulable')] }), { needed: true, reason: 'NotPlaced' }],
+    [
+      'placed on a cluster that is gone or not ready (failover, ordered cluster-affinity groups (004))',
+      withStatus(binding('stranded', { clusters: { gone: 1 } }), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }),
+      { needed: true, reason: 'ClusterNotReady' },
+    ],
+    [
+      'placed on ready clusters, but the condition tells of a failed attempt',
+      withStatus(binding('stale', { clusters: { m1: 1 } }), { schedulerObservedGeneration: 1, conditions: [scheduled('False', 'SchedulerError')] }),
+      { needed: true, reason: 'ConditionStale' },
+    ],
+    [
+      'placed on ready clusters for its current spec',
+      withStatus(binding('done', { clusters: { m1: 1 } }), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }),
+      { needed: false, reason: 'PlacementCurrent' },
+    ],
+  ])('%s', (_, subject, expected) => {
+    expect(schedulingNeed(subject, ready)).toEqual(expected);
+  });
+
+  it.each<[string, ResourceBinding, boolean]>([
+    ['binding priority and preemption (000): an unschedulable binding is due again after 5 minutes', withStatus(binding('a'), { schedulerObservedGeneration: 1, conditions: [scheduled('False', 'Unschedulable', 5)] }), true],
+    ['binding priority and preemption (000): not before', withStatus(binding('b'), { schedulerObservedGeneration: 1, conditions: [scheduled('False', 'Unschedulable', 4)] }), false],
+    ['a binding never attempted is due at once', binding('c'), true],
+    ['a SchedulerError whose binding changed since is due at once', withStatus(binding('d'), { schedulerObservedGeneration: 0, conditions: [scheduled('False', 'SchedulerError', 1)] }, 1), true],
+  ])('%s', (_, subject, due) => {
+    expect(isDue(subject, NOW, withConfig())).toBe(due);
+  });
+
+  it('binding priority and preemption (000): failed attempts back off 1 s doubling to 10 s', () => {
+    expect([1, 2, 3, 4, 5, 6].map((attempt) => backoffMs(withConfig(), attempt))).toEqual([1_000, 2_000, 4_000, 8_000, 10_000, 10_000]);
+  });
+
+  it('waiting for room: not suspended and the last attempt failed', () => {
+    expect(isWaitingForRoom(withStatus(binding('w'), { conditions: [scheduled('False', 'Unschedulable')] }))).toBe(true);
+    expect(isWaitingForRoom(withStatus(binding('p'), { conditions: [scheduled('True', 'Success')] }))).toBe(false);
+    expect(isWaitingForRoom(binding('never'))).toBe(false);
+  });
+});

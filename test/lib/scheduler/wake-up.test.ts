@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { ResourceBinding } from '../../../lib/api/resource-binding';
+import { toResourceList } from '../../../lib/resources';
+import { scheduleBinding } from '../../../lib/scheduler/schedule-binding';
+import { SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
+import { bindingsToWake, type FreedRoom, type Placer } from '../../../lib/scheduler/wake-up';
+import { binding, cluster, divided, onClusters } from './support';
+
+const cpu = (amount: number) => ({ ...toResourceList({ cpu: String(amount) }), pods: 2 ** 40 });
+const freed = (name: string, room: number, options: Parameters<typeof cluster>[1] = {}): FreedRoom => ({
+  cluster: cluster(name, { allocatable: { cpu: 100 }, ...options }),
+  room: cpu(room),
+});
+const names = (bindings: readonly ResourceBinding[]) => bindings.map((b) => b.metadata.name);
+
+describe('wake-up after room is freed (binding priority and preemption (000), queue: unschedulable bindings are tried again when room is freed)', () => {
+  it.each([
+    {
+      rule: 'a binding whose one replica fits in the freed room is woken; one that fits nowhere freed is not',
+      waiting: [binding('small', { request: { cpu: '1' } }), binding('big', { request: { cpu: '8' } })],
+      rooms: [freed('m1', 2)],
+      woken: ['small'],
+    },
+    {
+      rule: 'a binding the freed cluster does not admit (affinity) is not woken',
+      waiting: [binding('elsewhere', { placement: onClusters('m2') }), binding('here', { placement: onClusters('m1') })],
+      rooms: [freed('m1', 4)],
+      woken: ['here'],
+    },
+    {
+      rule: 'a binding the freed cluster does not admit (untolerated taint) is not woken',
+      waiting: [binding('intolerant')],
+      rooms: [freed('m1', 4, { taints: [{ key: 'gpu', value: 'only', effect: 'NoSchedule' }] })],
+      woken: [],
+    },
+    {
+      rule: 'a Duplicated binding needs all its replicas on one cluster; a Divided one only one replica',
+      waiting: [binding('duplicated', { replicas: 3 }), binding('divided', { replicas: 3, placement: { replicaScheduling: divided() } })],
+      rooms: [freed('m1', 2)],
+      woken: ['divided'],
+    },
+    {
+      rule: 'highest priority first',
+      waiting: [binding('low', { priority: 1 }), binding('high', { priority: 50 }), binding('mid', { priority: 10 })],
+      rooms: [freed('m1', 5)],
+      woken: ['high', 'mid', 'low'],
+    },
+    {
+      rule: 'a waiting binding still placed on the freed cluster may count what it holds there',
+      waiting: [binding('stale', { request: { cpu: '3' }, clusters: { m1: 1 } })],
+      rooms: [freed('m1', 1)],
+      woken: ['stale'],
+    },
+  ])('$rule', ({ waiting, rooms, woken }) => {
+    expect(names(bindingsToWake(waiting, rooms))).toEqual(woken);
+  });
+
+  it('nothing freed wakes nothing', () => {
+    expect(bindingsToWake([binding('a')], [])).toEqual([]);
+  });
+
+  describe('with the schedule cycle\'s snapshot (a placer)', () => {
+    const m1 = cluster('m1', { allocatable: { cpu: 4 } });
+    const placerOf = (snapshot: SchedulingSnapshot): Placer => ({
+      place: (b) => {
+        const decision = scheduleBinding(b, snapshot, { preemption: false, victimSearchBudget: 1_000 });
+        return decision.result === 'scheduled' ? decision.targets : undefined;
+      },
+      room: (name) => snapshot.clusters.get(name)?.room,
+    });
+
+    it('wakes bindings only while the room freed lasts, highest priority first', () => {
+      const waiting = [binding('a', { priority: 30, request: { cpu: '2' } }), binding('b', { priority: 20, request: { cpu: '2' } }), binding('c', { priority: 10, request: { cpu: '2' } })];
+      const snapshot = new SchedulingSnapshot([m1], waiting);
+      expect(names(bindingsToWake(waiting, [{ cluster: m1, room: snapshot.clusters.get('m1')!.room }], placerOf(snapshot)))).toEqual(['a', 'b']);
+    });
+
+    it('skips a candidate that could not be placed, and wakes the next one that can', () => {
+      const waiting = [binding('too-many', { priority: 30, replicas: 3, request: { cpu: '2' } }), binding('fits', { priority: 10, request: { cpu: '2' } })];
+      const snapshot = new SchedulingSnapshot([m1], waiting);
+      expect(names(bindingsToWake(waiting, [{ cluster: m1, room: snapshot.clusters.get('m1')!.room }], placerOf(snapshot)))).toEqual(['fits']);
+    });
+  });
+});
