@@ -8,7 +8,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import { refOf, type ObjectRef } from '../../lib/api/kinds';
+import { refKey, refOf, type ObjectRef } from '../../lib/api/kinds';
 import { ConflictError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
 import { CHANGE_FEED_INDEX } from './definitions';
 
@@ -111,6 +111,11 @@ export class DynamoDbObjectStore implements ObjectStore {
     return result.Item ? fromItem<T>(result.Item) : undefined;
   }
 
+  async getMany<T extends StoredObject>(refs: readonly ObjectRef[]): Promise<Array<T | undefined>> {
+    const found = new Map((await this.itemsAt<T>(refs.map(keyOf))).map((object) => [refKey(refOf(object)), object]));
+    return refs.map((ref) => found.get(refKey(ref)));
+  }
+
   async list<T extends StoredObject>(group: string, kind: string, namespace?: string): Promise<T[]> {
     const objects: T[] = [];
     let startKey: Record<string, unknown> | undefined;
@@ -149,7 +154,7 @@ export class DynamoDbObjectStore implements ObjectStore {
       revision: key.version,
     }));
     // What was written since may have been written again or deleted: the items as they are now.
-    for (const object of await this.getMany<T>(written.map(({ pk, sk }) => ({ pk, sk })))) {
+    for (const object of await this.itemsAt<T>(written.map(({ pk, sk }) => ({ pk, sk })))) {
       changes.push({ ref: refOf(object), object, revision: object.metadata.resourceVersion ?? '' });
     }
     return { changes, cursor: String(startedAt) };
@@ -238,7 +243,7 @@ export class DynamoDbObjectStore implements ObjectStore {
   }
 
   /** The items at these keys that exist, read consistently, a hundred per request. */
-  private async getMany<T extends StoredObject>(keys: ReadonlyArray<{ pk: string; sk: string }>): Promise<T[]> {
+  private async itemsAt<T extends StoredObject>(keys: ReadonlyArray<{ pk: string; sk: string }>): Promise<T[]> {
     const objects: T[] = [];
     for (let start = 0; start < keys.length; start += MAX_BATCH_GET_ITEMS) {
       let pending: Array<Record<string, unknown>> = keys.slice(start, start + MAX_BATCH_GET_ITEMS);

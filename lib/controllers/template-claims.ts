@@ -76,7 +76,8 @@ export class TemplateClaims {
   async policyChanged(ref: ObjectRef): Promise<number> {
     await this.syncClaimInputs();
     const informer = this.policyInformer(ref.kind);
-    await informer.refresh([ref]);
+    // The batch's feed read already holds the policy as written before its notice; read it only if not.
+    if (!informer.get(ref)) await informer.refresh([ref]);
     const policy = informer.get(ref);
     const templates = new Map<string, ObjectRef>();
     await syncBindings(this.context);
@@ -181,7 +182,7 @@ export class TemplateClaims {
   private async claim(templateRef: ObjectRef, lastAttempt: boolean): Promise<void> {
     const { store } = this.context;
     const bindingRef = bindingRefFor(templateRef);
-    const [template, existing] = await Promise.all([store.get<ResourceTemplate>(templateRef), store.get<ResourceBinding>(bindingRef)]);
+    const [template, existing] = (await store.getMany([templateRef, bindingRef])) as [ResourceTemplate | undefined, ResourceBinding | undefined];
     if (!template) {
       if (existing) await this.removeBinding(existing);
       return;

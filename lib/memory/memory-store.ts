@@ -58,6 +58,10 @@ export class MemoryObjectStore implements ObjectStore {
     return this.byKind.get(kindKey(ref.group, ref.kind))?.objects.get(refKey(ref)) as T | undefined;
   }
 
+  async getMany<T extends StoredObject>(refs: readonly ObjectRef[]): Promise<Array<T | undefined>> {
+    return Promise.all(refs.map((ref) => this.get<T>(ref)));
+  }
+
   async list<T extends StoredObject>(group: string, kind: string, namespace?: string): Promise<T[]> {
     const objects = (this.byKind.get(kindKey(group, kind))?.sorted() ?? []) as T[];
     return namespace === undefined ? objects : objects.filter((o) => (o.metadata.namespace ?? '') === namespace);

@@ -55,6 +55,8 @@ export interface ChangePage<T extends StoredObject = StoredObject> {
  */
 export interface ObjectStore {
   get<T extends StoredObject>(ref: ObjectRef): Promise<T | undefined>;
+  /** Several objects read in one request, each as `get` would read it, in the order asked. */
+  getMany<T extends StoredObject>(refs: readonly ObjectRef[]): Promise<Array<T | undefined>>;
   list<T extends StoredObject>(group: string, kind: string, namespace?: string): Promise<T[]>;
   transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>>;
   /**

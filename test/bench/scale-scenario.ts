@@ -34,20 +34,28 @@ function deployment(name: string, cpuMilli: number, replicas: number, priorityCl
   };
 }
 
-function policy(name: string, region: string) {
+/**
+ * The policy most Karmada users write: one per Deployment, selecting it by name, its priority from the
+ * pod template, its replicas onto the fewest clusters (of those `clusterAffinity` admits).
+ */
+export function ownPolicy(name: string, namespace: string, clusterAffinity?: object) {
   return {
     apiVersion: 'policy.karmada.io/v1alpha1',
     kind: 'PropagationPolicy',
-    metadata: { name, namespace: 'fleet' },
+    metadata: { name, namespace },
     spec: {
       resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name }],
       schedulePriority: { priorityClassSource: 'PodPriorityClass' },
       placement: {
-        clusterAffinity: { labelSelector: { matchLabels: { region } } },
+        ...(clusterAffinity ? { clusterAffinity } : {}),
         replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' },
       },
     },
   };
+}
+
+function policy(name: string, region: string) {
+  return ownPolicy(name, 'fleet', { labelSelector: { matchLabels: { region } } });
 }
 
 /**

@@ -101,6 +101,13 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
       expect(metadata.name).toBe(written.name);
     });
 
+    it('reads several objects in one request, in the order asked, missing ones as undefined', async () => {
+      const [a] = await store.transact([{ op: 'put', object: deployment('a'), expectedVersion: null }]);
+      const [b] = await store.transact([{ op: 'put', object: deployment('b', 'prod'), expectedVersion: null }]);
+      expect(await store.getMany([ref('b', 'prod'), ref('missing'), ref('a')])).toEqual([b, undefined, a]);
+      expect(await store.getMany([])).toEqual([]);
+    });
+
     describe('change feed', () => {
       /** The latest change of each object in a page, by name, as an informer would apply them. */
       const latest = (changes: readonly StoredChange[]) => {

@@ -1,6 +1,6 @@
 /**
  * An ObjectStore that counts the calls made through it and the items each read or wrote, as DynamoDB
- * would bill them: a get reads one item whether or not it exists, a list or a change-feed read reads
+ * would bill them: a get reads one item whether or not it exists (getMany one per object asked), a list or a change-feed read reads
  * what it returns, a transaction writes each of its items.
  */
 import type { ObjectRef } from '../../lib/api/kinds';
@@ -33,6 +33,11 @@ export class CountingStore implements ObjectStore {
   async get<T extends StoredObject>(ref: ObjectRef): Promise<T | undefined> {
     this.count('get', 1, 0);
     return this.store.get<T>(ref);
+  }
+
+  async getMany<T extends StoredObject>(refs: readonly ObjectRef[]): Promise<Array<T | undefined>> {
+    this.count('getMany', refs.length, 0);
+    return this.store.getMany<T>(refs);
   }
 
   async list<T extends StoredObject>(group: string, kind: string, namespace?: string): Promise<T[]> {

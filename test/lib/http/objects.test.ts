@@ -305,6 +305,7 @@ describe('request checks, all before anything is written', () => {
       get: () => Promise.reject(new Error('table outrank-objects-7f3a is throttled')),
       list: () => Promise.reject(new Error('table outrank-objects-7f3a is throttled')),
       transact: () => Promise.reject(new Error('unused')),
+      getMany: () => Promise.reject(new Error('unused')),
       changes: () => Promise.reject(new Error('unused')),
     };
     const errors: unknown[] = [];
