@@ -1,3 +1,4 @@
+import type { ObjectRef } from './kinds';
 import * as z from 'zod';
 import { condition, labelValue, objectMeta, qualifiedName, quantityMap } from './meta';
 
@@ -62,4 +63,9 @@ export type Cluster = z.infer<typeof clusterSchema>;
 export function isClusterReady(cluster: Cluster): boolean {
   const ready = cluster.status?.conditions?.find((c) => c.type === 'Ready');
   return ready === undefined || ready.status === 'True';
+}
+
+/** A member cluster's object reference, by name. */
+export function clusterRef(name: string): ObjectRef {
+  return { group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name };
 }

@@ -1,4 +1,4 @@
-import { isClusterReady, type Cluster } from '../api/cluster';
+import { clusterRef, isClusterReady, type Cluster } from '../api/cluster';
 import {
   bindingPriority,
   CONDITION_SCHEDULING_SUSPENDED,
@@ -43,12 +43,9 @@ export class BindingEnqueueController {
     ]);
   }
 
-  /** The clusters the binding is placed on that exist and are ready, each read afresh. */
+  /** The clusters the binding is placed on that exist and are ready, read afresh in one request. */
   private async readyClustersOf(binding: ResourceBinding): Promise<Set<string>> {
-    const names = (binding.spec.clusters ?? []).map((target) => target.name);
-    const clusters = await Promise.all(
-      names.map((name) => this.context.store.get<Cluster>({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name })),
-    );
+    const clusters = await this.context.store.getMany<Cluster>((binding.spec.clusters ?? []).map((target) => clusterRef(target.name)));
     return new Set(clusters.filter((cluster): cluster is Cluster => cluster !== undefined && isClusterReady(cluster)).map((c) => c.metadata.name));
   }
 

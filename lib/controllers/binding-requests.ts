@@ -1,3 +1,4 @@
+import { clusterRef } from '../api/cluster';
 import type { ResourceBinding } from '../api/resource-binding';
 import { subtract, type ResourceList } from '../resources';
 import { capacityOf } from '../scheduler/snapshot';
@@ -56,7 +57,7 @@ export async function wakeForFreedRoom(context: ControllerContext, placedAfter: 
   const clusters = context.informers.clusters();
   await clusters.sync(context.batch);
   const freed = [...placedAfter].flatMap(([name, placed]) => {
-    const cluster = clusters.get({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name });
+    const cluster = clusters.get(clusterRef(name));
     return cluster ? [{ cluster, room: subtract(capacityOf(cluster), placed) }] : [];
   });
   return wakeWaiting(context, freed, cause);

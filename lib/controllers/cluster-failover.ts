@@ -1,4 +1,4 @@
-import { isClusterReady } from '../api/cluster';
+import { clusterRef, isClusterReady } from '../api/cluster';
 import { subtract } from '../resources';
 import { capacityOf } from '../scheduler/snapshot';
 import { allocationRef, type ClusterAllocation } from './allocations';
@@ -14,7 +14,7 @@ import type { ControllerContext } from './context';
  * found through the informers' index by cluster, not by listing.
  */
 export async function clusterChanged(context: ControllerContext, name: string): Promise<void> {
-  const ref = { group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name };
+  const ref = clusterRef(name);
   const clusters = context.informers.clusters();
   await clusters.sync(context.batch);
   const before = clusters.get(ref);

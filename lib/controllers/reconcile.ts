@@ -1,4 +1,4 @@
-import { isClusterReady } from '../api/cluster';
+import { clusterRef, isClusterReady } from '../api/cluster';
 import type { ResourceBinding } from '../api/resource-binding';
 import { bindingInformers, syncBindings } from './binding-informers';
 import { requestScheduling } from './binding-requests';
@@ -20,7 +20,7 @@ export class ReconcileController {
     const clusters = this.context.informers.clusters();
     await Promise.all([clusters.sync(this.context.batch), syncBindings(this.context)]);
     const isReady = (name: string) => {
-      const cluster = clusters.get({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name });
+      const cluster = clusters.get(clusterRef(name));
       return cluster !== undefined && isClusterReady(cluster);
     };
     const now = this.context.clock.now();
