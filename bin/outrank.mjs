@@ -1,6 +1,12 @@
 #!/usr/bin/env node
-// Runs the TypeScript command line directly; tsx compiles it on the fly.
-import { register } from 'tsx/esm/api';
+// The compiled command line (`npm run build`); from the TypeScript sources while it has not been built.
+import { existsSync } from 'node:fs';
 
-register();
-await import('./cli.ts');
+const compiled = new URL('../dist/outrank.mjs', import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./cli.ts');
+}

@@ -8,6 +8,11 @@ export interface HoldingQueue {
   release(messages: readonly OutgoingMessage<unknown>[], receipts: readonly string[]): Promise<void>;
 }
 
+/** A table whose writes an outbox can hold back and hand back later, to be written many to a request. */
+export interface HoldingTable<I> {
+  writeHeld(items: readonly I[]): Promise<void>;
+}
+
 export interface OutboxPolicy {
   /**
    * Hold sends too, not only deletes. Safe only where every message the invocation sends is sent again
@@ -18,12 +23,14 @@ export interface OutboxPolicy {
 
 /**
  * What one invocation holds back so that it goes out ten to a request rather than one by one: the
- * messages it sends and the receipts it deletes, per queue in the order they came. They are released
- * before the invocation receives from any queue and when it ends, so a delete waits at most for the
- * batch in hand, and a message for the records in hand.
+ * messages it sends and the receipts it deletes, per queue in the order they came, and the items it
+ * writes to a table that accepts held writes (events). They are released before the invocation
+ * receives from any queue and when it ends, so a delete waits at most for the batch in hand, and a
+ * message or an event for the records in hand.
  */
 export class Outbox {
   private readonly held = new Map<HoldingQueue, { messages: OutgoingMessage<unknown>[]; receipts: string[] }>();
+  private readonly heldWrites = new Map<HoldingTable<unknown>, unknown[]>();
 
   constructor(readonly policy: OutboxPolicy) {}
 
@@ -34,7 +41,16 @@ export class Outbox {
     entry.receipts.push(...receipts);
   }
 
+  holdWrites<I>(table: HoldingTable<I>, items: readonly I[]): void {
+    const held = this.heldWrites.get(table as HoldingTable<unknown>);
+    if (held) held.push(...items);
+    else this.heldWrites.set(table as HoldingTable<unknown>, [...items]);
+  }
+
   async release(): Promise<void> {
+    const writes = [...this.heldWrites];
+    this.heldWrites.clear();
+    for (const [table, items] of writes) await table.writeHeld(items);
     // Wake-ups last, so that what they announce is on its queue by then (sort keeps first-use order).
     const entries = [...this.held].sort(([a], [b]) => Number(a.wakeUp) - Number(b.wakeUp));
     this.held.clear();

@@ -28,9 +28,13 @@ export interface AllocationChange {
 export async function allocationChange(store: ObjectStore, deltas: ReadonlyMap<string, ResourceList>): Promise<AllocationChange> {
   const writes: Write[] = [];
   const placedAfter = new Map<string, ResourceList>();
-  for (const [cluster, delta] of [...deltas.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    if (Object.values(delta).every((amount) => amount === 0)) continue;
-    const current = await store.get<ClusterAllocation>(allocationRef(cluster));
+  const changed = [...deltas.entries()]
+    .filter(([, delta]) => Object.values(delta).some((amount) => amount !== 0))
+    .sort(([a], [b]) => a.localeCompare(b));
+  // One read for all of them, however many clusters a preemption touches.
+  const records = changed.length === 0 ? [] : await store.getMany<ClusterAllocation>(changed.map(([cluster]) => allocationRef(cluster)));
+  for (const [index, [cluster, delta]] of changed.entries()) {
+    const current = records[index];
     const placed = Object.fromEntries(
       Object.entries(add(current?.spec.placed ?? {}, delta)).filter(([, amount]) => amount !== 0),
     );

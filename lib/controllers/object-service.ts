@@ -37,6 +37,16 @@ function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass):
   if (causes.length > 0) forbid(next, causes);
 }
 
+/** A decoded object that the write paths accept: bindings and events are written by outrank itself. */
+function writable(raw: unknown): KubeObject {
+  const object = decodeObject(raw);
+  if (isBinding(object)) {
+    forbid(object, [{ field: 'kind', message: 'bindings are created by outrank; patch spec.suspension instead' }]);
+  }
+  if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
+  return object;
+}
+
 /** The policy labels say who claimed the binding; only the policy controller writes them. */
 const CLAIM_LABELS = [POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL, CLUSTER_POLICY_NAME_LABEL];
 
@@ -66,17 +76,37 @@ export class ObjectService {
   constructor(private readonly context: ControllerContext) {}
 
   async apply(raw: unknown): Promise<WriteResult> {
-    const object = decodeObject(raw);
-    if (isBinding(object)) {
-      forbid(object, [{ field: 'kind', message: 'bindings are created by outrank; patch spec.suspension instead' }]);
-    }
-    if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
+    const object = writable(raw);
     const ref = refOf(object);
     const existing = await this.context.store.get<KubeObject>(ref);
     const requested = object.metadata.resourceVersion;
     if (requested !== undefined && requested !== existing?.metadata.resourceVersion) throw new ConflictError([ref]);
     if (existing && isPriorityClass(object)) checkPriorityClassUpdate(object, existing as PriorityClass);
     return this.write(object, existing);
+  }
+
+  /**
+   * Creates an object whose name must be free: one conditional write, nothing read first. A name taken
+   * is a ConflictError; when the stored object is what this create asks for (a client retrying a create
+   * that was stored although its answer was lost), the controllers are told about it again first, in
+   * case its notice was lost too.
+   */
+  async create(raw: unknown): Promise<WriteResult> {
+    const object = writable(raw);
+    const ref = refOf(object);
+    if (object.metadata.resourceVersion !== undefined) {
+      forbid(object, [{ field: 'metadata.resourceVersion', message: 'must not be set on objects to be created' }]);
+    }
+    try {
+      return await this.write(object, undefined);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      const existing = await this.context.store.get<KubeObject>(ref);
+      if (existing && isDeepStrictEqual(withoutVersion(stamped(object, existing, this.now())), withoutVersion(existing))) {
+        await this.notify(existing, 'written');
+      }
+      throw error;
+    }
   }
 
   /** Patches an object: a JSON merge patch by default, or another patch format such as a strategic merge patch. */
@@ -123,25 +153,23 @@ export class ObjectService {
   }
 
   private async write(object: KubeObject, existing: KubeObject | undefined): Promise<WriteResult> {
-    const now = new Date(this.context.clock.now()).toISOString();
-    const metadata = {
-      ...object.metadata,
-      creationTimestamp: existing?.metadata.creationTimestamp ?? now,
-      generation: nextGeneration(object, existing),
-    };
-    delete (metadata as { resourceVersion?: string }).resourceVersion;
+    const next = stamped(object, existing, this.now());
     // As in Kubernetes, writing what is already stored changes nothing: same version. The controllers
     // are told again all the same: this may be a client retrying a write whose notice was lost to a
     // failure after the write took effect, and they are idempotent.
-    if (existing && isDeepStrictEqual(withoutVersion({ ...object, metadata } as KubeObject), withoutVersion(existing))) {
+    if (existing && isDeepStrictEqual(withoutVersion(next), withoutVersion(existing))) {
       await this.notify(existing, 'written');
       return { object: existing, created: false };
     }
     const [written] = await this.context.store.transact([
-      { op: 'put', object: { ...object, metadata } as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
+      { op: 'put', object: next as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
     ]);
     await this.notify(written as KubeObject, 'written');
     return { object: written as KubeObject, created: existing === undefined };
+  }
+
+  private now(): string {
+    return new Date(this.context.clock.now()).toISOString();
   }
 
   private async notify(object: KubeObject, change: 'written' | 'deleted'): Promise<void> {
@@ -165,6 +193,15 @@ type PatchFunction = (target: unknown, patch: unknown) => unknown;
 function patchedVersion(patch: unknown): unknown {
   const metadata = typeof patch === 'object' && patch !== null ? (patch as { metadata?: unknown }).metadata : undefined;
   return typeof metadata === 'object' && metadata !== null ? (metadata as { resourceVersion?: unknown }).resourceVersion : undefined;
+}
+
+/** The object as it is to be written over `existing`: its creation time and generation set, no resourceVersion. */
+function stamped(object: KubeObject, existing: KubeObject | undefined, now: string): KubeObject {
+  const { resourceVersion: _requested, ...metadata } = object.metadata;
+  return {
+    ...object,
+    metadata: { ...metadata, creationTimestamp: existing?.metadata.creationTimestamp ?? now, generation: nextGeneration(object, existing) },
+  } as KubeObject;
 }
 
 function withoutVersion(object: KubeObject): unknown {

@@ -65,7 +65,17 @@ function unchanged(policy: AnyPropagationPolicy): Write {
  * decided on are unchanged, and on a conflict the informers read them again.
  */
 export class TemplateClaims {
-  constructor(private readonly context: ControllerContext) {}
+  /**
+   * The templates claimed in this batch of messages. Everything the batch's messages announce was
+   * committed before they were received, and the claims read the template and the synced policies after
+   * that, so a second claim of a template in the same batch (its own write and its policy's, say) would
+   * decide the same: it is skipped.
+   */
+  private readonly claimedInBatch: Set<string> | undefined;
+
+  constructor(private readonly context: ControllerContext) {
+    this.claimedInBatch = context.batch ? new Set() : undefined;
+  }
 
   async templateChanged(templateRef: ObjectRef): Promise<void> {
     await this.syncClaimInputs();
@@ -166,6 +176,8 @@ export class TemplateClaims {
   }
 
   private async claimWithRetries(templateRef: ObjectRef): Promise<void> {
+    const key = refKey(templateRef);
+    if (this.claimedInBatch?.has(key)) return;
     await retryOnConflict(this.context.config.maxCommitAttempts, async (lastAttempt) => {
       try {
         await this.claim(templateRef, lastAttempt);
@@ -177,6 +189,7 @@ export class TemplateClaims {
         throw error;
       }
     });
+    this.claimedInBatch?.add(key);
   }
 
   private async claim(templateRef: ObjectRef, lastAttempt: boolean): Promise<void> {

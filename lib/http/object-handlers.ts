@@ -1,9 +1,9 @@
 import { decodeObject } from '../api/decode';
-import { refOf, type ObjectRef } from '../api/kinds';
+import type { ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
 import { isPlainObject } from '../api/plain-object';
 import { applyStrategicMergePatch } from '../api/strategic-merge-patch';
-import type { StoredObject } from '../ports/object-store';
+import { ConflictError, type StoredObject } from '../ports/object-store';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { alreadyExists, notFound } from './error-status';
 import { listResponse, METADATA_FIELDS, selectionOf } from './lists';
@@ -54,9 +54,8 @@ export async function listObjects(route: ResourceRoute, request: ApiRequest, dep
 }
 
 /**
- * POST: validated first, as the API server does, then refused with AlreadyExists when the name is
- * taken, since ObjectService.apply would replace the object. (A create racing this one between the
- * check and the write is replaced, not refused: the write path offers no create-only write.)
+ * POST: validated first, as the API server does, then written only if the name is free (one
+ * conditional write), else refused with AlreadyExists.
  */
 export async function createObject(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const body = readObject(request, route);
@@ -65,9 +64,13 @@ export async function createObject(route: ResourceRoute, request: ApiRequest, de
   if (object.metadata.resourceVersion !== undefined) {
     throw new ApiError('BadRequest', 'metadata.resourceVersion must not be set on objects to be created');
   }
-  if (await deps.store.get(refOf(object))) throw alreadyExists(route.resource, object.metadata.name);
-  const { object: written } = await deps.objects.apply(body);
-  return jsonResponse(201, written);
+  try {
+    const { object: written } = await deps.objects.create(body);
+    return jsonResponse(201, written);
+  } catch (error) {
+    if (error instanceof ConflictError) throw alreadyExists(route.resource, object.metadata.name);
+    throw error;
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { frozenCopy } from './frozen-copy';
 import type { Clock } from '../ports/clock';
 import type { Delivery, MessageQueue, OutgoingMessage, QueueDepth } from '../ports/message-queue';
 
@@ -42,7 +43,7 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
       if (seenUntil !== undefined && seenUntil > now) continue;
       this.seen.set(message.deduplicationId, now + DEDUPLICATION_WINDOW_MS);
       this.messages.set(++this.sent, {
-        body: structuredClone(message.body),
+        body: frozenCopy(message.body),
         groupId: message.groupId,
         sentAt: now,
         visibleAt: now,
@@ -76,7 +77,7 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
       message.receipt = `${this.name}#${++this.receipts}`;
       this.byReceipt.set(message.receipt, id);
       deliveries.push({
-        body: structuredClone(message.body),
+        body: message.body,
         receipt: message.receipt,
         receiveCount: message.receiveCount,
         sentAt: message.sentAt,

@@ -1,6 +1,6 @@
 import { refKey, refOf, sameRef, type ObjectRef } from '../api/kinds';
 import { ConflictError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
-import { deepFreeze } from './deep-freeze';
+import { frozenCopy } from './frozen-copy';
 
 function kindKey(group: string, kind: string): string {
   return `${kind}.${group}`;
@@ -103,9 +103,7 @@ export class MemoryObjectStore implements ObjectStore {
         objects.log.push({ sequence: this.sequence, change: { ref, object: undefined, revision } });
         return undefined;
       }
-      const copy = structuredClone(write.object) as { metadata: StoredObject['metadata'] };
-      copy.metadata = { ...copy.metadata, resourceVersion: revision };
-      const stored = deepFreeze(copy as StoredObject);
+      const stored = frozenCopy({ ...write.object, metadata: { ...write.object.metadata, resourceVersion: revision } } as StoredObject);
       objects.set(refKey(ref), stored);
       objects.log.push({ sequence: this.sequence, change: { ref, object: stored, revision } });
       return stored;

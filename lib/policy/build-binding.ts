@@ -1,4 +1,5 @@
 import type { PriorityClass } from '../api/priority-class';
+import { sameJson } from '../api/plain-object';
 import type { AnyPropagationPolicy } from '../api/propagation-policy';
 import {
   bindingName,
@@ -130,7 +131,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
     ...(existing?.spec.clusters ? { clusters: existing.spec.clusters } : {}),
   };
 
-  const changed = !existing || canonicalJson(withoutClusters(existing.spec)) !== canonicalJson(withoutClusters(spec));
+  const changed = !existing || !sameJson(withoutClusters(existing.spec), withoutClusters(spec));
   const namespaced = Boolean(template.metadata.namespace);
   const binding: ResourceBinding = {
     apiVersion: 'work.karmada.io/v1alpha2',
@@ -164,14 +165,6 @@ function suspensionFor(policy: AnyPropagationPolicy, existing: ResourceBinding |
   // An unchanged suspension keeps the shape it was written in, so the spec does not change needlessly.
   if (existing?.spec.suspension && current === suspended) return { suspension: existing.spec.suspension };
   return suspended ? { suspension: { scheduling: true } } : {};
-}
-
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, member: unknown) =>
-    typeof member === 'object' && member !== null && !Array.isArray(member)
-      ? Object.fromEntries(Object.entries(member).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : member,
-  );
 }
 
 function withoutClusters(spec: ResourceBinding['spec']): Omit<ResourceBinding['spec'], 'clusters'> {

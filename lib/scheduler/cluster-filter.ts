@@ -34,6 +34,27 @@ export function filterCluster(cluster: Cluster, affinity: ClusterAffinity | unde
   return undefined;
 }
 
+/** The clusters that pass the filters, and how many failed each. */
+export interface FilteredClusters<C> {
+  readonly feasible: readonly C[];
+  readonly failures: ReadonlyMap<FilterFailure, number>;
+}
+
+export function filterClusters<C extends { readonly cluster: Cluster }>(
+  clusters: Iterable<C>,
+  affinity: ClusterAffinity | undefined,
+  tolerations: readonly Toleration[],
+): FilteredClusters<C> {
+  const feasible: C[] = [];
+  const failures = new Map<FilterFailure, number>();
+  for (const candidate of clusters) {
+    const failure = filterCluster(candidate.cluster, affinity, tolerations);
+    if (failure) failures.set(failure, (failures.get(failure) ?? 0) + 1);
+    else feasible.push(candidate);
+  }
+  return { feasible, failures };
+}
+
 const FAILURE_TEXT: Record<FilterFailure, string> = {
   affinity: 'did not match the placement cluster affinity',
   taint: 'had untolerated taints',

@@ -2,7 +2,7 @@ import type { Cluster } from '../api/cluster';
 import type { ClusterAffinity, Placement } from '../api/propagation-policy';
 import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
 import { accumulate, add, availableReplicas, type ResourceList } from '../resources';
-import { describeFilterFailures, filterCluster, type FilterFailure } from './cluster-filter';
+import { describeFilterFailures, type FilterFailure } from './cluster-filter';
 import { planPreemption } from './preemption/plan-preemption';
 import { divide, replicaStrategy, requirementOf, type ReplicaStrategy } from './replica-strategy';
 import { bindingState, type BindingState, type ClusterState, type SchedulingSnapshot } from './snapshot';
@@ -54,13 +54,7 @@ interface TermView {
 }
 
 function filterTerm(term: AffinityTerm, snapshot: SchedulingSnapshot, placement: Placement | undefined): TermView {
-  const feasible: ClusterState[] = [];
-  const failures = new Map<FilterFailure, number>();
-  for (const cluster of snapshot.clusters.values()) {
-    const failure = filterCluster(cluster.cluster, term.affinity, placement?.clusterTolerations ?? []);
-    if (failure) failures.set(failure, (failures.get(failure) ?? 0) + 1);
-    else feasible.push(cluster);
-  }
+  const { feasible, failures } = snapshot.filtered(term.affinity, placement?.clusterTolerations ?? []);
   let byName: Map<string, Cluster> | undefined;
   return { term, feasible, failures, byName: () => (byName ??= new Map(feasible.map((c) => [c.name, c.cluster]))) };
 }

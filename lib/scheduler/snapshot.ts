@@ -2,6 +2,8 @@ import { isClusterReady, type Cluster } from '../api/cluster';
 import { refKey } from '../api/kinds';
 import { bindingPriority, type ResourceBinding, type TargetCluster } from '../api/resource-binding';
 import { accumulate, add, amountOf, scale, subtract, toResourceList, type ResourceList } from '../resources';
+import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
+import { filterClusters, type FilteredClusters } from './cluster-filter';
 import { compareVictimCandidates } from './preemption/victim-search';
 
 /** What the scheduler knows of a binding: priority, preemptibility, per-replica request and placement. */
@@ -224,6 +226,9 @@ export function usageOn(state: BindingState, replicas: number): ResourceList {
  * The scheduler's view of the fleet: every cluster's capacity and what outrank placed there, kept up
  * to date as decisions are made within a cycle (like the Kubernetes scheduler's cache).
  */
+/** Distinct affinities remembered at once; beyond it they are worked out again. */
+const FILTER_RESULTS_KEPT = 1_000;
+
 export class SchedulingSnapshot {
   /** By name; what is placed on them changes only through upsert and remove. */
   readonly clusters: ReadonlyMap<string, ClusterState>;
@@ -231,6 +236,8 @@ export class SchedulingSnapshot {
   private readonly rooms = new Map<string, ClusterRoom>();
   /** Built by priorityOrder(); undefined once a binding comes, goes or changes priority. */
   private order: BindingOrder | undefined;
+  /** filtered() by affinity and tolerations; emptied when a cluster comes, goes or changes. */
+  private readonly filterResults = new Map<string, FilteredClusters<ClusterState>>();
 
   constructor(clusters: readonly Cluster[], bindings: readonly ResourceBinding[]) {
     this.clusters = this.rooms;
@@ -247,6 +254,7 @@ export class SchedulingSnapshot {
    */
   upsertCluster(cluster: Cluster): void {
     const name = cluster.metadata.name;
+    this.filterResults.clear();
     const known = this.rooms.get(name);
     if (known) {
       known.update(cluster);
@@ -262,7 +270,24 @@ export class SchedulingSnapshot {
 
   /** A cluster deleted: the bindings placed on it are no longer counted anywhere for it. */
   removeCluster(name: string): void {
+    this.filterResults.clear();
     this.rooms.delete(name);
+  }
+
+  /**
+   * The clusters that pass the filters (cluster-filter.ts) for this affinity and these tolerations: the
+   * same for every binding that shares them (as a policy's bindings do), so worked out once per cluster
+   * change rather than per cluster per decision.
+   */
+  filtered(affinity: ClusterAffinity | undefined, tolerations: readonly Toleration[]): FilteredClusters<ClusterState> {
+    const key = JSON.stringify([affinity ?? null, tolerations]);
+    let result = this.filterResults.get(key);
+    if (!result) {
+      if (this.filterResults.size >= FILTER_RESULTS_KEPT) this.filterResults.clear();
+      result = filterClusters(this.rooms.values(), affinity, tolerations);
+      this.filterResults.set(key, result);
+    }
+    return result;
   }
 
   /** Records a binding as stored now, replacing what was known of it. */

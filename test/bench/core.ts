@@ -4,7 +4,7 @@
  */
 import type { ResourceBinding } from '../../lib/api/resource-binding';
 import { DEFAULT_CONFIG } from '../../lib/config';
-import { deepFreeze } from '../../lib/memory/deep-freeze';
+import { frozenCopy } from '../../lib/memory/frozen-copy';
 import { replicaStrategy } from '../../lib/scheduler/replica-strategy';
 import { scheduleBinding, type ScheduleDecision, type ScheduleOptions } from '../../lib/scheduler/schedule-binding';
 import { SchedulingSnapshot } from '../../lib/scheduler/snapshot';
@@ -47,10 +47,10 @@ interface Run {
 /** What the schedule cycle does with a decision in its snapshot: the placed binding and the evicted victims. */
 function apply(snapshot: SchedulingSnapshot, binding: ResourceBinding, decision: ScheduleDecision): void {
   if (decision.result !== 'scheduled') return;
-  snapshot.upsert(deepFreeze({ ...binding, spec: { ...binding.spec, clusters: [...decision.targets] } }));
+  snapshot.upsert(frozenCopy({ ...binding, spec: { ...binding.spec, clusters: [...decision.targets] } }));
   for (const victim of decision.victims) {
     const { clusters: _evicted, ...spec } = victim.binding.spec;
-    snapshot.upsert(deepFreeze({ ...victim.binding, spec }));
+    snapshot.upsert(frozenCopy({ ...victim.binding, spec }));
   }
 }
 
@@ -181,8 +181,8 @@ export function coreBenchmark(log: (line: string) => void): string {
   const cut = searches.filter((s) => !s.exact);
   const share = (part: readonly Sample[]) => part.reduce((sum, s) => sum + s.decideMs, 0);
 
-  const fresh = medianMs(() => new SchedulingSnapshot(roomy.clusters, roomy.running.map((b) => deepFreeze(structuredClone(b)))));
-  const cloning = medianMs(() => roomy.running.map((b) => deepFreeze(structuredClone(b))));
+  const fresh = medianMs(() => new SchedulingSnapshot(roomy.clusters, roomy.running.map((b) => frozenCopy(structuredClone(b)))));
+  const cloning = medianMs(() => roomy.running.map((b) => frozenCopy(structuredClone(b))));
   const seen = medianMs(() => new SchedulingSnapshot(roomy.clusters, roomy.running));
   const order = medianMs(() => new SchedulingSnapshot(full.clusters, full.running).priorityOrder()) - seen;
 

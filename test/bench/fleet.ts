@@ -6,7 +6,7 @@
 import type { Cluster } from '../../lib/api/cluster';
 import { decodeObject } from '../../lib/api/decode';
 import type { ResourceBinding } from '../../lib/api/resource-binding';
-import { deepFreeze } from '../../lib/memory/deep-freeze';
+import { frozenCopy } from '../../lib/memory/frozen-copy';
 import type { Random } from './random';
 
 const REGIONS = ['eu', 'us', 'ap'] as const;
@@ -179,7 +179,7 @@ function runningTargets(random: Random, shape: Shape, replicas: number): { name:
 /** Decoded like any stored object, and frozen as the in-memory store freezes what it returns. */
 function bindingObject(workload: Workload, targets: readonly { name: string; replicas: number }[]): ResourceBinding {
   const namespaced = workload.namespace !== undefined;
-  return deepFreeze(
+  return frozenCopy(
     decodeObject({
       apiVersion: 'work.karmada.io/v1alpha2',
       kind: namespaced ? 'ResourceBinding' : 'ClusterResourceBinding',
@@ -198,7 +198,7 @@ function bindingObject(workload: Workload, targets: readonly { name: string; rep
 }
 
 function decodeCluster(info: ClusterInfo, summary: Record<string, Record<string, string | number>>): Cluster {
-  return deepFreeze(
+  return frozenCopy(
     decodeObject({
       apiVersion: 'cluster.karmada.io/v1alpha1',
       kind: 'Cluster',

@@ -1,8 +1,11 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { DynamoDbEventLog } from '../../functions/adapters/dynamodb-event-log';
 import { withOutbox } from '../../functions/adapters/outbox';
 import { ScheduleTickingQueue } from '../../functions/adapters/schedule-ticking-queue';
 import { SqsMessageQueue } from '../../functions/adapters/sqs-message-queue';
+import type { EventRecord } from '../../lib/ports/event-log';
 
 interface Sent {
   readonly command: string;
@@ -82,5 +85,46 @@ describe('outbox', () => {
     });
     await expect(failing).rejects.toThrow('handler failed');
     expect(requests.map((r) => r.command)).toEqual(['SendMessageBatchCommand']);
+  });
+});
+
+describe('outbox and the event log', () => {
+  /** A DynamoDB document client that records each BatchWriteItem and leaves the first item of each first request unprocessed. */
+  function eventTableClient(): { client: DynamoDBDocumentClient; writes: number[] } {
+    const writes: number[] = [];
+    const client = {
+      send: async (command: { input: { RequestItems: Record<string, unknown[]> } }) => {
+        const requests = command.input.RequestItems.events!;
+        writes.push(requests.length);
+        return { UnprocessedItems: writes.length === 1 ? { events: requests.slice(0, 1) } : {} };
+      },
+    };
+    return { client: client as unknown as DynamoDBDocumentClient, writes };
+  }
+
+  const event = (n: number): EventRecord => ({
+    type: 'Normal',
+    reason: 'Scheduled',
+    object: { apiVersion: 'work.karmada.io/v1alpha2', kind: 'ResourceBinding', namespace: 'default', name: `b${n}` },
+    message: `event ${n}`,
+  });
+
+  it('writes the events of an invocation when it is released, twenty-five to a request, and writes again what was left unprocessed', async () => {
+    const { client, writes } = eventTableClient();
+    const log = new DynamoDbEventLog(client, 'events', { now: () => 0 });
+    await withOutbox({ holdSends: false }, async () => {
+      for (let n = 0; n < 30; n++) await log.record(event(n));
+      expect(writes).toEqual([]);
+    });
+    expect(writes).toEqual([25, 1, 5]);
+  });
+
+  it('without an outbox writes each event at once (again while DynamoDB leaves it unprocessed)', async () => {
+    const { client, writes } = eventTableClient();
+    const log = new DynamoDbEventLog(client, 'events', { now: () => 0 });
+    await log.record(event(1));
+    expect(writes).toEqual([1, 1]);
+    await log.record(event(2));
+    expect(writes).toEqual([1, 1, 1]);
   });
 });

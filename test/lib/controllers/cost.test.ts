@@ -78,3 +78,24 @@ describe('the cost of a change does not grow with the fleet', () => {
     expect(large['policy-change'].calls).toBeGreaterThan(0);
   });
 });
+
+describe('a batch with both a template and its policy claims the template once', () => {
+  it('reads the template and its binding in one request, not one per notice', async () => {
+    let policyChange: CountingStore | undefined;
+    const system = new MemorySystem(withConfig(), (fn, store) => {
+      const counting = new CountingStore(store);
+      if (fn === 'policy-change') policyChange = counting;
+      return counting;
+    });
+    await system.objects.apply(cluster('m1', { cpu: '100' }));
+    await system.runUntilIdle();
+    policyChange!.reset();
+    // Both notices land in the same batch of the policy-change queue.
+    await system.objects.apply(byName('web'));
+    await system.objects.apply(deployment('web', { requests: { cpu: '10m' } }));
+    await system.runUntilIdle();
+    expect(system.handlerErrors).toEqual([]);
+    expect(policyChange!.counts.byMethod.getMany).toBe(1);
+    expect(await system.store.get({ group: 'work.karmada.io', kind: 'ResourceBinding', namespace: 'default', name: 'web-deployment' })).toBeDefined();
+  });
+});

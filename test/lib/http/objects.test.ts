@@ -62,6 +62,20 @@ describe.each(KINDS)('$kind', ({ kind, collection, object }) => {
     expect(await api.snapshot()).toEqual(before);
   });
 
+  it('POST repeating a create that was stored is 409 AlreadyExists and announces the object again; a different object is not announced', async () => {
+    const { api } = await created();
+    await api.system.runUntilIdle();
+    const queue = api.system.policyChangeQueue;
+    expect(queue.held()).toBe(0);
+    // The client retries a second later: the notice is a new message, not a duplicate of the first.
+    await api.system.advance(1000);
+    expect((await api.send('POST', collection, { body: object('first') })).statusCode).toBe(409);
+    expect(queue.held()).toBe(kind === 'PriorityClass' ? 0 : 1);
+    await api.system.runUntilIdle();
+    expect((await api.send('POST', collection, { body: withLabels(object('first'), { changed: 'yes' }) })).statusCode).toBe(409);
+    expect(queue.held()).toBe(0);
+  });
+
   it('PUT replaces it, and with a stale resourceVersion is 409 Conflict and writes nothing', async () => {
     const { api, stored } = await created();
     const replaced = await api.send('PUT', item, { body: withLabels(object('first'), { team: 'a' }, stored.metadata.resourceVersion) });

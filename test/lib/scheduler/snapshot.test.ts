@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
+import type { Toleration } from '../../../lib/api/propagation-policy';
 import { availableReplicas } from '../../../lib/resources';
 import { bindingKeyOf, bindingState, SchedulingSnapshot, usageOn } from '../../../lib/scheduler/snapshot';
 import { binding, cluster } from './support';
@@ -180,5 +181,31 @@ describe('SchedulingSnapshot.free for a binding being rescheduled', () => {
     const snapshot = new SchedulingSnapshot([m1], [before]);
     // 4 cores − 2 × 1 core placed, plus the 2 cores it holds: 4 free, not 6.
     expect(snapshot.free(snapshot.clusters.get('m1')!, bindingState(after)).cpu).toBe(4000);
+  });
+});
+
+describe('SchedulingSnapshot.filtered', () => {
+  const east = { labelSelector: { matchLabels: { region: 'east' } } };
+  const names = (snapshot: SchedulingSnapshot, affinity = east, tolerations: Toleration[] = []) =>
+    snapshot.filtered(affinity, tolerations).feasible.map((state) => state.name);
+
+  it('answers from what the clusters are now after one is changed, added or removed', () => {
+    const snapshot = new SchedulingSnapshot([cluster('m1', { labels: { region: 'east' } }), cluster('m2', { labels: { region: 'west' } })], []);
+    expect(names(snapshot)).toEqual(['m1']);
+    snapshot.upsertCluster(cluster('m2', { labels: { region: 'east' } }));
+    expect(names(snapshot)).toEqual(['m1', 'm2']);
+    snapshot.upsertCluster(cluster('m3', { labels: { region: 'east' }, taints: [{ key: 'gpu', effect: 'NoSchedule' }] }));
+    expect(names(snapshot)).toEqual(['m1', 'm2']);
+    expect(snapshot.filtered(east, []).failures).toEqual(new Map([['taint', 1]]));
+    expect(names(snapshot, east, [{ key: 'gpu', operator: 'Exists' }])).toEqual(['m1', 'm2', 'm3']);
+    snapshot.removeCluster('m1');
+    expect(names(snapshot)).toEqual(['m2']);
+  });
+
+  it('tells affinities apart by what they say, not by which object says it', () => {
+    const snapshot = new SchedulingSnapshot([cluster('m1', { labels: { region: 'east' } }), cluster('m2', { labels: { region: 'west' } })], []);
+    expect(names(snapshot, { labelSelector: { matchLabels: { region: 'east' } } })).toEqual(['m1']);
+    expect(names(snapshot, { labelSelector: { matchLabels: { region: 'west' } } })).toEqual(['m2']);
+    expect(names(snapshot, { labelSelector: { matchLabels: { region: 'east' } } })).toEqual(['m1']);
   });
 });

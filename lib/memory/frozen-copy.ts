@@ -1,0 +1,12 @@
+/**
+ * A frozen deep copy of JSON-like data, so that shared in-memory state cannot be changed behind the store's
+ * back. Parts that are frozen already are shared rather than copied: everything the in-memory store and
+ * queues hand out is frozen, so an update built by spreading a stored object copies only what it changed.
+ */
+export function frozenCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = frozenCopy((value as Record<string, unknown>)[key]);
+  return Object.freeze(copy) as T;
+}
