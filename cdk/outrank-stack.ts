@@ -49,8 +49,8 @@ const SCHEDULE_INTERVAL = Duration.minutes(1);
 /** How often every template goes to policy-change again (lib/controllers/template-resync.ts), as `npm start` does. */
 const RESYNC_INTERVAL = Duration.minutes(30);
 
-/** Events are only ever appended (functions/adapters/dynamodb-event-log.ts), never changed or deleted. */
-const APPEND_EVENT = 'dynamodb:PutItem';
+/** Events are only ever appended, in batches (functions/adapters/dynamodb-event-log.ts), never changed or deleted. */
+const APPEND_EVENT = 'dynamodb:BatchWriteItem';
 
 /** One JSON line per request, with HTTP API variables (the default format names REST API ones) and the signer. */
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
@@ -181,6 +181,9 @@ export class OutrankStack extends Stack {
     objects.grantReadWriteData(policyChangeFunction);
     eventLog.grant(policyChangeFunction, APPEND_EVENT);
     bindingEnqueue.queue.grantSendMessages(policyChangeFunction);
+    // A binding it has just written goes straight to its band (lib/controllers/band-enqueue.ts).
+    for (const band of bandQueues) band.queue.grantSendMessages(policyChangeFunction);
+    scheduleTick.queue.grantSendMessages(policyChangeFunction);
 
     bindingEnqueue.queue.grantConsumeMessages(bindingEnqueueFunction);
     objects.grantReadWriteData(bindingEnqueueFunction);

@@ -14,7 +14,8 @@ import { scale, toResourceList, type ResourceList } from '../resources';
 import { addDelta, allocationChange, allocationWrites } from './allocations';
 import { bindingsBy, syncBindings } from './binding-informers';
 import { bindingRefFor, claimantOf, policyKey } from './binding-references';
-import { requestScheduling, wakeForFreedRoom } from './binding-requests';
+import { enqueueInBand } from './band-enqueue';
+import { wakeForFreedRoom } from './binding-requests';
 import type { ControllerContext } from './context';
 import { bindingGroupId, bindingRefOf } from './messages';
 import { retryOnConflict } from './retry-on-conflict';
@@ -207,20 +208,22 @@ export class TemplateClaims {
     }
     const { decision, built } = desired;
     if (bindingDiffers(existing, built)) {
+      let written: ResourceBinding;
       try {
-        const [written] = await store.transact([
+        [written] = (await store.transact([
           { op: 'put', object: built.binding, expectedVersion: existing?.metadata.resourceVersion ?? null },
           unchanged(decision.policy),
           ...(decision.kind === 'preempt' ? [unchanged(decision.from)] : []),
           ...(await requestChangeWrites(this.context, existing, built.binding)),
-        ]);
-        await requestScheduling(this.context, [written as ResourceBinding]);
+        ])) as [ResourceBinding];
       } catch (error) {
         if (decision.kind === 'preempt' && (lastAttempt || !(error instanceof ConflictError))) {
           await this.preemptionFailed(template, decision, error);
         }
         throw error;
       }
+      // The binding is in hand: queued in its band from here, not read again by binding-enqueue.
+      await enqueueInBand(this.context, written);
       for (const warning of built.warnings) await this.context.events.record(warning);
     }
     if (decision.kind === 'preempt') await this.preemptionSucceeded(template, decision);

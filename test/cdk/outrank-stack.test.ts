@@ -208,11 +208,11 @@ describe('IAM', () => {
     expect(receivers(definitions.bindingEnqueueQueue.name)).toEqual(['outrank-binding-enqueue']);
     expect(senders(definitions.bindingEnqueueQueue.name)).toEqual(['outrank-api', 'outrank-policy-change', 'outrank-schedule-cycle', 'outrank-reconcile']);
     expect(receivers(definitions.scheduleTickQueue.name)).toEqual(['outrank-schedule-cycle']);
-    expect(senders(definitions.scheduleTickQueue.name)).toEqual(['outrank-binding-enqueue']);
+    expect(senders(definitions.scheduleTickQueue.name)).toEqual(['outrank-policy-change', 'outrank-binding-enqueue']);
     for (const band of definitions.bandQueues.values()) {
       expect(receivers(band.name)).toEqual(['outrank-schedule-cycle']);
       expect(can('outrank-schedule-cycle', 'sqs:ChangeMessageVisibility', model.queueId(band.name))).toBe(true);
-      expect(senders(band.name)).toEqual(['outrank-binding-enqueue']);
+      expect(senders(band.name)).toEqual(['outrank-policy-change', 'outrank-binding-enqueue']);
     }
     for (const queue of allQueues(definitions)) {
       expect(FUNCTIONS.filter((name) => model.grantsOf(name).some((grant) => grant.resource === model.queueId(queue.deadLetterName)))).toEqual([]);
@@ -225,7 +225,7 @@ describe('IAM', () => {
     const eventWrites = FUNCTIONS.flatMap((name) =>
       model.grantsOf(name).filter((grant) => grant.resource === eventsTable() && /Put|Update|Delete|Write/.test(grant.action)).map((grant) => `${name} ${grant.action}`),
     );
-    expect(eventWrites.sort()).toEqual(['outrank-policy-change dynamodb:PutItem', 'outrank-schedule-cycle dynamodb:PutItem']);
+    expect(eventWrites.sort()).toEqual(['outrank-policy-change dynamodb:BatchWriteItem', 'outrank-schedule-cycle dynamodb:BatchWriteItem']);
   });
 });
 

@@ -1,0 +1,66 @@
+import { clusterRef, isClusterReady, type Cluster } from '../api/cluster';
+import {
+  bindingPriority,
+  CONDITION_SCHEDULING_SUSPENDED,
+  findCondition,
+  isSuspended,
+  withCondition,
+  type ResourceBinding,
+} from '../api/resource-binding';
+import { bandFor } from '../config';
+import type { ControllerContext } from './context';
+import { bindingGroupId, bindingMessageId, bindingRefOf } from './messages';
+import { schedulingNeed } from './scheduling-need';
+
+/**
+ * What binding-enqueue does with a binding as stored now: reflects its scheduling suspension in its
+ * conditions (scheduling suspension (003)) and, when it needs scheduling, queues it in the band of its
+ * priority (binding priority and preemption (000)). It reads only the clusters the binding is placed on.
+ * A controller that has just written the binding calls it directly, rather than asking binding-enqueue
+ * to read the binding again.
+ */
+export async function enqueueInBand(context: ControllerContext, binding: ResourceBinding, cause?: string): Promise<void> {
+  const current = await reflectSuspension(context, binding);
+  const ready = await readyClustersOf(context, current);
+  const need = schedulingNeed(current, (name) => ready.has(name));
+  if (!need.needed) return;
+
+  const priority = bindingPriority(current);
+  const band = bandFor(context.config, priority);
+  const queue = context.queues.bands.get(band.name);
+  if (!queue) throw new Error(`no queue for priority band ${band.name}`);
+  const ref = bindingRefOf(current);
+  await queue.send([
+    {
+      body: { binding: ref, priority, enqueuedAt: context.clock.now() },
+      groupId: bindingGroupId(ref),
+      deduplicationId: bindingMessageId(ref, current.metadata.resourceVersion ?? '0', cause),
+    },
+  ]);
+}
+
+/** The clusters the binding is placed on that exist and are ready, read afresh in one request. */
+async function readyClustersOf(context: ControllerContext, binding: ResourceBinding): Promise<Set<string>> {
+  const targets = binding.spec.clusters ?? [];
+  if (targets.length === 0) return new Set();
+  const clusters = await context.store.getMany<Cluster>(targets.map((target) => clusterRef(target.name)));
+  return new Set(clusters.filter((cluster): cluster is Cluster => cluster !== undefined && isClusterReady(cluster)).map((c) => c.metadata.name));
+}
+
+async function reflectSuspension(context: ControllerContext, binding: ResourceBinding): Promise<ResourceBinding> {
+  const suspended = isSuspended(binding);
+  const current = findCondition(binding, CONDITION_SCHEDULING_SUSPENDED);
+  if (current === undefined && !suspended) return binding;
+  if (current?.status === (suspended ? 'True' : 'False')) return binding;
+  const now = new Date(context.clock.now()).toISOString();
+  const conditions = withCondition(binding.status?.conditions, {
+    type: CONDITION_SCHEDULING_SUSPENDED,
+    status: suspended ? 'True' : 'False',
+    reason: suspended ? 'SchedulingSuspended' : 'SchedulingResumed',
+    message: suspended ? 'spec.suspension.scheduling is true: the scheduler leaves this binding alone' : 'scheduling resumed',
+    lastTransitionTime: now,
+  });
+  const updated: ResourceBinding = { ...binding, status: { ...binding.status, conditions } };
+  const [written] = await context.store.transact([{ op: 'put', object: updated, expectedVersion: binding.metadata.resourceVersion ?? null }]);
+  return written as ResourceBinding;
+}
