@@ -42,7 +42,8 @@ const environmentSchema = z.object({
 export function parseSettings(text: string | undefined): { config: SchedulerConfig; tenancy: TenancySettings | undefined } {
   if (!text) return { config: withConfig(), tenancy: undefined };
   const { tenancy, ...settings } = settingsSchema.parse(JSON.parse(text));
-  return { config: withConfig({ ...settings, bands: settings.bands ?? DEFAULT_BANDS, gates: settings.gates ?? {} }), tenancy };
+  const nonPreemptible = tenancy ? { nonPreemptibleNamespaces: tenancy.nonPreemptibleNamespaces ?? [] } : {};
+  return { config: withConfig({ ...settings, bands: settings.bands ?? DEFAULT_BANDS, gates: settings.gates ?? {}, ...nonPreemptible }), tenancy };
 }
 
 export interface FunctionEnvironment {

@@ -39,6 +39,12 @@ export interface SchedulerConfig {
   readonly maxCommitAttempts: number;
   /** Oracle calls the exact victim search may spend before settling for its best answer so far. */
   readonly victimSearchBudget: number;
+  /**
+   * With tenancy, the namespaces whose templates' `kai.scheduler/preemptibility` label may declare work
+   * non-preemptible (tenancy `nonPreemptibleNamespaces`); elsewhere the label is ignored with a Warning.
+   * Undefined without tenancy: every namespace may.
+   */
+  readonly nonPreemptibleNamespaces?: readonly string[];
 }
 
 export const DEFAULT_BANDS: readonly PriorityBand[] = [

@@ -1,3 +1,4 @@
+import { mayDeclareNonPreemptible, nonPreemptibleDeclarations } from './non-preemptible-declarations';
 import { priorityClassRefusal } from './priority-class-access';
 import type { PriorityClassLookup } from './priority-class-lookup';
 import { priorityClassUses } from './priority-class-uses';
@@ -21,7 +22,8 @@ function outsideScopeRule(namespaces: ReadonlySet<string>): string {
 
 /**
  * Decides the writes of the tenancy model: admins write everything; a tenant writes objects in its
- * namespaces, naming only the PriorityClasses those namespaces may use; cluster-scoped objects
+ * namespaces, naming only the PriorityClasses those namespaces may use and declaring work
+ * non-preemptible only where the namespace is granted it; cluster-scoped objects
  * (Cluster, PriorityClass, ClusterPropagationPolicy, ClusterResourceBinding) are for admins alone.
  * Reads are not its business: every authenticated caller may read everything. Decisions hold at
  * write time: restricting a class later does not undo the policies and templates already naming it.
@@ -43,6 +45,10 @@ export class Authorizer {
     for (const use of priorityClassUses(request.object)) {
       const refused = await priorityClassRefusal(this.tenancy, namespace, use.name, this.priorityClasses);
       if (refused !== undefined) return refusal(principal, request, `${use.field}: ${refused}`);
+    }
+    const [declaration] = nonPreemptibleDeclarations(request.object);
+    if (declaration !== undefined && !mayDeclareNonPreemptible(this.tenancy, namespace)) {
+      return refusal(principal, request, `${declaration}: work in namespace "${namespace}" may not be declared non-preemptible (tenancy nonPreemptibleNamespaces)`);
     }
     return ALLOWED;
   }

@@ -24,5 +24,12 @@ export const tenancySettingsSchema = z.strictObject({
   restrictedPriorityClasses: z.array(objectName).max(1024).optional(),
   /** Per namespace, the restricted PriorityClasses it may use nonetheless. */
   namespacePriorityClasses: z.record(namespaceName, z.array(objectName).max(1024)).optional(),
+  /**
+   * The namespaces whose work may be declared non-preemptible (a policy's `preemptibility`, or the
+   * `kai.scheduler/preemptibility` label): elsewhere a tenant's declaration is refused, and a label
+   * is ignored when bindings are built. Work at or above the preemptibility threshold is
+   * non-preemptible wherever it is: that is governed by the PriorityClasses a namespace may use.
+   */
+  nonPreemptibleNamespaces: z.array(namespaceName).max(1024).optional(),
 });
 export type TenancySettings = z.infer<typeof tenancySettingsSchema>;

@@ -162,6 +162,7 @@ export class TemplateClaims {
       policy: decision.policy,
       priorityClasses: [...this.context.informers.priorityClasses().values()],
       preemptibleBelowPriority: config.preemptibleBelowPriority,
+      labelsMayDeclareNonPreemptible: config.nonPreemptibleNamespaces?.includes(template.metadata.namespace ?? '') ?? true,
       existing,
       now: new Date(this.context.clock.now()).toISOString(),
     });

@@ -20,6 +20,8 @@ export interface BindingInputs {
   readonly policy: AnyPropagationPolicy;
   readonly priorityClasses: readonly PriorityClass[];
   readonly preemptibleBelowPriority: number;
+  /** Whether the template's labels may declare it non-preemptible (tenancy; see SchedulerConfig.nonPreemptibleNamespaces). */
+  readonly labelsMayDeclareNonPreemptible: boolean;
   /** The binding as stored, if any: its status, placement and generation carry over. */
   readonly existing: ResourceBinding | undefined;
   /** When a new binding is created (its creationTimestamp). */
@@ -95,6 +97,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
     podLabels: templatePodLabels(template),
     priority: priority.priority,
     preemptibleBelowPriority: inputs.preemptibleBelowPriority,
+    labelsMayDeclareNonPreemptible: inputs.labelsMayDeclareNonPreemptible,
   });
   for (const invalid of preemptibility.invalidLabels) {
     warnings.push({
@@ -102,6 +105,14 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
       reason: 'InvalidPreemptibility',
       object: templateRef,
       message: `${invalid.where} label kai.scheduler/preemptibility="${invalid.value}" is not preemptible or non-preemptible; ignored`,
+    });
+  }
+  for (const where of preemptibility.ungrantedLabels) {
+    warnings.push({
+      type: 'Warning',
+      reason: 'NonPreemptibleNotGranted',
+      object: templateRef,
+      message: `${where} label kai.scheduler/preemptibility="non-preemptible" ignored: namespace "${template.metadata.namespace ?? ''}" is not granted non-preemptible work (tenancy nonPreemptibleNamespaces)`,
     });
   }
 

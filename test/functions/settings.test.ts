@@ -14,6 +14,13 @@ describe('OUTRANK_SETTINGS with tenancy', () => {
     expect(config.preemptibleBelowPriority).toBe(50);
   });
 
+  it('gives the controllers the namespaces granted non-preemptible work: none when tenancy grants none, every one without tenancy', () => {
+    expect(parseSettings(JSON.stringify({ tenancy: TENANCY })).config.nonPreemptibleNamespaces).toEqual(['team-a-batch']);
+    const { nonPreemptibleNamespaces: _granted, ...withoutGrant } = TENANCY;
+    expect(parseSettings(JSON.stringify({ tenancy: withoutGrant })).config.nonPreemptibleNamespaces).toEqual([]);
+    expect(parseSettings(JSON.stringify({})).config.nonPreemptibleNamespaces).toBeUndefined();
+  });
+
   it('fails loudly on a tenancy it cannot enforce as written', () => {
     expect(() => parseSettings(JSON.stringify({ tenancy: { admins: ['arn:*:x'], tenants: [] } }))).toThrow(/only as its last character/);
     expect(() => parseSettings(JSON.stringify({ tenancy: { admins: [], tenants: [], restricted: ['critical'] } }))).toThrow(/restricted/);

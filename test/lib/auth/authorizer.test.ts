@@ -9,8 +9,10 @@ import {
   cluster,
   clusterPolicy,
   deployment,
+  labelledDeployment,
   lookupOf,
   newPriorityClass,
+  nonPreemptiblePolicy,
   podPriorityPolicy,
   policy,
   PRIORITY_CLASSES,
@@ -56,6 +58,11 @@ const ALLOWED: Case[] = [
   { name: 'a tenant deletes a policy an admin gave a restricted class', principal: TEAM_A, verb: 'delete', resource: 'propagationpolicies', object: policy('team-a', 'critical') },
   { name: 'a tenant patches the suspension of a binding in its namespace', principal: TEAM_A, verb: 'patch', resource: 'resourcebindings', object: binding('ResourceBinding', 'team-a') },
   { name: 'a tenant writes a namespace named like an Object.prototype member', principal: TEAM_B, verb: 'create', resource: 'propagationpolicies', object: policy('constructor', 'low') },
+  { name: 'a tenant declares non-preemptible work in a namespace granted it (001)', principal: TEAM_A, verb: 'create', resource: 'propagationpolicies', object: nonPreemptiblePolicy('team-a-batch') },
+  { name: 'a tenant labels a template non-preemptible in a namespace granted it (001)', principal: TEAM_A, verb: 'update', resource: 'deployments', object: labelledDeployment('team-a-batch', 'template') },
+  { name: 'a tenant labels a pod template preemptible anywhere (001)', principal: TEAM_A, verb: 'create', resource: 'deployments', object: labelledDeployment('team-a', 'pod template', 'preemptible') },
+  { name: 'an admin declares non-preemptible work in any namespace (001)', principal: ADMIN, verb: 'create', resource: 'propagationpolicies', object: nonPreemptiblePolicy('team-b') },
+  { name: 'a tenant deletes a non-preemptible policy in a namespace not granted it (001)', principal: TEAM_B, verb: 'delete', resource: 'propagationpolicies', object: nonPreemptiblePolicy('team-b') },
 ];
 
 const REFUSED: Case[] = [
@@ -148,6 +155,21 @@ const REFUSED: Case[] = [
     name: 'a tenant uses a restricted class in a namespace named like an Object.prototype member',
     principal: TEAM_B, verb: 'create', resource: 'propagationpolicies', object: policy('constructor', 'critical'),
     refused: 'user "arn:aws:iam::1:role/team-b" cannot create propagationpolicies "web" in namespace "constructor": spec.schedulePriority.priorityClassName: PriorityClass "critical" is restricted and not allowed in namespace "constructor"',
+  },
+  {
+    name: 'a tenant declares its policy\'s work non-preemptible in a namespace not granted it (001)',
+    principal: TEAM_A, verb: 'create', resource: 'propagationpolicies', object: nonPreemptiblePolicy('team-a'),
+    refused: 'user "arn:aws:iam::1:role/team-a" cannot create propagationpolicies "web" in namespace "team-a": spec.preemptibility: work in namespace "team-a" may not be declared non-preemptible (tenancy nonPreemptibleNamespaces)',
+  },
+  {
+    name: 'a tenant labels a template non-preemptible in a namespace not granted it (001)',
+    principal: TEAM_B, verb: 'patch', resource: 'deployments', object: labelledDeployment('team-b', 'template'),
+    refused: 'user "arn:aws:iam::1:role/team-b" cannot patch deployments "web" in namespace "team-b": metadata.labels["kai.scheduler/preemptibility"]: work in namespace "team-b" may not be declared non-preemptible (tenancy nonPreemptibleNamespaces)',
+  },
+  {
+    name: 'a tenant labels a pod template non-preemptible in a namespace not granted it (001)',
+    principal: TEAM_A_SESSION, verb: 'update', resource: 'deployments', object: labelledDeployment('team-a', 'pod template'),
+    refused: 'user "arn:aws:sts::1:assumed-role/team-a/ci" cannot update deployments "web" in namespace "team-a": spec.template.metadata.labels["kai.scheduler/preemptibility"]: work in namespace "team-a" may not be declared non-preemptible (tenancy nonPreemptibleNamespaces)',
   },
 ];
 

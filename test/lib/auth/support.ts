@@ -26,6 +26,7 @@ export const TENANCY: TenancySettings = {
   ],
   restrictedPriorityClasses: ['critical'],
   namespacePriorityClasses: { 'team-a-batch': ['critical'], 'team-b': ['system-high', 'reserved'] },
+  nonPreemptibleNamespaces: ['team-a-batch'],
 };
 
 export function priorityClass(name: string, value: number, labels: Record<string, string> = {}) {
@@ -71,6 +72,26 @@ export const deployment = (namespace: string, priorityClassName?: string) =>
     metadata: { name: 'web', namespace },
     spec: { replicas: 1, template: { spec: { ...(priorityClassName ? { priorityClassName } : {}), containers: [{ name: 'main' }] } } },
   });
+
+/** A policy declaring its work non-preemptible (preemptibility separate from priority (001)). */
+export const nonPreemptiblePolicy = (namespace: string) =>
+  decodeObject({
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'PropagationPolicy',
+    metadata: { name: 'web', namespace },
+    spec: { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], preemptibility: 'non-preemptible' },
+  });
+
+/** A Deployment with the kai.scheduler/preemptibility label on itself or on its pod template. */
+export const labelledDeployment = (namespace: string, where: 'template' | 'pod template', value = 'non-preemptible') => {
+  const labels = { 'kai.scheduler/preemptibility': value };
+  return decodeObject({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace, ...(where === 'template' ? { labels } : {}) },
+    spec: { replicas: 1, template: { ...(where === 'pod template' ? { metadata: { labels } } : {}), spec: { containers: [{ name: 'main' }] } } },
+  });
+};
 
 export const binding = (kind: 'ResourceBinding' | 'ClusterResourceBinding', namespace?: string): KubeObject =>
   decodeObject({

@@ -41,6 +41,8 @@ interface VictimCase {
   readonly preemptorPolicy?: 'PreemptLowerPriority' | 'Never';
   readonly preemptorCpu?: string;
   readonly gates?: Partial<FeatureGates>;
+  /** Tenancy's grant of non-preemptible work (the victim is in namespace "default"). */
+  readonly nonPreemptibleNamespaces?: readonly string[];
   readonly clusterPods?: string;
   readonly preempted: boolean;
 }
@@ -107,6 +109,24 @@ const VICTIM_CASES: readonly VictimCase[] = [
     victimPriority: 1,
     victimPodLabels: { [LABEL]: 'non-preemptible' },
     preemptorPriority: 10,
+    preempted: false,
+  },
+  {
+    name: 'with tenancy, a template label non-preemptible from a namespace not granted it is ignored: the binding is preempted',
+    spec: SPEC.preemptibility,
+    victimPriority: 1,
+    victimLabels: { [LABEL]: 'non-preemptible' },
+    nonPreemptibleNamespaces: ['platform'],
+    preemptorPriority: 100_000,
+    preempted: true,
+  },
+  {
+    name: 'with tenancy, a pod label non-preemptible from a namespace granted it protects the binding',
+    spec: SPEC.preemptibility,
+    victimPriority: 1,
+    victimPodLabels: { [LABEL]: 'non-preemptible' },
+    nonPreemptibleNamespaces: ['default'],
+    preemptorPriority: 100_000,
     preempted: false,
   },
   { name: 'priority 100 and above is not preemptible by default', spec: SPEC.preemptibility, victimPriority: 100, preemptorPriority: 200, preempted: false },
@@ -181,7 +201,10 @@ const VICTIM_CASES: readonly VictimCase[] = [
 ];
 
 async function runVictimCase(testCase: VictimCase): Promise<MemorySystem> {
-  const system = newSystem({ gates: testCase.gates ?? {} });
+  const system = newSystem({
+    gates: testCase.gates ?? {},
+    ...(testCase.nonPreemptibleNamespaces ? { nonPreemptibleNamespaces: testCase.nonPreemptibleNamespaces } : {}),
+  });
   await applyAll(system, [
     cluster('m1', { cpu: '4', ...(testCase.clusterPods ? { pods: testCase.clusterPods } : {}) }),
     ...neverClasses(testCase.victimPriority),

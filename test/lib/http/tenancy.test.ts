@@ -227,3 +227,67 @@ describe('every write path authorizes before it writes', () => {
     expect(await api.snapshot()).toEqual(before);
   });
 });
+
+describe('declaring work non-preemptible is a privilege of the namespaces tenancy grants it, on every write path (preemptibility separate from priority (001))', () => {
+  const LABEL = { 'kai.scheduler/preemptibility': 'non-preemptible' };
+  const DECLARATIONS = [
+    {
+      declaration: 'the policy field',
+      collection: POLICIES,
+      object: (namespace: string, name: string) => ({ ...deploymentPolicy(namespace, undefined, name), spec: { ...deploymentPolicy(namespace).spec, preemptibility: 'non-preemptible' } }),
+      patch: { spec: { preemptibility: 'non-preemptible' } },
+    },
+    {
+      declaration: 'the template label',
+      collection: DEPLOYMENTS,
+      object: (namespace: string, name: string) => {
+        const object = deployment(namespace, undefined, name);
+        return { ...object, metadata: { ...object.metadata, labels: LABEL } };
+      },
+      patch: { metadata: { labels: LABEL } },
+    },
+    {
+      declaration: 'the pod template label',
+      collection: DEPLOYMENTS,
+      object: (namespace: string, name: string) => {
+        const object = deployment(namespace, undefined, name);
+        return { ...object, spec: { ...object.spec, template: { ...object.spec.template, metadata: { labels: LABEL } } } };
+      },
+      patch: { spec: { template: { metadata: { labels: LABEL } } } },
+    },
+  ];
+  const PATHS = [
+    { path: 'POST', method: 'POST', onItem: false, body: (c: (typeof DECLARATIONS)[number], ns: string) => c.object(ns, 'new') },
+    { path: 'PUT', method: 'PUT', onItem: true, body: (c: (typeof DECLARATIONS)[number], ns: string) => c.object(ns, 'web') },
+    { path: 'merge patch', method: 'PATCH', onItem: true, contentType: MERGE, body: (c: (typeof DECLARATIONS)[number]) => c.patch },
+    { path: 'strategic merge patch', method: 'PATCH', onItem: true, contentType: STRATEGIC, body: (c: (typeof DECLARATIONS)[number]) => c.patch },
+    { path: 'server-side apply', method: 'PATCH', onItem: true, contentType: APPLY, body: (c: (typeof DECLARATIONS)[number], ns: string) => c.object(ns, 'web') },
+  ];
+  const cases = DECLARATIONS.flatMap((declaration) => PATHS.map((path) => ({ name: `${declaration.declaration} by ${path.path}`, declaration, path })));
+
+  async function send(api: Api, namespace: string, { declaration, path }: (typeof cases)[number]) {
+    const body = path.body(declaration, namespace);
+    return api.send(path.method, path.onItem ? `${declaration.collection(namespace)}/web` : declaration.collection(namespace), {
+      identity: TEAM_A,
+      ...(path.contentType === APPLY ? { text: JSON.stringify(body) } : { body }),
+      ...(path.contentType ? { contentType: path.contentType } : {}),
+    });
+  }
+
+  it.each(cases)('$name in a namespace not granted it: 403, nothing written', async (c) => {
+    const api = await tenantSystem();
+    const before = await api.snapshot();
+    const reply = await send(api, 'team-a', c);
+    expect(reply.statusCode, JSON.stringify(reply.body)).toBe(403);
+    expect(reply.body.message).toContain('may not be declared non-preemptible (tenancy nonPreemptibleNamespaces)');
+    await api.system.runUntilIdle();
+    expect(await api.snapshot()).toEqual(before);
+  });
+
+  it.each(cases)('$name in a namespace granted it: written', async (c) => {
+    const api = await tenantSystem();
+    await api.seed(deploymentPolicy('team-a-batch'), deployment('team-a-batch'));
+    const reply = await send(api, 'team-a-batch', c);
+    expect([200, 201], JSON.stringify(reply.body)).toContain(reply.statusCode);
+  });
+});

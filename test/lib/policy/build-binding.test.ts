@@ -12,7 +12,7 @@ const web = template('web', { replicas: 3 });
 const policy = pp('p', { placement: { clusterAffinity: { clusterNames: ['m1', 'm2'] } } });
 
 function build(overrides: Partial<BindingInputs> = {}) {
-  return buildBinding({ template: web, policy, priorityClasses: [], preemptibleBelowPriority: 100, existing: undefined, now: NOW, ...overrides });
+  return buildBinding({ template: web, policy, priorityClasses: [], preemptibleBelowPriority: 100, labelsMayDeclareNonPreemptible: true, existing: undefined, now: NOW, ...overrides });
 }
 
 const withClass = pp('p', { placement: policy.spec.placement, schedulePriority: { priorityClassName: 'x' } });
@@ -232,5 +232,27 @@ describe('buildBinding: creation time', () => {
     expect(created.metadata.creationTimestamp).toBe(NOW);
     const rebuilt = build({ existing: { ...created, metadata: { ...created.metadata, creationTimestamp: '2025-05-05T00:00:00.000Z' } }, now: '2027-01-01T00:00:00.000Z' });
     expect(rebuilt.binding.metadata.creationTimestamp).toBe('2025-05-05T00:00:00.000Z');
+  });
+});
+
+describe('buildBinding: declaring work non-preemptible is a privilege (preemptibility separate from priority (001), tenancy)', () => {
+  const labelled = template('web', { labels: { [PREEMPTIBILITY_LABEL]: 'non-preemptible' } });
+
+  it('ignores the label in a namespace not granted it, with a Warning naming the rule', () => {
+    const built = build({ template: labelled, labelsMayDeclareNonPreemptible: false });
+    expect(built.binding.spec.preemptibility).toBe('preemptible');
+    expect(built.warnings).toEqual([
+      expect.objectContaining({
+        type: 'Warning',
+        reason: 'NonPreemptibleNotGranted',
+        message: 'template label kai.scheduler/preemptibility="non-preemptible" ignored: namespace "default" is not granted non-preemptible work (tenancy nonPreemptibleNamespaces)',
+      }),
+    ]);
+  });
+
+  it('follows the label where the namespace is granted it', () => {
+    const built = build({ template: labelled, labelsMayDeclareNonPreemptible: true });
+    expect(built.binding.spec.preemptibility).toBe('non-preemptible');
+    expect(built.warnings).toEqual([]);
   });
 });

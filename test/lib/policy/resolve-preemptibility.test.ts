@@ -4,7 +4,7 @@ import { PREEMPTIBILITY_LABEL, resolvePreemptibility, type PreemptibilityInputs,
 const SPEC = 'preemptibility separate from priority (001)';
 
 function inputs(overrides: Partial<PreemptibilityInputs>): PreemptibilityInputs {
-  return { policyPreemptibility: undefined, templateLabels: undefined, podLabels: undefined, priority: 0, preemptibleBelowPriority: 100, ...overrides };
+  return { policyPreemptibility: undefined, templateLabels: undefined, podLabels: undefined, priority: 0, preemptibleBelowPriority: 100, labelsMayDeclareNonPreemptible: true, ...overrides };
 }
 const label = (value: string) => ({ [PREEMPTIBILITY_LABEL]: value });
 
@@ -13,42 +13,57 @@ describe(`resolvePreemptibility (${SPEC}, "可抢占性判定": spec field, owne
     [
       'the policy field wins over both labels',
       { policyPreemptibility: 'non-preemptible', templateLabels: label('preemptible'), podLabels: label('preemptible'), priority: 0 },
-      { preemptibility: 'non-preemptible', source: 'policy', invalidLabels: [] },
+      { preemptibility: 'non-preemptible', source: 'policy', invalidLabels: [], ungrantedLabels: [] },
     ],
     [
       'a high-priority preemptible workload (example 1)',
       { policyPreemptibility: 'preemptible', priority: 125 },
-      { preemptibility: 'preemptible', source: 'policy', invalidLabels: [] },
+      { preemptibility: 'preemptible', source: 'policy', invalidLabels: [], ungrantedLabels: [] },
     ],
     [
       'the template label wins over the pod label',
       { templateLabels: label('non-preemptible'), podLabels: label('preemptible') },
-      { preemptibility: 'non-preemptible', source: 'template label', invalidLabels: [] },
+      { preemptibility: 'non-preemptible', source: 'template label', invalidLabels: [], ungrantedLabels: [] },
     ],
     [
       'the pod label (example 3)',
       { templateLabels: { app: 'x' }, podLabels: label('non-preemptible'), priority: 50 },
-      { preemptibility: 'non-preemptible', source: 'pod template label', invalidLabels: [] },
+      { preemptibility: 'non-preemptible', source: 'pod template label', invalidLabels: [], ungrantedLabels: [] },
     ],
     [
       'an invalid template label falls to the pod label',
       { templateLabels: label('maybe'), podLabels: label('preemptible'), priority: 500 },
-      { preemptibility: 'preemptible', source: 'pod template label', invalidLabels: [{ where: 'template', value: 'maybe' }] },
+      { preemptibility: 'preemptible', source: 'pod template label', invalidLabels: [{ where: 'template', value: 'maybe' }], ungrantedLabels: [] },
     ],
     [
       'invalid labels on both fall to the priority rule',
       { templateLabels: label('Preemptible'), podLabels: label('semi-preemptible'), priority: 5 },
-      { preemptibility: 'preemptible', source: 'priority', invalidLabels: [{ where: 'template', value: 'Preemptible' }, { where: 'pod template', value: 'semi-preemptible' }] },
+      { preemptibility: 'preemptible', source: 'priority', invalidLabels: [{ where: 'template', value: 'Preemptible' }, { where: 'pod template', value: 'semi-preemptible' }], ungrantedLabels: [] },
     ],
     [
       'an empty label value is invalid',
       { podLabels: label(''), priority: 100 },
-      { preemptibility: 'non-preemptible', source: 'priority', invalidLabels: [{ where: 'pod template', value: '' }] },
+      { preemptibility: 'non-preemptible', source: 'priority', invalidLabels: [{ where: 'pod template', value: '' }], ungrantedLabels: [] },
     ],
     [
       'a valid label after the policy field is not even read',
       { policyPreemptibility: 'preemptible', templateLabels: label('bogus') },
-      { preemptibility: 'preemptible', source: 'policy', invalidLabels: [] },
+      { preemptibility: 'preemptible', source: 'policy', invalidLabels: [], ungrantedLabels: [] },
+    ],
+    [
+      'a non-preemptible label in a namespace not granted it is skipped, down to the priority rule (tenancy)',
+      { templateLabels: label('non-preemptible'), podLabels: label('non-preemptible'), priority: 1, labelsMayDeclareNonPreemptible: false },
+      { preemptibility: 'preemptible', source: 'priority', invalidLabels: [], ungrantedLabels: ['template', 'pod template'] },
+    ],
+    [
+      'a preemptible label needs no grant (tenancy)',
+      { templateLabels: label('non-preemptible'), podLabels: label('preemptible'), priority: 500, labelsMayDeclareNonPreemptible: false },
+      { preemptibility: 'preemptible', source: 'pod template label', invalidLabels: [], ungrantedLabels: ['template'] },
+    ],
+    [
+      'the policy field is judged when the policy is written, not here (tenancy)',
+      { policyPreemptibility: 'non-preemptible', templateLabels: label('non-preemptible'), labelsMayDeclareNonPreemptible: false },
+      { preemptibility: 'non-preemptible', source: 'policy', invalidLabels: [], ungrantedLabels: [] },
     ],
   ])('%s', (_, overrides, expected) => {
     expect(resolvePreemptibility(inputs(overrides))).toEqual(expected);
