@@ -6,17 +6,25 @@ import { localIdentity, type LocalIdentity } from './local-identity';
 
 export type HttpApiHandler = (event: ApiEvent, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
+/** What the gateway reads of a body; the API refuses bodies over 1 MiB itself, with a Status saying so. */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+class BodyTooLargeError extends Error {}
 
 async function readBody(request: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
+    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError(`the request body is too large: at most ${MAX_BODY_BYTES} bytes are read`);
     chunks.push(chunk as Buffer);
   }
   return chunks.length === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
+}
+
+function failure(response: ServerResponse, code: number, reason: string, message: string): void {
+  response.writeHead(code, { 'content-type': 'application/json', connection: 'close' });
+  response.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }));
 }
 
 const LOCAL_ACCOUNT = '000000000000';
@@ -78,8 +86,8 @@ export function startHttpGateway(handler: HttpApiHandler, port: number, identify
         response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
         response.end(result.body ?? '');
       } catch (error) {
-        response.writeHead(500, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: (error as Error).message, code: 500 }));
+        if (error instanceof BodyTooLargeError) failure(response, 413, 'RequestEntityTooLarge', error.message);
+        else failure(response, 500, 'InternalError', 'an internal error occurred');
       }
     })();
   });

@@ -10,7 +10,7 @@ export class InvalidObjectError extends Error {
     readonly kind: string,
     readonly objectName: string,
     readonly causes: readonly FieldCause[],
-    readonly code: 400 | 422 = 422,
+    readonly code: 400 | 413 | 422 = 422,
   ) {
     super(`${kind} "${objectName || '<unnamed>'}" is invalid: ${causes.map((c) => `${c.field}: ${c.message}`).join('; ')}`);
     this.name = 'InvalidObjectError';

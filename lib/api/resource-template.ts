@@ -58,6 +58,13 @@ export const resourceTemplateSchema = z
         path: ['spec', 'template'],
         message: 'is required: a resource template must carry a pod template',
       });
+    } else if ((template.spec.template.spec?.containers ?? []).length === 0) {
+      // As the Kubernetes API server refuses a pod template without containers.
+      context.addIssue({
+        code: 'custom',
+        path: ['spec', 'template', 'spec', 'containers'],
+        message: 'is required: a pod template must have at least one container',
+      });
     }
     const isJob = template.kind === 'Job';
     const known = ['Deployment', 'StatefulSet', 'ReplicaSet', 'Job'].includes(template.kind);

@@ -35,11 +35,9 @@ export class Authorizer {
   ) {}
 
   async decide(principal: string, request: WriteRequest): Promise<Decision> {
-    const scope = writeScopeOf(this.tenancy, principal);
-    if (scope.admin) return ALLOWED;
-    const { namespace } = request.object.metadata;
-    if (namespace === undefined) return refusal(principal, request, 'only admins write cluster-scoped objects');
-    if (!scope.namespaces.has(namespace)) return refusal(principal, request, outsideScopeRule(scope.namespaces));
+    const scoped = this.decideScope(principal, request);
+    if (!scoped.allowed || writeScopeOf(this.tenancy, principal).admin) return scoped;
+    const namespace = request.object.metadata.namespace!;
     // Deleting gives nothing a priority, so an object an admin gave a restricted class can still be removed by its tenant.
     if (request.verb === 'delete') return ALLOWED;
     for (const use of priorityClassUses(request.object)) {
@@ -50,6 +48,19 @@ export class Authorizer {
     if (declaration !== undefined && !mayDeclareNonPreemptible(this.tenancy, namespace)) {
       return refusal(principal, request, `${declaration}: work in namespace "${namespace}" may not be declared non-preemptible (tenancy nonPreemptibleNamespaces)`);
     }
+    return ALLOWED;
+  }
+
+  /**
+   * Whether the principal may write where the object is (admins anywhere, tenants in their namespaces),
+   * whatever it says: a patch is judged by this on the object as stored, and in full on the object it makes.
+   */
+  decideScope(principal: string, request: WriteRequest): Decision {
+    const scope = writeScopeOf(this.tenancy, principal);
+    if (scope.admin) return ALLOWED;
+    const { namespace } = request.object.metadata;
+    if (namespace === undefined) return refusal(principal, request, 'only admins write cluster-scoped objects');
+    if (!scope.namespaces.has(namespace)) return refusal(principal, request, outsideScopeRule(scope.namespaces));
     return ALLOWED;
   }
 }

@@ -13,7 +13,7 @@ import {
   POLICY_NAMESPACE_LABEL,
   type ResourceBinding,
 } from '../api/resource-binding';
-import { ConflictError, type StoredObject } from '../ports/object-store';
+import { ConflictError, MAX_OBJECT_BYTES, type StoredObject } from '../ports/object-store';
 import { requestScheduling } from './binding-requests';
 import type { ControllerContext } from './context';
 
@@ -160,6 +160,10 @@ export class ObjectService {
     if (existing && isDeepStrictEqual(withoutVersion(next), withoutVersion(existing))) {
       await this.notify(existing, 'written');
       return { object: existing, created: false };
+    }
+    const size = new TextEncoder().encode(JSON.stringify(next)).length;
+    if (size > MAX_OBJECT_BYTES) {
+      throw new InvalidObjectError(next.kind, next.metadata.name, [{ field: '<root>', message: `is ${size} bytes as JSON; objects are kept up to ${MAX_OBJECT_BYTES} bytes` }], 413);
     }
     const [written] = await this.context.store.transact([
       { op: 'put', object: next as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },

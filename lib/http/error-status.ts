@@ -41,7 +41,8 @@ function conflict(resource: ServedResource, name: string): ApiError {
 }
 
 function invalidStatus(error: InvalidObjectError, target: ErrorTarget | undefined): Status {
-  return failureStatus(error.code === 400 ? 'BadRequest' : 'Invalid', error.message, {
+  const reason = error.code === 400 ? 'BadRequest' : error.code === 413 ? 'RequestEntityTooLarge' : 'Invalid';
+  return failureStatus(reason, error.message, {
     name: error.objectName,
     group: target?.resource.group ?? '',
     kind: error.kind,

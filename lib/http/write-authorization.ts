@@ -56,8 +56,13 @@ export async function authorizePatch(
   patch: JsonObject,
   applyPatch: (target: unknown, patch: unknown) => unknown = applyMergePatch,
 ): Promise<void> {
-  if (!deps.access) return;
+  const { access } = deps;
+  if (!access) return;
   const current = await existing(deps, route, ref);
+  // Where the object is now, then everything about what the patch makes of it.
+  if (access.identity === undefined) throw unauthorized();
+  const scoped = access.authorizer.decideScope(access.identity, { verb: 'patch', resource: route.resource.info.plural, object: current });
+  if (!scoped.allowed) throw forbidden(route.resource, current.metadata.name, scoped.message);
   const patched = applyPatch(current, patch) as JsonObject;
   await authorizeWrite(deps, route, 'patch', decodeObject({ ...patched, apiVersion: current.apiVersion, kind: current.kind }));
 }

@@ -16,6 +16,12 @@ export type Write =
   | { readonly op: 'delete'; readonly ref: ObjectRef; readonly expectedVersion: string }
   | { readonly op: 'check'; readonly ref: ObjectRef; readonly expectedVersion: string | null };
 
+/**
+ * The largest object, as JSON, that every store keeps: DynamoDB's 400 KB item limit, less room for the
+ * item's keys and version. The write path refuses larger objects before writing anything.
+ */
+export const MAX_OBJECT_BYTES = 390_000;
+
 /** Raised when a condition of a write does not hold; nothing of the transaction was written. */
 export class ConflictError extends Error {
   constructor(readonly refs: readonly ObjectRef[]) {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { compareRevisions, ConflictError, type ObjectStore, type StoredChange, type StoredObject } from '../../lib/ports/object-store';
+import { compareRevisions, ConflictError, MAX_OBJECT_BYTES, type ObjectStore, type StoredChange, type StoredObject } from '../../lib/ports/object-store';
 
 const ref = (name: string, namespace = 'default') => ({ group: 'apps', kind: 'Deployment', namespace, name });
 
@@ -99,6 +99,18 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
       const { metadata: written, ...expected } = object;
       expect(rest).toEqual(expected);
       expect(metadata.name).toBe(written.name);
+    });
+
+    it('keeps an object of MAX_OBJECT_BYTES as JSON, with the longest names', async () => {
+      const namespace = 'n'.repeat(63);
+      const name = 'w'.repeat(253);
+      const bare = JSON.stringify({ ...deployment(name, namespace), metadata: { name, namespace, annotations: { note: '' } } }).length;
+      const object = { ...deployment(name, namespace), metadata: { name, namespace, annotations: { note: 'x'.repeat(MAX_OBJECT_BYTES - bare) } } };
+      expect(JSON.stringify(object).length).toBe(MAX_OBJECT_BYTES);
+      const [written] = await store.transact([{ op: 'put', object, expectedVersion: null }]);
+      const stored = await store.get<typeof object>(ref(name, namespace));
+      expect(stored?.metadata.annotations.note).toHaveLength(MAX_OBJECT_BYTES - bare);
+      expect(written?.metadata.resourceVersion).toBeTruthy();
     });
 
     it('reads several objects in one request, in the order asked, missing ones as undefined', async () => {

@@ -34,10 +34,25 @@ describe('pod template accessors', () => {
     expect(templatePodLabels(object)).toEqual({ app: 'w' });
   });
 
-  it('returns empty values when the pod template has no spec or labels', () => {
-    const object = template('Deployment', { template: {} });
+  it('returns empty values when the pod template has no spec or labels (a template stored before containers were required)', () => {
+    const object = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'w', namespace: 'default' }, spec: { template: {} } } as ResourceTemplate;
     expect(templatePodSpec(object)).toEqual({});
     expect(templatePodLabels(object)).toEqual({});
+  });
+});
+
+describe('pod template containers', () => {
+  it.each([
+    ['no pod spec', { template: {} }],
+    ['no containers', { template: { spec: {} } }],
+    ['an empty list of containers', { template: { spec: { containers: [] } } }],
+    ['only init containers', { template: { spec: { initContainers: [{ name: 'init' }] } } }],
+  ])('refuses a pod template with %s, naming the field', (_, spec) => {
+    const result = resourceTemplateSchema.safeParse({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'w' }, spec });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({ path: ['spec', 'template', 'spec', 'containers'], message: 'is required: a pod template must have at least one container' }),
+    ]);
   });
 });
 

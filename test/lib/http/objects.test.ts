@@ -334,3 +334,20 @@ describe('request checks, all before anything is written', () => {
     expect(errors).toHaveLength(1);
   });
 });
+
+describe('objects larger than the store keeps', () => {
+  it('are refused with 413 RequestEntityTooLarge naming the limit, and nothing is written', async () => {
+    const api = new Api();
+    const before = await api.snapshot();
+    const big = workload('apps/v1', 'Deployment', 'big');
+    const note = 'x'.repeat(200_000);
+    const reply = await api.send('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      body: { ...big, metadata: { ...big.metadata, annotations: { first: note, second: note } } },
+    });
+    expect(reply.statusCode).toBe(413);
+    expect(reply.body).toMatchObject({ kind: 'Status', reason: 'RequestEntityTooLarge', code: 413 });
+    expect(reply.body.message).toMatch(/is \d+ bytes as JSON; objects are kept up to 390000 bytes/);
+    expect(await api.snapshot()).toEqual(before);
+    expect(api.system.policyChangeQueue.held()).toBe(0);
+  });
+});

@@ -291,3 +291,18 @@ describe('declaring work non-preemptible is a privilege of the namespaces tenanc
     expect([200, 201], JSON.stringify(reply.body)).toContain(reply.statusCode);
   });
 });
+
+describe('a patch is authorized against the object as stored and as patched', () => {
+  it.each([
+    ['merge patch', MERGE],
+    ['strategic merge patch', STRATEGIC],
+  ])('a %s by team-a that moves team-b\'s Deployment into team-a is refused with 403 Forbidden, writing nothing', async (_, contentType) => {
+    const api = await tenantSystem();
+    const before = await api.snapshot();
+    const reply = await api.send('PATCH', `${DEPLOYMENTS('team-b')}/web`, { identity: TEAM_A, contentType, body: { metadata: { namespace: 'team-a' } } });
+    expect(reply.statusCode, JSON.stringify(reply.body)).toBe(403);
+    expect(reply.body.message).toContain('in namespace "team-b": not a namespace of this tenant');
+    await api.system.runUntilIdle();
+    expect(await api.snapshot()).toEqual(before);
+  });
+});

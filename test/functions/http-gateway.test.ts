@@ -1,0 +1,40 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHttpGateway } from '../../functions/local/http-gateway';
+
+describe('the local HTTP gateway', () => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
+
+  async function gateway(): Promise<{ url: string; handled: string[] }> {
+    const handled: string[] = [];
+    const server = await startHttpGateway(
+      async (event) => {
+        handled.push(event.body ?? '');
+        return { statusCode: 200, body: 'ok' };
+      },
+      0,
+      () => 'admin',
+    );
+    close = () => new Promise((resolve) => server.close(() => resolve()));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, handled };
+  }
+
+  it('answers a body over 2 MiB with 413 RequestEntityTooLarge as a Status, without calling the handler', async () => {
+    const { url, handled } = await gateway();
+    const reply = await fetch(url, { method: 'POST', body: 'x'.repeat(3 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
+    expect(reply.status).toBe(413);
+    expect(await reply.json()).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'RequestEntityTooLarge', code: 413 });
+    expect(handled).toEqual([]);
+  });
+
+  it('passes a body within the limit to the handler', async () => {
+    const { url, handled } = await gateway();
+    const reply = await fetch(url, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    expect(reply.status).toBe(200);
+    expect(handled).toEqual(['{"a":1}']);
+  });
+});
