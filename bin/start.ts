@@ -11,8 +11,9 @@ const { MissingEmulatorError } = await import('../functions/local/aws-endpoint')
 /**
  * `npm start`: the whole system on this machine. OUTRANK_PORT picks the API port (default 8080),
  * OUTRANK_SETTINGS_FILE a JSON file of settings (scheduler and tenancy), AWS_ENDPOINT_URL an emulator
- * already running, OUTRANK_RECONCILE_INTERVAL_MS and OUTRANK_RESYNC_INTERVAL_MS the reconcile's and the
- * template resync's periods (default a minute and half an hour, as the stack's schedules). Every request comes from OUTRANK_IDENTITY (default "admin"); with
+ * already running, OUTRANK_SCHEDULE_INTERVAL_MS, OUTRANK_RECONCILE_INTERVAL_MS and OUTRANK_RESYNC_INTERVAL_MS
+ * the periods of schedule-cycle, the reconcile and the template resync (default a minute, a minute and
+ * half an hour, as the stack's schedules). Every request comes from OUTRANK_IDENTITY (default "admin"); with
  * OUTRANK_TRUST_IDENTITY_HEADER=true from the x-outrank-identity header instead, for demos and tests
  * only (see functions/local/local-identity.ts).
  */
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     port,
     prefix: process.env.OUTRANK_PREFIX ?? 'outrank',
     settings,
+    scheduleIntervalMs: Number(process.env.OUTRANK_SCHEDULE_INTERVAL_MS ?? 60_000),
     reconcileIntervalMs: Number(process.env.OUTRANK_RECONCILE_INTERVAL_MS ?? 60_000),
     resyncIntervalMs: Number(process.env.OUTRANK_RESYNC_INTERVAL_MS ?? 30 * 60_000),
     log: (line) => process.stderr.write(`${line}\n`),

@@ -151,7 +151,7 @@ export class OutrankStack extends Stack {
     const scheduleCycle = handlerFunction(this, 'ScheduleCycleFunction', {
       ...common,
       handler: 'schedule-cycle',
-      timeout: Duration.minutes(5),
+      timeout: Duration.minutes(1),
       reservedConcurrentExecutions: reservedConcurrency,
     });
     const reconcile = handlerFunction(this, 'ReconcileFunction', { ...common, handler: 'reconcile', timeout: Duration.minutes(1) });

@@ -72,8 +72,10 @@ export function resourceDefinitions(prefix: string, bands: readonly PriorityBand
     eventsTable: { name: `${prefix}-events`, partitionKey: 'pk', sortKey: 'sk', timeToLiveAttribute: 'expiresAt' },
     policyChangeQueue: fifoQueue(prefix, 'policy-change', 60, redelivery),
     bindingEnqueueQueue: fifoQueue(prefix, 'binding-enqueue', 60, redelivery),
-    scheduleTickQueue: fifoQueue(prefix, 'schedule-tick', 900, redelivery),
-    bandQueues: new Map(bands.map((band) => [band.name, fifoQueue(prefix, `schedule-${band.name}`, 120, redelivery)])),
+    // As long as schedule-cycle may run (a minute): a tick or band message held by a cycle that died
+    // comes back within a minute, and the every-minute schedule drains the bands meanwhile.
+    scheduleTickQueue: fifoQueue(prefix, 'schedule-tick', 60, redelivery),
+    bandQueues: new Map(bands.map((band) => [band.name, fifoQueue(prefix, `schedule-${band.name}`, 60, redelivery)])),
   };
 }
 

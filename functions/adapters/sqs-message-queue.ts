@@ -1,4 +1,5 @@
 import {
+  ChangeMessageVisibilityBatchCommand,
   ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
@@ -19,6 +20,12 @@ function sqsId(id: string): string {
   return id.length <= MAX_ID_LENGTH ? id : createHash('sha256').update(id).digest('hex');
 }
 
+/**
+ * Receives one receive makes while it finds only malformed messages: more than any queue's
+ * maxReceiveCount (definitions.ts), so that the redrive policy has moved them by the last.
+ */
+const MALFORMED_RECEIVES = 12;
+
 function chunks<T>(items: readonly T[]): T[][] {
   const result: T[][] = [];
   for (let start = 0; start < items.length; start += BATCH) result.push(items.slice(start, start + BATCH));
@@ -30,8 +37,10 @@ export interface SqsQueueOptions<T> {
   readonly waitTimeSeconds?: number;
   /**
    * Checks each received body, throwing when it is malformed. A malformed message is not handed on
-   * and not deleted: it comes back after its visibility timeout until the queue's redrive policy
-   * moves it to the dead-letter queue, while the rest of its batch is handled.
+   * and not deleted: it is made visible again at once and received again, within the same receive, until
+   * the queue's redrive policy moves it to the dead-letter queue (after maxReceiveCount receives), while
+   * the rest of its batch is handled. So poison reaches the dead-letter queue within one receive even
+   * on a quiet system, rather than after one visibility timeout per receive.
    */
   readonly parse?: (body: unknown) => T;
   /** Messages are interchangeable wake-ups that carry nothing (the schedule tick); see HoldingQueue. */
@@ -107,26 +116,42 @@ export class SqsMessageQueue<T> implements MessageQueue<T>, HoldingQueue {
   }
 
   private async receiveNow(maxMessages: number): Promise<Delivery<T>[]> {
-    const result = await this.client.send(
-      new ReceiveMessageCommand({
-        QueueUrl: this.queueUrl,
-        MaxNumberOfMessages: Math.max(1, Math.min(BATCH, maxMessages)),
-        WaitTimeSeconds: this.options.waitTimeSeconds ?? 0,
-        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
-      }),
-    );
-    return (result.Messages ?? []).flatMap((message) => {
-      const content = parsed(message.Body, this.options.parse);
-      if (!content) return [];
-      return [
-        {
+    for (let attempt = 1; ; attempt += 1) {
+      const result = await this.client.send(
+        new ReceiveMessageCommand({
+          QueueUrl: this.queueUrl,
+          MaxNumberOfMessages: Math.max(1, Math.min(BATCH, maxMessages)),
+          WaitTimeSeconds: this.options.waitTimeSeconds ?? 0,
+          MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+        }),
+      );
+      const deliveries: Delivery<T>[] = [];
+      const malformed: string[] = [];
+      for (const message of result.Messages ?? []) {
+        const content = parsed(message.Body, this.options.parse);
+        if (!content) {
+          malformed.push(message.ReceiptHandle ?? '');
+          continue;
+        }
+        deliveries.push({
           body: content.body,
           receipt: message.ReceiptHandle ?? '',
           receiveCount: Number(message.Attributes?.ApproximateReceiveCount ?? '1'),
           sentAt: Number(message.Attributes?.SentTimestamp ?? Date.now()),
-        },
-      ];
-    });
+        });
+      }
+      if (malformed.length > 0) await this.makeVisible(malformed);
+      if (deliveries.length > 0 || malformed.length === 0 || attempt >= MALFORMED_RECEIVES) return deliveries;
+    }
+  }
+
+  private async makeVisible(receipts: readonly string[]): Promise<void> {
+    await this.client.send(
+      new ChangeMessageVisibilityBatchCommand({
+        QueueUrl: this.queueUrl,
+        Entries: receipts.map((receipt, index) => ({ Id: String(index), ReceiptHandle: receipt, VisibilityTimeout: 0 })),
+      }),
+    );
   }
 
   private async deleteNow(receipts: readonly string[]): Promise<void> {

@@ -15,6 +15,11 @@ export interface LocalRuntimeOptions {
   readonly prefix: string;
   readonly settings?: OutrankSettingsWithTenancy;
   readonly reconcileIntervalMs: number;
+  /**
+   * How often schedule-cycle runs without a tick, as the stack's every-minute schedule starts it: what
+   * the bands hold is taken up within this long whatever happened to the ticks (a crash holding one).
+   */
+  readonly scheduleIntervalMs: number;
   /** How often every template goes to policy-change again, as the stack's resync schedule. */
   readonly resyncIntervalMs: number;
   readonly log: (line: string) => void;
@@ -42,7 +47,7 @@ export async function provisionResources(prefix: string, settings: OutrankSettin
 /**
  * The whole system on one machine: tables and queues on the local AWS endpoint, the HTTP API on a
  * loopback port, pollers invoking the queue-driven functions in-process as event source mappings
- * would, and the reconcile and the resync on timers as the EventBridge schedules would.
+ * would, and schedule-cycle, the reconcile and the resync on timers as the EventBridge schedules would.
  */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   const endpoint = await startAwsEndpoint();
@@ -61,6 +66,7 @@ async function startOn(endpoint: AwsEndpoint, options: LocalRuntimeOptions): Pro
   const functions = await loadLocalFunctions(clients, resources, options.settings, onError);
   for (const poller of functions.pollers) poller.start();
   const reconcileTimer = setInterval(() => functions.reconcile().catch(onError), options.reconcileIntervalMs);
+  const scheduleTimer = setInterval(() => functions.scheduleCycle().catch(onError), options.scheduleIntervalMs);
   const resyncTimer = setInterval(() => functions.resync().catch(onError), options.resyncIntervalMs);
   const server: Server = await startHttpGateway(functions.api, options.port);
   const address = server.address();
@@ -72,6 +78,7 @@ async function startOn(endpoint: AwsEndpoint, options: LocalRuntimeOptions): Pro
     resources,
     stop: async () => {
       clearInterval(reconcileTimer);
+      clearInterval(scheduleTimer);
       clearInterval(resyncTimer);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.all(functions.pollers.map((poller) => poller.stop()));
