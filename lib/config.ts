@@ -39,6 +39,8 @@ export interface SchedulerConfig {
   readonly maxCommitAttempts: number;
   /** Oracle calls the exact victim search may spend before settling for its best answer so far. */
   readonly victimSearchBudget: number;
+  /** Most requests the binding-enqueue queue may hold after a reconcile run: it adds only what is missing to this. */
+  readonly reconcileLimit: number;
   /**
    * With tenancy, the namespaces whose templates' `kai.scheduler/preemptibility` label may declare work
    * non-preemptible (tenancy `nonPreemptibleNamespaces`); elsewhere the label is ignored with a Warning.
@@ -68,6 +70,7 @@ export const DEFAULT_CONFIG: SchedulerConfig = {
   scheduleBatchSize: 10,
   maxCommitAttempts: 5,
   victimSearchBudget: DEFAULT_SEARCH_BUDGET,
+  reconcileLimit: 1_000,
 };
 
 export function withConfig(overrides: Partial<Omit<SchedulerConfig, 'gates'>> & { gates?: Partial<FeatureGates> } = {}): SchedulerConfig {

@@ -1,5 +1,5 @@
 import { clusterRef, isClusterReady } from '../api/cluster';
-import type { ResourceBinding } from '../api/resource-binding';
+import { bindingPriority, type ResourceBinding } from '../api/resource-binding';
 import { bindingInformers, syncBindings } from './binding-informers';
 import { requestScheduling } from './binding-requests';
 import type { ControllerContext } from './context';
@@ -12,7 +12,19 @@ import { resyncTemplates } from './template-resync';
  * bindings never attempted or changed since their last attempt (an interrupted cycle), and bindings on
  * clusters that are gone or not ready (failover through ordered cluster-affinity groups (004)). It reads
  * the change feeds of clusters and bindings, and looks at every binding in memory.
+ *
+ * It is a safety net, and must not deepen a backlog: a binding is requested under the same
+ * deduplication id at every run until it changes (SQS drops a repeat within five minutes), and a run
+ * adds no more than what the binding-enqueue queue lacks of `reconcileLimit` requests, highest
+ * priority first.
  */
+/** The cause of every reconcile request: with the binding's version, a deduplication id stable from run to run. */
+const RECONCILE_CAUSE = 'reconcile';
+
+function byPriority(a: ResourceBinding, b: ResourceBinding): number {
+  return bindingPriority(b) - bindingPriority(a);
+}
+
 export class ReconcileController {
   constructor(private readonly context: ControllerContext) {}
 
@@ -28,8 +40,11 @@ export class ReconcileController {
     for (const informer of bindingInformers(this.context)) {
       for (const binding of informer.values()) if (schedulingNeed(binding, isReady).needed && isDue(binding, now, this.context.config)) due.push(binding);
     }
-    await requestScheduling(this.context, due, `reconcile@${now}`);
-    return due.length;
+    const backlog = await this.context.queues.bindingEnqueue.depth();
+    const room = Math.max(0, this.context.config.reconcileLimit - backlog.visible - backlog.inFlight);
+    const requested = due.sort(byPriority).slice(0, room);
+    await requestScheduling(this.context, requested, RECONCILE_CAUSE);
+    return requested.length;
   }
 
   /** On a slower schedule: templates whose binding is not as it should be go to policy-change again (template-resync.ts). */

@@ -371,3 +371,33 @@ describe(`the reconcile queues unschedulable bindings again after 5 minutes (${S
     expect(await placementOrder(system)).toEqual(['idle']);
   });
 });
+
+describe('the reconcile does not deepen a backlog', () => {
+  const FIVE_MINUTES = 5 * 60_000;
+
+  /** Ten bindings waiting for room on a full cluster, each tried once and found unschedulable. */
+  async function waitingFleet(overrides: Parameters<typeof newSystem>[0] = {}) {
+    const system = newSystem(overrides);
+    await applyAll(system, [cluster('m1', { cpu: '1' }), ...neverClasses(1), podPriorityPolicy(), workload('holder', 1)]);
+    await applyAll(system, Array.from({ length: 10 }, (_, i) => workload(`waiting-${i}`, 1)));
+    return system;
+  }
+
+  it('requests a due binding under the same deduplication id at every run, so a repeat within five minutes is dropped', async () => {
+    const system = await waitingFleet();
+    await system.advance(FIVE_MINUTES);
+    // The band work is not drained: the requests stay on the binding-enqueue queue.
+    expect(system.bindingEnqueueQueue.held()).toBe(10);
+    await system.advance(60_000);
+    await system.advance(60_000);
+    expect(system.bindingEnqueueQueue.held()).toBe(10);
+  });
+
+  it('adds only what the binding-enqueue queue lacks of reconcileLimit, highest priority first', async () => {
+    const system = await waitingFleet({ reconcileLimit: 4 });
+    await system.advance(FIVE_MINUTES);
+    expect(system.bindingEnqueueQueue.held()).toBe(4);
+    await system.runUntilIdle();
+    expect(await failedAttempts(system, 'waiting-0')).toBeGreaterThanOrEqual(1);
+  });
+});
