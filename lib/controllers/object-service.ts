@@ -176,7 +176,21 @@ export class ObjectService {
     return new Date(this.context.clock.now()).toISOString();
   }
 
+  /**
+   * Tells the controllers. The write it announces is stored whatever happens here, so a failed notice
+   * does not fail the request: it is counted (metric AnnouncementsFailed) and the template resync finds
+   * what it left out of step. The deduplication id is the object's version and the change, so a notice
+   * repeated for the same write (a retried request) is dropped by the queue unless the first was lost.
+   */
   private async notify(object: KubeObject, change: 'written' | 'deleted'): Promise<void> {
+    try {
+      await this.send(object, change);
+    } catch {
+      this.context.metrics.count('AnnouncementsFailed', { kind: object.kind });
+    }
+  }
+
+  private async send(object: KubeObject, change: 'written' | 'deleted'): Promise<void> {
     if (isPriorityClass(object)) return;
     if (isBinding(object)) {
       await requestScheduling(this.context, [object]);
@@ -184,10 +198,8 @@ export class ObjectService {
     }
     const ref = refOf(object);
     const key = refKey(ref);
-    // A deletion carries the version of the last write, and the virtual clock may not have moved since:
-    // without the change in the id, the deletion would be dropped as a duplicate of that write.
     await this.context.queues.policyChange.send([
-      { body: { ref }, groupId: key, deduplicationId: `${key}@${object.metadata.resourceVersion ?? ''}@${change}@${this.context.clock.now()}` },
+      { body: { ref }, groupId: key, deduplicationId: `${key}@${object.metadata.resourceVersion ?? ''}@${change}` },
     ]);
   }
 }
