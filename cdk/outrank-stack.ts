@@ -40,9 +40,16 @@ export interface OutrankStackProps extends StackProps {
    * that name minified lines (function names are kept either way); the cold import time measured the same.
    */
   readonly sourceMaps?: boolean;
+  /**
+   * Requests per second the HTTP API takes, steady and in a burst, before it answers 429 Too Many
+   * Requests (clients such as kubectl retry those). Default 100 and 200: the api function then stays
+   * within its concurrency and its 29 s, instead of timing out writes under a flood.
+   */
+  readonly apiThrottle?: { readonly rateLimit: number; readonly burstLimit: number };
 }
 
 const DEFAULT_SCHEDULE_CYCLE_CONCURRENCY = 4;
+const DEFAULT_API_THROTTLE = { rateLimit: 100, burstLimit: 200 };
 
 /** How often EventBridge starts a schedule cycle (a backstop for lost ticks) and a reconcile, as the local runtime does. */
 const SCHEDULE_INTERVAL = Duration.minutes(1);
@@ -237,6 +244,7 @@ export class OutrankStack extends Stack {
       httpApi,
       stageName: '$default',
       autoDeploy: true,
+      throttle: props.apiThrottle ?? DEFAULT_API_THROTTLE,
       accessLogSettings: {
         destination: new apigwv2.LogGroupLogDestination(
           new logs.LogGroup(this, 'HttpApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy }),

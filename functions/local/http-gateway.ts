@@ -9,6 +9,12 @@ export type HttpApiHandler = (event: ApiEvent, context: Context) => Promise<APIG
 /** What the gateway reads of a body; the API refuses bodies over 1 MiB itself, with a Status saying so. */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
+/**
+ * Requests handled at once; more are answered 429 Too Many Requests with Retry-After, as the stack's
+ * API Gateway throttles, rather than queued until every one of them times out.
+ */
+const MAX_IN_FLIGHT = 64;
+
 class BodyTooLargeError extends Error {}
 
 async function readBody(request: IncomingMessage): Promise<string | undefined> {
@@ -22,8 +28,8 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
   return chunks.length === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
-function failure(response: ServerResponse, code: number, reason: string, message: string): void {
-  response.writeHead(code, { 'content-type': 'application/json', connection: 'close' });
+function failure(response: ServerResponse, code: number, reason: string, message: string, headers: Record<string, string> = {}): void {
+  response.writeHead(code, { 'content-type': 'application/json', connection: 'close', ...headers });
   response.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }));
 }
 
@@ -78,8 +84,20 @@ function toEvent(request: IncomingMessage, body: string | undefined, identify: L
  * with IAM authorization, the caller being who `identify` says (by default from OUTRANK_IDENTITY and
  * OUTRANK_TRUST_IDENTITY_HEADER: see local-identity.ts).
  */
-export function startHttpGateway(handler: HttpApiHandler, port: number, identify: LocalIdentity = localIdentity(process.env)): Promise<Server> {
+export function startHttpGateway(
+  handler: HttpApiHandler,
+  port: number,
+  identify: LocalIdentity = localIdentity(process.env),
+  maxInFlight = MAX_IN_FLIGHT,
+): Promise<Server> {
+  let inFlight = 0;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    if (inFlight >= maxInFlight) {
+      failure(response, 429, 'TooManyRequests', `more than ${maxInFlight} requests at once; retry after 1 s`, { 'retry-after': '1' });
+      request.resume();
+      return;
+    }
+    inFlight += 1;
     void (async () => {
       try {
         const result = await handler(toEvent(request, await readBody(request), identify), localLambdaContext('outrank-api', 29_000));
@@ -88,6 +106,8 @@ export function startHttpGateway(handler: HttpApiHandler, port: number, identify
       } catch (error) {
         if (error instanceof BodyTooLargeError) failure(response, 413, 'RequestEntityTooLarge', error.message);
         else failure(response, 500, 'InternalError', 'an internal error occurred');
+      } finally {
+        inFlight -= 1;
       }
     })();
   });

@@ -183,6 +183,13 @@ describe('HTTP API', () => {
     });
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true, AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }) });
   });
+
+  it('throttles requests (429 Too Many Requests) rather than letting a flood time writes out', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: Match.objectLike({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 }),
+    });
+  });
 });
 
 describe('IAM', () => {
