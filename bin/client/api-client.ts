@@ -77,6 +77,16 @@ export interface RequestOptions {
 }
 
 /** JSON over HTTP to the outrank API, with failures turned into CliErrors worded like kubectl's. */
+/** Attempts of a request the server answers 429 or 503. */
+const MAX_ATTEMPTS = 5;
+
+/** Retry-After in seconds when the server gives it (at most 10 s), else a doubling delay from 250 ms. */
+function retryDelayMs(retryAfter: string | null, attempt: number): number {
+  const seconds = Number(retryAfter);
+  if (retryAfter !== null && Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds, 10) * 1000;
+  return 250 * 2 ** (attempt - 1);
+}
+
 export class ApiClient {
   private readonly base: string;
 
@@ -101,18 +111,25 @@ export class ApiClient {
     const hasBody = options.body !== undefined;
     const body = hasBody ? JSON.stringify(options.body) : undefined;
     const unsigned = { accept: 'application/json', ...(hasBody ? { 'content-type': options.contentType ?? 'application/json' } : {}) };
-    const headers = this.signer ? await this.signer.sign({ method, url, headers: unsigned, ...(body === undefined ? {} : { body }) }) : unsigned;
     let response: Response;
-    try {
-      response = await fetch(url, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    } catch (error) {
-      if ((error as Error).name === 'TimeoutError') throw new CliError(`the outrank API at ${this.server} did not answer within ${REQUEST_TIMEOUT_MS / 1000}s`);
-      throw new CliError(`cannot reach the outrank API at ${this.server}: start it with "npm start" or pass --server`);
+    for (let attempt = 1; ; attempt += 1) {
+      // Signed afresh for each attempt: a signature carries its time.
+      const headers = this.signer ? await this.signer.sign({ method, url, headers: unsigned, ...(body === undefined ? {} : { body }) }) : unsigned;
+      try {
+        response = await fetch(url, {
+          method,
+          headers,
+          ...(body === undefined ? {} : { body }),
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+      } catch (error) {
+        if ((error as Error).name === 'TimeoutError') throw new CliError(`the outrank API at ${this.server} did not answer within ${REQUEST_TIMEOUT_MS / 1000}s`);
+        throw new CliError(`cannot reach the outrank API at ${this.server}: start it with "npm start" or pass --server`);
+      }
+      // Throttled or overloaded, the server wrote nothing: wait as it asks (as kubectl does) and try again.
+      if ((response.status !== 429 && response.status !== 503) || attempt >= MAX_ATTEMPTS) break;
+      await response.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(response.headers.get('retry-after'), attempt)));
     }
     const text = await response.text();
     if (!response.ok) throw statusError(response.status, response.statusText, text);

@@ -1,0 +1,38 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../bin/client/api-client';
+
+describe('ApiClient against a throttling server', () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  /** A server that answers 429 (Retry-After: 0) to the first `throttled` requests, then 200. */
+  async function throttling(throttled: number): Promise<{ url: string; requests: () => number }> {
+    let requests = 0;
+    server = createServer((_request, response) => {
+      requests += 1;
+      if (requests <= throttled) {
+        response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+        response.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'TooManyRequests', message: 'slow down', code: 429 }));
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ kind: 'List', items: [] }));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests };
+  }
+
+  it('waits as Retry-After says and tries again, as kubectl does', async () => {
+    const { url, requests } = await throttling(2);
+    expect(await new ApiClient(url).get('/apis/apps/v1/deployments')).toEqual({ kind: 'List', items: [] });
+    expect(requests()).toBe(3);
+  });
+
+  it('gives up after five attempts with the server\'s Status', async () => {
+    const { url, requests } = await throttling(100);
+    await expect(new ApiClient(url).get('/apis/apps/v1/deployments')).rejects.toThrow(/slow down/);
+    expect(requests()).toBe(5);
+  });
+});
