@@ -10,10 +10,11 @@ import { logger, metrics } from './observability';
 const reconcileEventSchema = z.looseObject({ resync: z.boolean().optional() });
 
 /**
- * EventBridge schedules → queues again unschedulable bindings that are due and bindings needing failover;
- * on the slower resync schedule, sends every template to policy-change again.
+ * EventBridge schedules → announces again the writes read from the change feeds (so that none is lost),
+ * queues again unschedulable bindings that are due and bindings needing failover; on the slower resync
+ * schedule, sends the templates whose binding is out of step to policy-change again.
  */
-export const handler = middy(async (event: unknown): Promise<{ requeued: number } | { resynced: number }> => {
+export const handler = middy(async (event: unknown): Promise<{ announced: number; requeued: number } | { resynced: number }> => {
   const { resync } = reconcileEventSchema.parse(event ?? {});
   const controller = new ReconcileController(controllerContext());
   if (resync) {
@@ -21,9 +22,10 @@ export const handler = middy(async (event: unknown): Promise<{ requeued: number 
     logger.info('resync finished', { resynced });
     return { resynced };
   }
+  const announced = await controller.announce();
   const requeued = await controller.run();
-  logger.info('reconcile finished', { requeued });
-  return { requeued };
+  logger.info('reconcile finished', { announced, requeued });
+  return { announced, requeued };
 })
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics));

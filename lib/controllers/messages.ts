@@ -1,8 +1,19 @@
 import { refKey, type ObjectRef } from '../api/kinds';
+import type { OutgoingMessage } from '../ports/message-queue';
 
 /** policy-change queue: an object that the policy controller must look at (policy, template or cluster). */
 export interface ObjectChange {
   readonly ref: ObjectRef;
+}
+
+/**
+ * The policy-change notice of a write or deletion of an object, at the version written (for a deletion,
+ * the version deleted). Its deduplication id is the same whoever sends it, so the API's notice and the
+ * reconcile's second one for the same change are handled once.
+ */
+export function objectChangeNotice(ref: ObjectRef, resourceVersion: string, change: 'written' | 'deleted'): OutgoingMessage<ObjectChange> {
+  const key = refKey(ref);
+  return { body: { ref }, groupId: key, deduplicationId: `${key}@${resourceVersion}@${change}` };
 }
 
 export type BindingKind = 'ResourceBinding' | 'ClusterResourceBinding';

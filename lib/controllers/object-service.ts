@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { decodeObject, isBinding, isEvent, isPriorityClass, type KubeObject } from '../api/decode';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
-import { displayName, refKey, refOf, type ObjectRef } from '../api/kinds';
+import { displayName, refOf, type ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
 import { NotFoundError } from '../api/not-found-error';
 import type { PriorityClass } from '../api/priority-class';
@@ -16,6 +16,7 @@ import {
 import { ConflictError, MAX_OBJECT_BYTES, type StoredObject } from '../ports/object-store';
 import { requestScheduling } from './binding-requests';
 import type { ControllerContext } from './context';
+import { objectChangeNotice } from './messages';
 
 export interface WriteResult {
   readonly object: KubeObject;
@@ -178,9 +179,10 @@ export class ObjectService {
 
   /**
    * Tells the controllers. The write it announces is stored whatever happens here, so a failed notice
-   * does not fail the request: it is counted (metric AnnouncementsFailed) and the template resync finds
-   * what it left out of step. The deduplication id is the object's version and the change, so a notice
-   * repeated for the same write (a retried request) is dropped by the queue unless the first was lost.
+   * does not fail the request: it is counted (metric AnnouncementsFailed), and the reconcile announces
+   * every change it reads from the change feeds again (change-announcer.ts). The deduplication id is the
+   * object's version and the change, so a repeated notice (the reconcile's, a retried request's) is
+   * dropped by the queue unless the first was lost.
    */
   private async notify(object: KubeObject, change: 'written' | 'deleted'): Promise<void> {
     try {
@@ -196,11 +198,7 @@ export class ObjectService {
       await requestScheduling(this.context, [object]);
       return;
     }
-    const ref = refOf(object);
-    const key = refKey(ref);
-    await this.context.queues.policyChange.send([
-      { body: { ref }, groupId: key, deduplicationId: `${key}@${object.metadata.resourceVersion ?? ''}@${change}` },
-    ]);
+    await this.context.queues.policyChange.send([objectChangeNotice(refOf(object), object.metadata.resourceVersion ?? '', change)]);
   }
 }
 

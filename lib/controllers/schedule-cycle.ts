@@ -147,8 +147,8 @@ export class ScheduleCycleController {
     });
     const queued = new Map(victims.map((victim) => [bindingKeyOf(victim), victim]));
     const placer: Placer = {
-      place: (binding) => {
-        const decision = scheduleBinding(binding, snapshot, { preemption: false, victimSearchBudget: this.context.config.victimSearchBudget });
+      place: (binding, reserved) => {
+        const decision = scheduleBinding(binding, snapshot, { preemption: false, victimSearchBudget: this.context.config.victimSearchBudget, reserved });
         return decision.result === 'scheduled' ? decision.targets : undefined;
       },
       room: (name) => snapshot.clusters.get(name)?.room,

@@ -113,6 +113,7 @@ export class MemorySystem {
   /** Moves the virtual clock on, then runs the reconcile as its schedule would. */
   async advance(milliseconds: number): Promise<void> {
     this.clock.advance(milliseconds);
+    await this.reconcile.announce();
     await this.reconcile.run();
   }
 

@@ -1,7 +1,7 @@
 import type { Cluster } from '../api/cluster';
 import type { ClusterAffinity, Placement } from '../api/propagation-policy';
 import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
-import { accumulate, add, availableReplicas, type ResourceList } from '../resources';
+import { accumulate, add, availableReplicas, subtract, type ResourceList } from '../resources';
 import { describeFilterFailures, type FilterFailure } from './cluster-filter';
 import { planPreemption } from './preemption/plan-preemption';
 import { divide, replicaStrategy, requirementOf, type ReplicaStrategy } from './replica-strategy';
@@ -27,6 +27,8 @@ export interface ScheduleOptions {
   /** Preemption allowed: the gate is on and the binding may preempt (binding priority and preemption (000)). */
   readonly preemption: boolean;
   readonly victimSearchBudget: number;
+  /** Room already promised to other bindings on each cluster (the wake-up rule, wake-up.ts): taken off its free room. */
+  readonly reserved?: ReadonlyMap<string, ResourceList>;
 }
 
 interface AffinityTerm {
@@ -66,11 +68,15 @@ function divideOn(
   replicas: number,
   snapshot: SchedulingSnapshot,
   freed: ReadonlyMap<string, ResourceList> = new Map(),
+  reserved: ReadonlyMap<string, ResourceList> = new Map(),
 ) {
   const capacities = view.feasible.map((cluster) => {
-    const room = snapshot.free(cluster, state);
+    let room = snapshot.free(cluster, state);
     const extra = freed.get(cluster.name);
-    return { name: cluster.name, availableReplicas: availableReplicas(extra ? add(room, extra) : room, state.request) };
+    const promised = reserved.get(cluster.name);
+    if (extra) room = add(room, extra);
+    if (promised) room = subtract(room, promised);
+    return { name: cluster.name, availableReplicas: availableReplicas(room, state.request) };
   });
   return divide(strategy, replicas, capacities, view.byName());
 }
@@ -95,7 +101,7 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
       reasons.push(`${label}${describeFilterFailures(snapshot.clusters.size, view.failures)}`);
       continue;
     }
-    const division = divideOn(view, strategy, state, replicas, snapshot);
+    const division = divideOn(view, strategy, state, replicas, snapshot, undefined, options.reserved);
     if (division.ok) {
       return { result: 'scheduled', targets: division.targets, affinityName: view.term.name, victims: [], exactVictims: true };
     }

@@ -14,8 +14,11 @@ export interface FreedRoom {
 
 /** The scheduler's view, from a caller that holds a snapshot. */
 export interface Placer {
-  /** Where the binding would be placed now without preemption, or undefined if nowhere. */
-  place(binding: ResourceBinding): readonly TargetCluster[] | undefined;
+  /**
+   * Where the binding would be placed now without preemption, with `reserved` taken off each cluster's
+   * room (what the bindings woken before it will take), or undefined if nowhere.
+   */
+  place(binding: ResourceBinding, reserved: ReadonlyMap<string, ResourceList>): readonly TargetCluster[] | undefined;
   /** The free room on a cluster now. */
   room(cluster: string): ResourceList | undefined;
 }
@@ -83,7 +86,7 @@ export function bindingsToWake(
   const taken = new Map<string, Record<string, number>>();
   const woken: ResourceBinding[] = [];
   for (const state of candidates) {
-    const targets = placer.place(state.binding);
+    const targets = placer.place(state.binding, taken);
     if (!targets) continue;
     const fits = targets.every((target) => {
       const room = placer.room(target.name);

@@ -50,6 +50,9 @@ async function run(fault?: { kind: FaultKind; k: number }) {
   try {
     await restoreSettled(pipeline.aws, FULL_FLEET);
     const scheduleCycle = () => plan.invoke('outrank-schedule-cycle', () => pipeline.functions.scheduleCycle());
+    // The reconcile has run on its schedule before: it has read the change feeds once.
+    await pipeline.functions.reconcile();
+    await settleWithRedelivery(pipeline, scheduleCycle);
     plan.arm(fault);
     await apply(pipeline, plan, ARRIVAL as Manifest[]);
     await settleWithRedelivery(pipeline, scheduleCycle);

@@ -18,6 +18,9 @@ async function run(fault?: { kind: FaultKind; k: number }) {
   const system = new FaultyMemorySystem(plan);
   await system.apply(FULL_FLEET);
   await system.settle();
+  // The reconcile has run on its schedule before: it has read the change feeds once.
+  await system.reconcile();
+  await system.settle();
   plan.arm(fault);
   await system.apply(ARRIVAL);
   await system.settle();

@@ -408,6 +408,14 @@ describe('scheduling through the controllers, on random fleets and workloads', (
     await fc.assert(fc.asyncProperty(fleetScenarioArb(true), runFleetScenario), { numRuns: 800 });
   });
 
+  it('binding priority and preemption (000): a binding woken after another is placed around the room that one will take (a case the property found)', async () => {
+    await fc.assert(fc.asyncProperty(fleetScenarioArb(false), runFleetScenario), {
+      seed: -1427369301,
+      path: '276:7:5:8:7:7:7:8:12:10:10:11:6:12:12:16:20:25:24:27:29:15:28:28:29:11:9:22:8:5:22:23:23:22:14:20:24:24',
+      endOnFailure: true,
+    });
+  });
+
   it('binding priority and preemption (000): a binding that moves off a cluster frees room for one waiting there (a case the property found)', async () => {
     await fc.assert(fc.asyncProperty(fleetScenarioArb(true), runFleetScenario), {
       seed: 1430352313,

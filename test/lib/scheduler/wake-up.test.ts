@@ -62,11 +62,21 @@ describe('wake-up after room is freed (binding priority and preemption (000), qu
   describe('with the schedule cycle\'s snapshot (a placer)', () => {
     const m1 = cluster('m1', { allocatable: { cpu: 4 } });
     const placerOf = (snapshot: SchedulingSnapshot): Placer => ({
-      place: (b) => {
-        const decision = scheduleBinding(b, snapshot, { preemption: false, victimSearchBudget: 1_000 });
+      place: (b, reserved) => {
+        const decision = scheduleBinding(b, snapshot, { preemption: false, victimSearchBudget: 1_000, reserved });
         return decision.result === 'scheduled' ? decision.targets : undefined;
       },
       room: (name) => snapshot.clusters.get(name)?.room,
+    });
+
+    it('places each candidate around the room the ones woken before it will take', () => {
+      // Divided by available replicas, "first" goes to m1, the roomier; "second" then fits only on m2.
+      const m2 = cluster('m2', { allocatable: { cpu: 2 } });
+      const dynamic = { replicaScheduling: divided({ weightPreference: { dynamicWeight: 'AvailableReplicas' } }) };
+      const waiting = [binding('first', { priority: 20, request: { cpu: '3' }, placement: dynamic }), binding('second', { priority: 10, request: { cpu: '2' }, placement: dynamic })];
+      const snapshot = new SchedulingSnapshot([m1, m2], waiting);
+      const rooms = ['m1', 'm2'].map((name) => ({ cluster: snapshot.clusters.get(name)!.cluster, room: snapshot.clusters.get(name)!.room }));
+      expect(names(bindingsToWake(waiting, rooms, placerOf(snapshot)))).toEqual(['first', 'second']);
     });
 
     it('wakes bindings only while the room freed lasts, highest priority first', () => {

@@ -91,7 +91,12 @@ export class FaultyMemorySystem {
   /** The reconcile, as its schedule starts it: how many bindings it queued, undefined when it failed. */
   async reconcile(): Promise<number | undefined> {
     let requeued: number | undefined;
-    await this.run('reconcile', async () => (requeued = await new ReconcileController(this.context).run()));
+    await this.run('reconcile', async () => {
+      // As the reconcile function does: writes whose notice was lost are announced again, then what is due is queued.
+      const reconcile = new ReconcileController(this.context);
+      await reconcile.announce();
+      requeued = await reconcile.run();
+    });
     return requeued;
   }
 
