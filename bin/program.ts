@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
 import { ScenarioError } from '../lib/simulate/load-scenario';
 import { CliError } from './client/cli-error';
 import { applyCommand } from './commands/apply';
@@ -12,6 +13,7 @@ import { simulateCommand } from './commands/simulate';
 function program(context: CommandContext, io: Io): Command {
   const root = new Command('outrank')
     .description('Priority-and-preemption scheduler for multi-cluster workload bindings')
+    .version(packageJson.version, '-v, --version', 'print the version of outrank')
     .showHelpAfterError()
     // Set before the subcommands are added, which inherit them: usage errors come back as a
     // CommanderError instead of ending the process, so tests can run the command line in-process.
