@@ -93,8 +93,10 @@ export async function applyObject(context: CommandContext, client: ApiClient, ra
     return;
   }
   const replacement = { ...object, metadata: { ...metadata, resourceVersion: current.metadata.resourceVersion } };
-  await send(client, 'PUT', resourcePath(resource, namespace, name), replacement, `error when replacing "${source.file}"`);
-  context.out(`${qualifiedKind(resource)}/${name} configured`);
+  const replaced = await send(client, 'PUT', resourcePath(resource, namespace, name), replacement, `error when replacing "${source.file}"`);
+  // The server keeps the version of a write that changes nothing, as Kubernetes does: kubectl's "unchanged".
+  const outcome = replaced.metadata.resourceVersion === current.metadata.resourceVersion ? 'unchanged' : 'configured';
+  context.out(`${qualifiedKind(resource)}/${name} ${outcome}`);
 }
 
 /** The server applies a patch without a resourceVersion to the newest object, as Kubernetes' API server does. */

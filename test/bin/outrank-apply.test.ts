@@ -35,8 +35,10 @@ describe('outrank apply -f <manifests>', () => {
     const changed = await tempFile('system.yaml', SYSTEM_YAML.replace('description: important work', 'description: most important work'));
     const second = await outrank('apply', '-f', changed, '--server', url);
     expect(second).toMatchObject({ code: 0, stderr: '' });
+    // As kubectl says: what changed is "configured", what is as stored "unchanged".
     expect(second.stdout).toContain('priorityclass.scheduling.k8s.io/high configured\n');
-    expect(second.stdout).toContain('deployment.apps/api configured\n');
+    expect(second.stdout).toContain('priorityclass.scheduling.k8s.io/low unchanged\n');
+    expect(second.stdout).toContain('deployment.apps/api unchanged\n');
     expect(second.stdout).not.toContain('created');
 
     const high = JSON.parse((await outrank('get', 'pc', 'high', '-o', 'json', '--server', url)).stdout);
