@@ -5,6 +5,8 @@ import { IDENTITY_HEADER } from '../functions/local/local-identity';
 // Read by Powertools when the functions load: metrics stay off and logs quiet unless asked for.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+// The SDK's notice that its releases after January 2027 need Node.js 22 is in the README, not in every start.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { startLocalRuntime } = await import('../functions/local/local-runtime');
 const { MissingEmulatorError } = await import('../functions/local/aws-endpoint');
 
@@ -30,12 +32,14 @@ async function main(): Promise<void> {
     resyncIntervalMs: Number(process.env.OUTRANK_RESYNC_INTERVAL_MS ?? 30 * 60_000),
     log: (line) => process.stderr.write(`${line}\n`),
   });
+  // The command line talks to http://localhost:8080 unless told otherwise.
+  const server = runtime.apiUrl === 'http://localhost:8080' ? '' : ` --server ${runtime.apiUrl}`;
   process.stdout.write(
     [
       `outrank is running`,
       `  API:            ${runtime.apiUrl}`,
       `  AWS endpoint:   ${runtime.endpoint.url}${runtime.endpoint.started ? ' (moto_server started for this run)' : ''}`,
-      `  try:            npx outrank apply -f examples/000-binding-preemption.yaml && npx outrank get bindings`,
+      `  try:            npx outrank apply -f examples/000-binding-preemption.yaml${server} && npx outrank get bindings${server}`,
       `  stop:           Ctrl-C`,
       ...(process.env.OUTRANK_TRUST_IDENTITY_HEADER === 'true'
         ? [`  WARNING:        the ${IDENTITY_HEADER} header is trusted: any client can act as anyone (demos and tests only)`]
