@@ -11,11 +11,18 @@ export function simulateCommand(context: CommandContext): Command {
     .description('run a what-if scenario on the in-memory scheduler and print the resulting bindings')
     .requiredOption('-f, --filename <file>', 'scenario file (YAML or JSON, "-" for standard input)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'yaml']).default('table'))
-    .action(async (options: { filename: string; output: 'table' | 'json' | 'yaml' }) => {
+    .option('--allow-rejections', 'exit 0 even when the API refused a write of a step (for scenarios that show a refusal)')
+    .action(async (options: { filename: string; output: 'table' | 'json' | 'yaml'; allowRejections?: boolean }) => {
       const scenario = loadScenario(await readInput(options.filename));
       const result = await runScenario(scenario);
       const text =
         options.output === 'json' ? JSON.stringify(result, null, 2) : options.output === 'yaml' ? stringify(result) : formatSimulation(result);
       context.out(text);
+      // As outrank apply of the same scenario would: a refused write fails the command.
+      if (result.rejections.length > 0 && !options.allowRejections) {
+        const steps = [...new Set(result.rejections.map((r) => r.step))].join(', ');
+        context.err(`error: ${result.rejections.length} write(s) refused (step ${steps}); pass --allow-rejections if the scenario expects them`);
+        context.failed = true;
+      }
     });
 }

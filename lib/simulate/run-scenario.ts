@@ -39,6 +39,7 @@ export interface SimulatedBinding {
 export interface SimulationResult {
   readonly bindings: SimulatedBinding[];
   readonly events: Array<{ type: string; reason: string; object: ObjectName; message: string }>;
+  /** Writes the API refused; `step` counts from 1, as a person counts the scenario's steps. */
   readonly rejections: Array<{ step: number; object: ObjectName; message: string }>;
   readonly metrics: { policyPreemptions: { success: number; error: number }; bindingPreemptions: number };
   /** Unexpected handler failures; empty unless something is wrong with outrank itself. */
@@ -117,7 +118,7 @@ export async function runScenario(scenario: Scenario): Promise<SimulationResult>
       await action();
     } catch (error) {
       if (!isRejection(error)) throw error;
-      rejections.push({ step, object, message: error.message });
+      rejections.push({ step: step + 1, object, message: error.message });
     }
   };
 

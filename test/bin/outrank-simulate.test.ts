@@ -31,3 +31,20 @@ describe('outrank simulate', () => {
     expect(failure.stderr).toContain('invalid scenario: steps[0]');
   });
 });
+
+describe('outrank simulate of a scenario with a refused write', () => {
+  const scenario = 'examples/003-scheduling-suspension.yaml';
+
+  it('exits 1, naming the step as a person counts it, as outrank apply does', async () => {
+    const failure = await run('node', ['bin/outrank.mjs', 'simulate', '-f', scenario], { cwd: root }).catch((error) => error);
+    expect(failure.code).toBe(1);
+    expect(failure.stdout).toMatch(/^3\s+ResourceBinding\/report-job\s+/m);
+    expect(failure.stderr).toContain('error: 1 write(s) refused (step 3); pass --allow-rejections if the scenario expects them');
+  });
+
+  it('exits 0 with --allow-rejections', async () => {
+    const { stdout, stderr } = await run('node', ['bin/outrank.mjs', 'simulate', '-f', scenario, '--allow-rejections'], { cwd: root });
+    expect(stdout).toContain('REJECTED');
+    expect(stderr).toBe('');
+  });
+});

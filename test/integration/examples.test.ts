@@ -14,7 +14,7 @@ async function runThroughPipeline(file: string, wrap?: (handler: SqsHandler) => 
   try {
     const refused: Array<{ step: number; status: number; message: string }> = [];
     for (const [index, step] of scenario.steps.entries()) {
-      for (const refusal of await pipeline.step(step)) refused.push({ step: index, ...refusal });
+      for (const refusal of await pipeline.step(step)) refused.push({ step: index + 1, ...refusal });
       await pipeline.settle();
     }
     expect(pipeline.errors).toEqual([]);
