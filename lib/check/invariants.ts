@@ -103,8 +103,13 @@ function allocationViolations(snapshot: SchedulingSnapshot, allocations: readonl
   return violations;
 }
 
-function preemptionViolations(events: readonly KubeEvent[]): { violations: Violation[]; preemptions: number } {
+/**
+ * Every Preempted event still kept is checked (a downward preemption stays a violation after its victim
+ * is deleted); the count is of the bindings that exist now.
+ */
+function preemptionViolations(events: readonly KubeEvent[], bindings: readonly ResourceBinding[]): { violations: Violation[]; preemptions: number } {
   const preempted = events.filter((event) => event.reason === 'Preempted');
+  const existing = new Set(bindings.map((binding) => `${binding.kind}/${binding.metadata.namespace ?? ''}/${binding.metadata.name}`));
   const violations: Violation[] = [];
   for (const event of preempted) {
     const annotations = event.metadata.annotations ?? {};
@@ -126,7 +131,8 @@ function preemptionViolations(events: readonly KubeEvent[]): { violations: Viola
       violations.push({ rule: 'victim-of-lower-priority-and-preemptible', object, message: 'was preempted while non-preemptible' });
     }
   }
-  return { violations, preemptions: preempted.length };
+  const ofExisting = preempted.filter((event) => existing.has(`${event.involvedObject.kind}/${event.involvedObject.namespace ?? ''}/${event.involvedObject.name}`));
+  return { violations, preemptions: ofExisting.length };
 }
 
 /**
@@ -136,7 +142,7 @@ function preemptionViolations(events: readonly KubeEvent[]): { violations: Viola
  */
 export function checkInvariants(state: SystemState): InvariantReport {
   const snapshot = new SchedulingSnapshot(state.clusters, state.bindings);
-  const preemption = preemptionViolations(state.events);
+  const preemption = preemptionViolations(state.events, state.bindings);
   const violations = [
     ...capacityViolations(snapshot),
     ...bindingViolations(state.bindings),

@@ -41,7 +41,7 @@ const allocation = (name: string, placed: Record<string, number>): ClusterAlloca
   spec: { placed },
 });
 
-const preempted = (victim: number, preemptor: number, preemptibility: string): KubeEvent => ({
+const preempted = (victim: number, preemptor: number, preemptibility: string, name = 'b'): KubeEvent => ({
   apiVersion: 'v1',
   kind: 'Event',
   metadata: {
@@ -53,7 +53,7 @@ const preempted = (victim: number, preemptor: number, preemptibility: string): K
       [VICTIM_PREEMPTIBILITY_ANNOTATION]: preemptibility,
     },
   },
-  involvedObject: { kind: 'ResourceBinding', namespace: 'default', name: 'low' },
+  involvedObject: { kind: 'ResourceBinding', namespace: 'default', name },
   related: { kind: 'ResourceBinding', namespace: 'default', name: 'high' },
   type: 'Warning',
   reason: 'Preempted',
@@ -73,6 +73,13 @@ describe('checkInvariants', () => {
     expect(report.violations).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.summary).toEqual({ clusters: 1, bindings: 2, placed: 1, pending: 1, suspended: 0, preemptions: 1 });
+  });
+
+  it('counts the preemptions of bindings that exist now, and still checks those of deleted ones', () => {
+    const withHistory = { ...healthy, events: [preempted(1, 10, 'preemptible'), preempted(1, 10, 'preemptible', 'deleted')] };
+    expect(checkInvariants(withHistory).summary.preemptions).toBe(1);
+    const upward = { ...healthy, events: [preempted(10, 1, 'preemptible', 'deleted')] };
+    expect(checkInvariants(upward).violations.map((v) => v.rule)).toEqual(['victim-of-lower-priority-and-preemptible']);
   });
 
   it.each<[string, Partial<SystemState>, string]>([
