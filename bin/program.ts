@@ -4,6 +4,7 @@ import { ScenarioError } from '../lib/simulate/load-scenario';
 import { CliError } from './client/cli-error';
 import { applyCommand } from './commands/apply';
 import { checkCommand } from './commands/check';
+import { completionCommand } from './commands/completion';
 import { CommandContext, type Io } from './commands/context';
 import { deleteCommand } from './commands/delete';
 import { describeCommand } from './commands/describe';
@@ -22,6 +23,7 @@ function program(context: CommandContext, io: Io): Command {
   for (const command of [simulateCommand, applyCommand, getCommand, describeCommand, deleteCommand, checkCommand]) {
     root.addCommand(command(context).copyInheritedSettings(root));
   }
+  root.addCommand(completionCommand(context, root).copyInheritedSettings(root));
   return root;
 }
 

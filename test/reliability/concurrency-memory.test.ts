@@ -4,7 +4,7 @@ import { listBindings } from '../../lib/controllers/binding-requests';
 import type { ClusterAllocation } from '../../lib/controllers/allocations';
 import { ScheduleCycleController } from '../../lib/controllers/schedule-cycle';
 import { MemorySystem } from '../../lib/runtime/memory-system';
-import { fleet, highPriorityWork, lowPriorityWork } from './support/fleet';
+import { fleet, fleetCapacity, FULL_BASE_CPUS, highPriorityWork, lowPriorityWork } from './support/fleet';
 import { drain } from './support/seed';
 
 const CYCLES = 4;
@@ -30,7 +30,7 @@ async function settleWithConcurrentCycles(system: MemorySystem): Promise<void> {
 describe(`${CYCLES} schedule cycles interleaved in memory over the concurrency test's 1,000 bindings`, () => {
   it('never over-commit a cluster, and keep allocations equal to the placed bindings', async () => {
     const system = new MemorySystem();
-    for (const manifest of [...fleet(), ...lowPriorityWork(990)]) await system.objects.apply(manifest);
+    for (const manifest of [...fleet(FULL_BASE_CPUS), ...lowPriorityWork(fleetCapacity(FULL_BASE_CPUS))]) await system.objects.apply(manifest);
     await settleWithConcurrentCycles(system);
     for (const manifest of highPriorityWork(10)) await system.objects.apply(manifest);
     await settleWithConcurrentCycles(system);

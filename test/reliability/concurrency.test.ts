@@ -15,13 +15,13 @@ import { deadLetterUrl, depthOf, readSystemState, sleep, waitUntilDrained } from
 import type { WorkerReport } from './support/cycle-worker';
 import { CycleWorkers } from './support/cycle-workers';
 import { manifestPath, type Manifest } from '../support/api-paths';
-import { CLUSTERS, fleet, highPriorityWork, lowPriorityWork } from './support/fleet';
+import { CLUSTERS, fleet, fleetCapacity, highPriorityWork, lowPriorityWork } from './support/fleet';
 import { seedBindings } from './support/seed';
 import { startSerializingProxy, throughProxy, type SerializingProxy } from './support/serializing-proxy';
 
 const PROCESSES = 4;
-/** Exactly what the fleet holds: it is full when the high-priority work arrives. */
-const LOW = 990;
+/** Exactly what the fleet holds: it is full when the high-priority work arrives (990 with OUTRANK_SOAK=1). */
+const LOW = fleetCapacity();
 const HIGH = 10;
 /**
  * The emulator's SendMessage slows down with every message a queue holds, so messages go out in
@@ -70,15 +70,19 @@ beforeAll(async () => {
   const address = server.address();
   apiUrl = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`;
 
+  const progress = (stage: string) => console.info(`concurrency: ${stage} after ${Math.round((Date.now() - started) / 1000)} s`);
   // The fleet and the low-priority bindings, made by the controllers but not yet scheduled.
   const seeded = await seedBindings(aws, [...fleet(), ...lowPriorityWork(LOW)]);
+  progress(`${LOW} low-priority bindings seeded`);
   const processes = await CycleWorkers.start(aws, PROCESSES);
   try {
     for (const [band, messages] of seeded.bandMessages) await sendInWaves(band, messages);
     await waitUntilDrained(aws, 1_000);
+    progress('the fleet is full');
     // The fleet is full: the high-priority work goes through the whole pipeline and must preempt.
     for (const manifest of highPriorityWork(HIGH)) await post(manifest);
     await waitUntilDrained(aws, 1_000);
+    progress('the high-priority work is placed');
   } finally {
     workers = await processes.stop();
   }

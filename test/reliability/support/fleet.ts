@@ -13,9 +13,23 @@ type Manifest = ApiManifest & Record<string, unknown>;
 
 const zoneOf = (index: number) => `z${(index % ZONES) + 1}`;
 
-/** 49 or 50 CPUs: each zone holds 198 one-CPU workloads. */
-function cluster(index: number): Manifest {
-  const cpus = index < CLUSTERS / 2 ? 49 : 50;
+/** The smaller clusters' CPUs in the full run (990 one-CPU workloads fill the fleet). */
+export const FULL_BASE_CPUS = 49;
+
+/**
+ * The smaller clusters' CPUs: the full fleet with OUTRANK_SOAK=1 (`npm run test:soak`), else 19 (390
+ * workloads fill it), sized for `npm test` on two busy cores against the emulator.
+ */
+export const BASE_CPUS = process.env.OUTRANK_SOAK === '1' ? FULL_BASE_CPUS : 19;
+
+/** How many one-CPU workloads fill the fleet exactly: half the clusters have `baseCpus`, half one more. */
+export function fleetCapacity(baseCpus = BASE_CPUS): number {
+  return CLUSTERS * baseCpus + CLUSTERS / 2;
+}
+
+/** `baseCpus` or one more: each zone holds a fifth of the fleet's capacity. */
+function cluster(index: number, baseCpus: number): Manifest {
+  const cpus = index < CLUSTERS / 2 ? baseCpus : baseCpus + 1;
   return {
     apiVersion: 'cluster.karmada.io/v1alpha1',
     kind: 'Cluster',
@@ -71,16 +85,16 @@ function deployment(name: string, zone: string, priority: number, nonPreemptible
   };
 }
 
-export function fleet(): Manifest[] {
+export function fleet(baseCpus = BASE_CPUS): Manifest[] {
   return [
-    ...Array.from({ length: CLUSTERS }, (_, index) => cluster(index)),
+    ...Array.from({ length: CLUSTERS }, (_, index) => cluster(index, baseCpus)),
     ...[...LOW_CLASSES, ...HIGH_CLASSES].map(priorityClass),
     ...Array.from({ length: ZONES }, (_, index) => zonePolicy(zoneOf(index))),
   ];
 }
 
 /**
- * `count` one-CPU workloads spread over the zones (990 fill the fleet exactly): priorities cycle
+ * `count` one-CPU workloads spread over the zones (fleetCapacity() fill the fleet exactly): priorities cycle
  * through the low classes, and every seventh is labelled non-preemptible whatever its priority.
  */
 export function lowPriorityWork(count: number): Manifest[] {
