@@ -54,7 +54,8 @@ describe('examples', () => {
     expect(binding(result, 'report-job')).toMatchObject({ suspended: false, clusters: [{ name: 'member1', replicas: 1 }] });
     expect(binding(result, 'report-job').conditions).toContainEqual(expect.objectContaining({ type: 'SchedulingSuspended', status: 'False' }));
     expect(result.rejections).toEqual([
-      expect.objectContaining({ step: 2, message: expect.stringContaining('spec.suspension.scheduling') }),
+      // The third step, counted as a person counts (from 1).
+      expect.objectContaining({ step: 3, message: expect.stringContaining('spec.suspension.scheduling') }),
     ]);
   });
 
@@ -101,7 +102,7 @@ steps:
     );
     expect(result.rejections).toEqual([
       {
-        step: 0,
+        step: 1,
         object: { kind: 'PropagationPolicy', namespace: 'default', name: 'bad' },
         message: expect.stringContaining('spec.resourceSelectors[0].name: must be set when preemption is Always'),
       },
