@@ -2,12 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { Delivery, MessageQueue, OutgoingMessage, QueueDepth } from '../../lib/ports/message-queue';
 
 /**
+ * Message groups the ticks are spread over, round robin: as many as the stack's default schedule-cycle
+ * concurrency. Within a group a tick sent while a cycle runs waits for it, so none is lost; a tick held
+ * by a cycle that died holds up only its own group, for the queue's visibility timeout.
+ */
+export const TICK_GROUPS = 4;
+
+/**
  * A band queue that, after each send, drops a tick on the tick queue: the tick queue is the event
- * source that starts the schedule-cycle function, which then pulls the bands itself. Ticks share one
- * message group, so cycles started by them run one after another and a tick sent while a cycle runs
- * is never lost.
+ * source that starts the schedule-cycle function, which then pulls the bands itself.
  */
 export class ScheduleTickingQueue<T> implements MessageQueue<T> {
+  private ticks = 0;
+
   constructor(
     private readonly band: MessageQueue<T>,
     private readonly tick: MessageQueue<{ tick: true }>,
@@ -20,7 +27,8 @@ export class ScheduleTickingQueue<T> implements MessageQueue<T> {
   async send(messages: readonly OutgoingMessage<T>[]): Promise<void> {
     await this.band.send(messages);
     if (messages.length === 0) return;
-    await this.tick.send([{ body: { tick: true }, groupId: 'schedule', deduplicationId: randomUUID() }]);
+    const group = this.ticks++ % TICK_GROUPS;
+    await this.tick.send([{ body: { tick: true }, groupId: `schedule-${group}`, deduplicationId: randomUUID() }]);
   }
 
   receive(maxMessages: number): Promise<Delivery<T>[]> {
