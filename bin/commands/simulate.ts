@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { stringify } from 'yaml';
 import { formatSimulation } from '../../lib/simulate/format-result';
 import { loadScenario } from '../../lib/simulate/load-scenario';
-import { runScenario } from '../../lib/simulate/run-scenario';
+import { runScenario, type SimulationResult } from '../../lib/simulate/run-scenario';
 import type { CommandContext } from './context';
 import { readInput } from './input';
 
@@ -12,9 +12,14 @@ export function simulateCommand(context: CommandContext): Command {
     .requiredOption('-f, --filename <file>', 'scenario file (YAML or JSON, "-" for standard input)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'yaml']).default('table'))
     .option('--allow-rejections', 'exit 0 even when the API refused a write of a step (for scenarios that show a refusal)')
-    .action(async (options: { filename: string; output: 'table' | 'json' | 'yaml'; allowRejections?: boolean }) => {
+    .option('-w, --watch', 'print each decision (event) as it happens, on standard error, before the result')
+    .action(async (options: { filename: string; output: 'table' | 'json' | 'yaml'; allowRejections?: boolean; watch?: boolean }) => {
       const scenario = loadScenario(await readInput(options.filename));
-      const result = await runScenario(scenario);
+      const onEvent = (step: number, event: SimulationResult['events'][number]) => {
+        const object = `${event.object.kind}/${event.object.namespace ? `${event.object.namespace}/` : ''}${event.object.name}`;
+        context.err(`step ${step}  ${event.type}  ${event.reason}  ${object}: ${event.message}`);
+      };
+      const result = await runScenario(scenario, options.watch ? { onEvent } : {});
       const text =
         options.output === 'json' ? JSON.stringify(result, null, 2) : options.output === 'yaml' ? stringify(result) : formatSimulation(result);
       context.out(text);

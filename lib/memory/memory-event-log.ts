@@ -5,12 +5,20 @@ import { kubeEvent, type EventLog, type EventRecord } from '../ports/event-log';
 /** Keeps events in memory in the order they were recorded, folding repeats into a count as Kubernetes does. */
 export class MemoryEventLog implements EventLog {
   private readonly events: KubeEvent[] = [];
+  private readonly listeners: Array<(event: KubeEvent) => void> = [];
 
   constructor(private readonly clock: Clock) {}
 
   async record(event: EventRecord): Promise<void> {
     const time = new Date(this.clock.now()).toISOString();
-    this.events.push(kubeEvent(event, `${event.object.name}.${(this.events.length + 1).toString(16).padStart(8, '0')}`, time));
+    const recorded = kubeEvent(event, `${event.object.name}.${(this.events.length + 1).toString(16).padStart(8, '0')}`, time);
+    this.events.push(recorded);
+    for (const listener of this.listeners) listener(recorded);
+  }
+
+  /** Calls `listener` with every event recorded from now on, as it is recorded. */
+  onRecord(listener: (event: KubeEvent) => void): void {
+    this.listeners.push(listener);
   }
 
   async list(object?: InvolvedObject): Promise<KubeEvent[]> {

@@ -109,9 +109,17 @@ function summarizeEvent(event: KubeEvent) {
   };
 }
 
+export interface RunOptions {
+  /** Called with each event as it is recorded, and the step (counted from 1) that led to it. */
+  readonly onEvent?: (step: number, event: SimulationResult['events'][number]) => void;
+}
+
 /** Runs a scenario on the in-memory system with a virtual clock and reports the final state. */
-export async function runScenario(scenario: Scenario): Promise<SimulationResult> {
+export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<SimulationResult> {
   const system = new MemorySystem(withConfig({ ...scenario.config, gates: scenario.config?.gates ?? {} }));
+  let current = 0;
+  const { onEvent } = options;
+  if (onEvent) system.events.onRecord((event) => onEvent(current, summarizeEvent(event)));
   const rejections: SimulationResult['rejections'] = [];
   const attempt = async (step: number, object: ObjectName, action: () => Promise<unknown>) => {
     try {
@@ -123,6 +131,7 @@ export async function runScenario(scenario: Scenario): Promise<SimulationResult>
   };
 
   for (const [index, step] of scenario.steps.entries()) {
+    current = index + 1;
     if ('apply' in step) {
       for (const raw of step.apply) await attempt(index, describeRaw(raw), () => system.objects.apply(raw));
     } else if ('delete' in step) {

@@ -48,3 +48,13 @@ describe('outrank simulate of a scenario with a refused write', () => {
     expect(stderr).toBe('');
   });
 });
+
+describe('outrank simulate --watch', () => {
+  it('prints each decision as it happens on standard error, numbered by step, and the result as usual', async () => {
+    const { stdout, stderr } = await run('node', ['bin/outrank.mjs', 'simulate', '-f', 'examples/000-binding-preemption.yaml', '--watch', '-o', 'json'], { cwd: root });
+    expect(JSON.parse(stdout).metrics.bindingPreemptions).toBe(1);
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines).toContain('step 2  Warning  Preempted  ResourceBinding/default/batch-p2-deployment: preempted by ResourceBinding default/urgent-deployment (priority 10) to make room on cluster member1');
+    expect(lines.every((line) => /^step [12]  (Normal|Warning)  \w+  \S+: /.test(line))).toBe(true);
+  });
+});
