@@ -20,6 +20,14 @@ function outsideScopeRule(namespaces: ReadonlySet<string>): string {
   return namespaces.size === 0 ? 'the user is neither an admin nor in any tenant' : `not a namespace of this tenant (${[...namespaces].join(', ')})`;
 }
 
+function scopeDecision(scope: ReturnType<typeof writeScopeOf>, principal: string, request: WriteRequest): Decision {
+  if (scope.admin) return ALLOWED;
+  const { namespace } = request.object.metadata;
+  if (namespace === undefined) return refusal(principal, request, 'only admins write cluster-scoped objects');
+  if (!scope.namespaces.has(namespace)) return refusal(principal, request, outsideScopeRule(scope.namespaces));
+  return ALLOWED;
+}
+
 /**
  * Decides the writes of the tenancy model: admins write everything; a tenant writes objects in its
  * namespaces, naming only the PriorityClasses those namespaces may use and declaring work
@@ -35,8 +43,9 @@ export class Authorizer {
   ) {}
 
   async decide(principal: string, request: WriteRequest): Promise<Decision> {
-    const scoped = this.decideScope(principal, request);
-    if (!scoped.allowed || writeScopeOf(this.tenancy, principal).admin) return scoped;
+    const scope = writeScopeOf(this.tenancy, principal);
+    const scoped = scopeDecision(scope, principal, request);
+    if (!scoped.allowed || scope.admin) return scoped;
     const namespace = request.object.metadata.namespace!;
     // Deleting gives nothing a priority, so an object an admin gave a restricted class can still be removed by its tenant.
     if (request.verb === 'delete') return ALLOWED;
@@ -56,11 +65,6 @@ export class Authorizer {
    * whatever it says: a patch is judged by this on the object as stored, and in full on the object it makes.
    */
   decideScope(principal: string, request: WriteRequest): Decision {
-    const scope = writeScopeOf(this.tenancy, principal);
-    if (scope.admin) return ALLOWED;
-    const { namespace } = request.object.metadata;
-    if (namespace === undefined) return refusal(principal, request, 'only admins write cluster-scoped objects');
-    if (!scope.namespaces.has(namespace)) return refusal(principal, request, outsideScopeRule(scope.namespaces));
-    return ALLOWED;
+    return scopeDecision(writeScopeOf(this.tenancy, principal), principal, request);
   }
 }

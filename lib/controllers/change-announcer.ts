@@ -1,8 +1,8 @@
 import { refOf } from '../api/kinds';
-import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
 import type { Informer } from '../cache/informer';
 import type { Informers } from '../cache/informers';
 import type { StoredObject } from '../ports/object-store';
+import { selectedTemplateKinds } from '../policy/selector-index';
 import type { ControllerContext } from './context';
 import { objectChangeNotice, type ObjectChange } from './messages';
 import type { OutgoingMessage } from '../ports/message-queue';
@@ -26,14 +26,8 @@ export class ChangeAnnouncer {
     const { informers } = context;
     const [policies, clusterPolicies] = informers.policies();
     await Promise.all([this.watch(context, policies), this.watch(context, clusterPolicies), this.watch(context, informers.clusters())]);
-    const kinds = new Map<string, Informer<ResourceTemplate>>();
-    for (const policy of [...policies.values(), ...clusterPolicies.values()]) {
-      for (const selector of policy.spec.resourceSelectors) {
-        const group = apiGroupOf(selector.apiVersion);
-        kinds.set(`${selector.kind}.${group}`, informers.templates(group, selector.kind));
-      }
-    }
-    await Promise.all([...kinds.values()].map((informer) => this.watch(context, informer)));
+    const kinds = selectedTemplateKinds([...policies.values(), ...clusterPolicies.values()]);
+    await Promise.all([...kinds.values()].map(({ group, kind }) => this.watch(context, informers.templates(group, kind))));
     const notices = this.pending;
     this.pending = [];
     try {

@@ -1,6 +1,7 @@
 import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
 import type { ResourceBinding } from '../api/resource-binding';
-import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
+import type { ResourceTemplate } from '../api/resource-template';
+import { selectedTemplateKinds } from '../policy/selector-index';
 import { bindingInformers, syncBindings } from './binding-informers';
 import { bindingRefFor } from './binding-references';
 import type { ControllerContext } from './context';
@@ -20,13 +21,7 @@ export async function resyncTemplates(context: ControllerContext): Promise<numbe
   const [policies, clusterPolicies] = context.informers.policies();
 
   const templates = new Map<string, { ref: ObjectRef; template: ResourceTemplate | undefined }>();
-  const kinds = new Map<string, { group: string; kind: string }>();
-  for (const policy of [...policies!.values(), ...clusterPolicies!.values()]) {
-    for (const selector of policy.spec.resourceSelectors) {
-      const group = apiGroupOf(selector.apiVersion);
-      kinds.set(`${selector.kind}.${group}`, { group, kind: selector.kind });
-    }
-  }
+  const kinds = selectedTemplateKinds([...policies!.values(), ...clusterPolicies!.values()]);
   const bindings = bindingInformers(context).flatMap((informer) => [...informer.values()]);
   for (const binding of bindings) {
     const ref = templateRefOf(binding);

@@ -1,6 +1,6 @@
 import type { LabelSelector } from '../api/meta';
 import type { AnyPropagationPolicy, ResourceSelector } from '../api/propagation-policy';
-import type { ResourceTemplate } from '../api/resource-template';
+import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
 
 /**
  * Index keys that let policy-change find, for a template, the policies that may select it, and, for a
@@ -78,4 +78,16 @@ export function templateLookup(policy: AnyPropagationPolicy, selector: ResourceS
     return { by: 'index', keys: label.values ? label.values.map((value) => `${namespace}|${label.key}=${value}`) : [`${namespace}|${label.key}`] };
   }
   return namespace === ANY_NAMESPACE ? { by: 'kind' } : { by: 'index', keys: [`ns=${namespace}`] };
+}
+
+/** The template kinds (by `<kind>.<group>`) that any of the policies may select. */
+export function selectedTemplateKinds(policies: Iterable<AnyPropagationPolicy>): Map<string, { group: string; kind: string }> {
+  const kinds = new Map<string, { group: string; kind: string }>();
+  for (const policy of policies) {
+    for (const selector of policy.spec.resourceSelectors) {
+      const group = apiGroupOf(selector.apiVersion);
+      kinds.set(`${selector.kind}.${group}`, { group, kind: selector.kind });
+    }
+  }
+  return kinds;
 }
