@@ -6,10 +6,14 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { resourceDefinitions, type TableDefinition } from '../functions/adapters/definitions';
+import { OBJECT_STREAM_FILTER } from '../functions/adapters/object-stream';
 import { environmentFor, parseSettings, type OutrankSettings, type OutrankSettingsWithTenancy } from '../functions/environment';
 import { DEFAULT_CONFIG } from '../lib/config';
 import { NagSuppressions } from 'cdk-nag';
@@ -97,6 +101,7 @@ function table(scope: Construct, id: string, definition: TableDefinition, remova
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     timeToLiveAttribute: definition.timeToLiveAttribute,
+    ...(definition.keysStream ? { stream: dynamodb.StreamViewType.KEYS_ONLY } : {}),
     removalPolicy,
   });
   for (const index of definition.localIndexes ?? []) {
@@ -108,6 +113,10 @@ function table(scope: Construct, id: string, definition: TableDefinition, remova
   }
   return created;
 }
+
+/** The objects table's stream to policy-change: records per invocation, and retries of a failing batch before it is reported. */
+const OBJECT_STREAM_BATCH_SIZE = 100;
+const OBJECT_STREAM_RETRIES = 10;
 
 /**
  * outrank on AWS: the tables and FIFO queues of functions/adapters/definitions.ts, one function per
@@ -181,10 +190,11 @@ export class OutrankStack extends Stack {
     // What each handler does, and nothing more (see lib/controllers).
     objects.grantReadWriteData(api);
     eventLog.grantReadData(api);
-    policyChange.queue.grantSendMessages(api);
     bindingEnqueue.queue.grantSendMessages(api);
 
     policyChange.queue.grantConsumeMessages(policyChangeFunction);
+    // A policy over many templates hands those past the first hundred on to its own queue (template-claims.ts).
+    policyChange.queue.grantSendMessages(policyChangeFunction);
     objects.grantReadWriteData(policyChangeFunction);
     eventLog.grant(policyChangeFunction, APPEND_EVENT);
     bindingEnqueue.queue.grantSendMessages(policyChangeFunction);
@@ -208,6 +218,18 @@ export class OutrankStack extends Stack {
     policyChange.queue.grantSendMessages(reconcile);
 
     if (props.lambdaEventSources ?? true) {
+      // Every write of a policy, template or cluster, whoever made it: no write goes unannounced.
+      policyChangeFunction.addEventSource(
+        new DynamoEventSource(objects, {
+          startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+          batchSize: OBJECT_STREAM_BATCH_SIZE,
+          filters: [lambda.FilterCriteria.filter(OBJECT_STREAM_FILTER)],
+          reportBatchItemFailures: true,
+          bisectBatchOnError: true,
+          retryAttempts: OBJECT_STREAM_RETRIES,
+          onFailure: new SqsDlq(this.objectStreamFailures(definitions.objectStreamFailuresQueueName, removalPolicy, policyChangeFunction)),
+        }),
+      );
       policyChangeFunction.addEventSource(new SqsEventSource(policyChange.queue, { batchSize: 10, reportBatchItemFailures: true }));
       bindingEnqueueFunction.addEventSource(new SqsEventSource(bindingEnqueue.queue, { batchSize: 10, reportBatchItemFailures: true }));
       // A tick carries nothing: the cycle pulls the band queues itself, so a failed cycle retries the whole batch.
@@ -262,4 +284,51 @@ export class OutrankStack extends Stack {
       new CfnOutput(this, deadLetterQueueUrlOutput(queue.node.id), { value: queue.deadLetterQueue.queueUrl });
     }
   }
+
+  /**
+   * Where the objects table's event source mapping reports a batch it gave up on (a standard queue:
+   * Lambda takes no FIFO queue as an on-failure destination), alarmed as the dead-letter queues are;
+   * and an alarm when policy-change falls behind the stream.
+   */
+  private objectStreamFailures(queueName: string, removalPolicy: RemovalPolicy, consumer: lambda.IFunction): sqs.Queue {
+    const failures = new sqs.Queue(this, 'ObjectStreamFailures', {
+      queueName,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    NagSuppressions.addResourceSuppressions(failures, [
+      { id: 'AwsSolutions-SQS3', reason: 'It is the on-failure destination of the objects table\'s event source mapping: a dead-letter queue in all but name' },
+    ]);
+    NagSuppressions.addResourceSuppressions(
+      consumer.role!,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'A DynamoDB event source mapping needs dynamodb:ListStreams, which has no resource-level permissions',
+          appliesTo: ['Resource::*'],
+        },
+      ],
+      true,
+    );
+    new cloudwatch.Alarm(this, 'ObjectStreamFailuresAlarm', {
+      alarmDescription: `Stream batches in ${queueName}: policy-change gave up on writes after ${OBJECT_STREAM_RETRIES} retries`,
+      metric: failures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    new cloudwatch.Alarm(this, 'ObjectStreamIteratorAgeAlarm', {
+      alarmDescription: 'policy-change is more than 5 minutes behind the objects table\'s stream',
+      metric: consumer.metric('IteratorAge', { period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: Duration.minutes(5).toMilliseconds(),
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    return failures;
+  }
+
 }

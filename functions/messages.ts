@@ -21,6 +21,7 @@ export const bindingRequestSchema: z.ZodType<BindingRequest> = z.strictObject({
   binding: bindingRef,
   resourceVersion: z.string().max(64),
   cause: z.string().max(256).optional(),
+  woken: z.boolean().optional(),
 });
 
 /** Band queues: schedule-cycle receives them itself, through the adapter, which checks them with this. */
@@ -28,4 +29,5 @@ export const queuedBindingSchema: z.ZodType<QueuedBinding> = z.strictObject({
   binding: bindingRef,
   priority: z.number().int(),
   enqueuedAt: z.number(),
+  woken: z.boolean().optional(),
 });

@@ -10,11 +10,11 @@ import { logger, metrics } from './observability';
 const reconcileEventSchema = z.looseObject({ resync: z.boolean().optional() });
 
 /**
- * EventBridge schedules → announces again the writes read from the change feeds (so that none is lost),
- * queues again unschedulable bindings that are due and bindings needing failover; on the slower resync
- * schedule, sends the templates whose binding is out of step to policy-change again.
+ * EventBridge schedules → queues again unschedulable bindings that are due and bindings needing
+ * failover; on the slower resync schedule, sends the templates whose binding is out of step to
+ * policy-change again.
  */
-export const handler = middy(async (event: unknown): Promise<{ announced: number; requeued: number } | { resynced: number }> => {
+export const handler = middy(async (event: unknown): Promise<{ requeued: number } | { resynced: number }> => {
   const { resync } = reconcileEventSchema.parse(event ?? {});
   const controller = new ReconcileController(controllerContext());
   if (resync) {
@@ -22,10 +22,9 @@ export const handler = middy(async (event: unknown): Promise<{ announced: number
     logger.info('resync finished', { resynced });
     return { resynced };
   }
-  const announced = await controller.announce();
   const requeued = await controller.run();
-  logger.info('reconcile finished', { announced, requeued });
-  return { announced, requeued };
+  logger.info('reconcile finished', { requeued });
+  return { requeued };
 })
   .use(injectLambdaContext(logger))
   .use(logMetrics(metrics));

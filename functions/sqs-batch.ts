@@ -9,7 +9,7 @@ import { controllerContext } from './context';
  * Records are not started with less time than this left: they fail instead and come back after the
  * queue's visibility timeout, rather than being cut off mid-way when the function times out.
  */
-const STOP_TAKING_WORK_MS = 5_000;
+export const STOP_TAKING_WORK_MS = 5_000;
 
 /**
  * Runs an SQS FIFO batch through a controller made for the batch with partial batch responses: a failed message fails

@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { MiddlewareStack } from '@smithy/types';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SchedulerConfig } from '../../lib/config';
@@ -30,8 +31,16 @@ export interface AwsClients {
   readonly sqs: SQSClient;
 }
 
-/** Sees each set of clients awsClients makes, e.g. to add SDK middleware to their middleware stacks. */
-export type AwsClientsHook = (clients: AwsClients) => void;
+/** An SDK client, as far as a hook needs it: its middleware stack. */
+export interface InstrumentableClient {
+  // Any client's stack, whatever its input and output types.
+  readonly middlewareStack: MiddlewareStack<any, any>;
+}
+
+export type AwsService = 'DynamoDB' | 'DynamoDB Streams' | 'SQS';
+
+/** Sees each SDK client made for outrank's functions and local event source mappings, e.g. to add SDK middleware. */
+export type AwsClientsHook = (client: InstrumentableClient, service: AwsService) => void;
 
 const clientsHooks = new Set<AwsClientsHook>();
 
@@ -49,8 +58,15 @@ export function onAwsClients(hook: AwsClientsHook): () => void {
 export function awsClients(): AwsClients {
   const dynamodb = new DynamoDBClient({});
   const clients = { dynamodb, documents: DynamoDBDocumentClient.from(dynamodb), sqs: new SQSClient({}) };
-  for (const hook of clientsHooks) hook(clients);
+  announceClient(dynamodb, 'DynamoDB');
+  announceClient(clients.sqs, 'SQS');
   return clients;
+}
+
+/** Shows a client made elsewhere (the local event source mappings') to the hooks; returns it. */
+export function announceClient<C extends InstrumentableClient>(client: C, service: AwsService): C {
+  for (const hook of clientsHooks) hook(client, service);
+  return client;
 }
 
 export function awsControllerContext(

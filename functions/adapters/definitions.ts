@@ -13,6 +13,8 @@ export interface TableDefinition {
   readonly timeToLiveAttribute?: string;
   /** Local secondary indexes: the same partition key, another sort key, keys only. */
   readonly localIndexes?: readonly LocalIndexDefinition[];
+  /** A stream of the table's changes carrying each changed item's keys (policy-change reads it). */
+  readonly keysStream?: boolean;
 }
 
 export interface LocalIndexDefinition {
@@ -39,6 +41,8 @@ export interface ResourceDefinitions {
   readonly scheduleTickQueue: QueueDefinition;
   /** One schedule queue per priority band, by band name. */
   readonly bandQueues: ReadonlyMap<string, QueueDefinition>;
+  /** The standard queue where the deployed stack reports batches of the objects table's stream that policy-change gave up on. */
+  readonly objectStreamFailuresQueueName: string;
 }
 
 /**
@@ -68,6 +72,8 @@ export function resourceDefinitions(prefix: string, bands: readonly PriorityBand
       // Deletion markers of the change feed expire; objects carry no such attribute.
       timeToLiveAttribute: 'expiresAt',
       localIndexes: [CHANGE_FEED_INDEX],
+      // Every committed write of a policy, template or cluster reaches policy-change through it (object-stream.ts).
+      keysStream: true,
     },
     eventsTable: { name: `${prefix}-events`, partitionKey: 'pk', sortKey: 'sk', timeToLiveAttribute: 'expiresAt' },
     policyChangeQueue: fifoQueue(prefix, 'policy-change', 60, redelivery),
@@ -76,6 +82,7 @@ export function resourceDefinitions(prefix: string, bands: readonly PriorityBand
     // comes back within a minute, and the every-minute schedule drains the bands meanwhile.
     scheduleTickQueue: fifoQueue(prefix, 'schedule-tick', 60, redelivery),
     bandQueues: new Map(bands.map((band) => [band.name, fifoQueue(prefix, `schedule-${band.name}`, 60, redelivery)])),
+    objectStreamFailuresQueueName: `${prefix}-policy-change-stream-failures`,
   };
 }
 

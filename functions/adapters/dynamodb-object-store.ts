@@ -15,7 +15,8 @@ import { CHANGE_FEED_INDEX } from './definitions';
 /** DynamoDB allows at most this many items in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;
 
-function partitionKey(group: string, kind: string): string {
+/** The partition of a kind: `<kind>.<group>` (a kind has no dot; a group may have several). */
+export function partitionKey(group: string, kind: string): string {
   return `${kind}.${group}`;
 }
 
@@ -78,6 +79,13 @@ function fromItem<T extends StoredObject>(item: Record<string, unknown>): T {
 function refOfSortKey(group: string, kind: string, sk: string): ObjectRef {
   const slash = sk.indexOf('/');
   return { group, kind, namespace: sk.slice(0, slash), name: sk.slice(slash + 1) };
+}
+
+/** The object an item of the table is, by the item's keys; undefined for a deletion marker. */
+export function refOfItemKeys(pk: string, sk: string): ObjectRef | undefined {
+  if (sk.startsWith(DELETION_MARKER_PREFIX)) return undefined;
+  const dot = pk.indexOf('.');
+  return refOfSortKey(pk.slice(dot + 1), pk.slice(0, dot), sk);
 }
 
 function condition(expectedVersion: string | null) {

@@ -2,6 +2,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
@@ -13,9 +14,15 @@ export interface ProvisionedQueues {
   readonly urls: ReadonlyMap<string, string>;
 }
 
+const KEYS_STREAM = { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' as const };
+
 async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: table.name }));
+    const { Table: existing } = await client.send(new DescribeTableCommand({ TableName: table.name }));
+    // A table made before it had a stream gets one; what was written before that was announced then.
+    if (table.keysStream && !existing?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: table.name, StreamSpecification: KEYS_STREAM }));
+    }
     return;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -45,6 +52,7 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
             })),
           }
         : {}),
+      ...(table.keysStream ? { StreamSpecification: KEYS_STREAM } : {}),
     }),
   );
   if (table.timeToLiveAttribute) {

@@ -4,12 +4,36 @@ import { resetControllerContext } from '../context';
 import { environmentFor, parseSettings, type OutrankSettingsWithTenancy } from '../environment';
 import type { HttpApiHandler } from './http-gateway';
 import { localLambdaContext } from './lambda-context';
+import type { Poller } from './poller';
 import { SqsPoller, type SqsHandler } from './sqs-poller';
+import { DynamoStreamPoller, localStreamsClient, type StreamHandler, type StreamStart } from './stream-poller';
+
+/** Wrap the handlers the pollers invoke, e.g. to deliver every batch twice in tests. */
+export interface HandlerWrappers {
+  readonly queue?: (handler: SqsHandler) => SqsHandler;
+  readonly stream?: (handler: StreamHandler) => StreamHandler;
+}
+
+export interface LocalFunctionOptions {
+  readonly wrap?: HandlerWrappers;
+  /**
+   * Where the objects table's stream is first read from: its oldest record (the default, as the stack's
+   * mapping), or its end, for a table filled with a state the controllers had already settled.
+   */
+  readonly streamStart?: StreamStart;
+}
+
+/** As the stack's stream event source mapping: batches of up to 100 records, 10 retries. */
+const STREAM_BATCH_SIZE = 100;
+const STREAM_MAX_ATTEMPTS = 11;
 
 export interface LocalFunctions {
   readonly api: HttpApiHandler;
-  /** policy-change, binding-enqueue and schedule-cycle (on the tick queue), as event source mappings drive them. */
-  readonly pollers: readonly SqsPoller[];
+  /**
+   * policy-change (on the objects table's stream and its queue), binding-enqueue and schedule-cycle (on
+   * the tick queue), as event source mappings drive them.
+   */
+  readonly pollers: readonly Poller[];
   reconcile(): Promise<unknown>;
   /** reconcile as the resync schedule starts it. */
   resync(): Promise<unknown>;
@@ -26,9 +50,10 @@ export async function loadLocalFunctions(
   resources: AwsResources,
   settings: OutrankSettingsWithTenancy | undefined,
   onError: (error: unknown) => void,
-  /** Wraps each queue-triggered handler, e.g. to deliver every batch twice in tests. */
-  wrap: (handler: SqsHandler) => SqsHandler = (handler) => handler,
+  options: LocalFunctionOptions = {},
 ): Promise<LocalFunctions> {
+  const wrapQueue = options.wrap?.queue ?? ((handler) => handler);
+  const wrapStream = options.wrap?.stream ?? ((handler) => handler);
   // Settings are checked before anything runs, so a typo fails fast.
   parseSettings(settings ? JSON.stringify(settings) : undefined);
   // Functions loaded earlier in this process may have left theirs; without settings none must apply.
@@ -48,11 +73,22 @@ export async function loadLocalFunctions(
   const arnOf = async (queueUrl: string) =>
     (await clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? queueUrl;
   const poller = async (functionName: string, handler: SqsHandler, queueUrl: string) =>
-    new SqsPoller(clients.sqs, wrap(handler), { functionName, queueUrl, queueArn: await arnOf(queueUrl), batchSize: 10, timeoutMs: 60_000, onError });
+    new SqsPoller(clients.sqs, wrapQueue(handler), { functionName, queueUrl, queueArn: await arnOf(queueUrl), batchSize: 10, timeoutMs: 60_000, onError });
+
+  const objectStream = new DynamoStreamPoller(clients.dynamodb, localStreamsClient(), wrapStream(policyChange as StreamHandler), {
+    functionName: 'outrank-policy-change',
+    tableName: resources.objectsTable,
+    batchSize: STREAM_BATCH_SIZE,
+    timeoutMs: 60_000,
+    maxAttempts: STREAM_MAX_ATTEMPTS,
+    start: options.streamStart ?? 'TRIM_HORIZON',
+    onError,
+  });
 
   return {
     api,
     pollers: [
+      objectStream,
       await poller('outrank-policy-change', policyChange as SqsHandler, resources.policyChangeQueueUrl),
       await poller('outrank-binding-enqueue', bindingEnqueue as SqsHandler, resources.bindingEnqueueQueueUrl),
       await poller('outrank-schedule-cycle', scheduleCycle as SqsHandler, resources.scheduleTickQueueUrl),

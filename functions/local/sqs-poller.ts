@@ -1,6 +1,7 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { localLambdaContext } from './lambda-context';
+import { Poller } from './poller';
 
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | unknown>;
 
@@ -45,28 +46,18 @@ function failedIds(response: unknown): Set<string> {
  * Does what a Lambda event source mapping does for an SQS queue: long-polls, invokes the handler with
  * the batch, deletes what succeeded and leaves failures to come back after their visibility timeout.
  */
-export class SqsPoller {
-  private running = false;
-  private loop: Promise<void> | undefined;
+export class SqsPoller extends Poller {
 
   constructor(
     private readonly sqs: SQSClient,
     private readonly handler: SqsHandler,
     private readonly options: PollerOptions,
-  ) {}
-
-  start(): void {
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
+  ) {
+    super(options.onError);
   }
 
   /** One receive-invoke-delete round; returns how many messages it handled. */
-  async pollOnce(waitTimeSeconds = 1): Promise<number> {
+  override async pollOnce(waitTimeSeconds = 1): Promise<number> {
     const received = await this.sqs.send(
       new ReceiveMessageCommand({
         QueueUrl: this.options.queueUrl,
@@ -95,16 +86,5 @@ export class SqsPoller {
       );
     }
     return messages.length;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        await this.pollOnce();
-      } catch (error) {
-        this.options.onError(error);
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-    }
   }
 }

@@ -53,6 +53,9 @@ const bindingStatusSchema = z.strictObject({
   lastScheduledTime: z.string().max(64).optional(),
 });
 
+/** The API group of bindings. */
+export const BINDING_GROUP = 'work.karmada.io';
+
 /** work.karmada.io/v1alpha2 ResourceBinding and ClusterResourceBinding, written by outrank itself. */
 export const resourceBindingSchema = z.strictObject({
   apiVersion: z.literal('work.karmada.io/v1alpha2'),

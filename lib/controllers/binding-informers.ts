@@ -1,3 +1,4 @@
+import type { ObjectRef } from '../api/kinds';
 import type { ResourceBinding } from '../api/resource-binding';
 import type { Informer } from '../cache/informer';
 import { isWaitingForRoom } from './scheduling-need';
@@ -30,6 +31,12 @@ export function bindingInformers(context: ControllerContext): readonly Informer<
   const informers = context.informers.bindings();
   for (const informer of informers) for (const [name, keysOf] of Object.entries(INDEXES)) informer.addIndex(name, keysOf);
   return informers;
+}
+
+/** The informer of the binding's kind (ResourceBinding or ClusterResourceBinding), with the indexes above. */
+export function bindingInformerFor(context: ControllerContext, binding: ObjectRef): Informer<ResourceBinding> {
+  const [namespaced, clusterScoped] = bindingInformers(context);
+  return binding.kind === 'ClusterResourceBinding' ? clusterScoped! : namespaced!;
 }
 
 /** Brings both binding informers up to date. */

@@ -5,7 +5,8 @@ import { capacityOf } from '../scheduler/snapshot';
 import { bindingsToWake, type FreedRoom } from '../scheduler/wake-up';
 import { syncBindings, waitingBindings } from './binding-informers';
 import type { ControllerContext } from './context';
-import { bindingGroupId, bindingMessageId, bindingRefOf } from './messages';
+import type { OutgoingMessage } from '../ports/message-queue';
+import { bindingGroupId, bindingMessageId, bindingRefOf, type BindingRequest } from './messages';
 
 /**
  * Asks binding-enqueue to look at these bindings; a repeat of the same request is dropped as a duplicate.
@@ -13,17 +14,24 @@ import { bindingGroupId, bindingMessageId, bindingRefOf } from './messages';
  * version, a placement freed): the binding must be looked at again when something else changes, even
  * at a version it was already looked at and left alone.
  */
-export async function requestScheduling(context: ControllerContext, bindings: readonly ResourceBinding[], cause?: string): Promise<void> {
-  const messages = bindings.map((binding) => {
-    const ref = bindingRefOf(binding);
-    const resourceVersion = binding.metadata.resourceVersion ?? '0';
-    return {
-      body: { binding: ref, resourceVersion, ...(cause === undefined ? {} : { cause }) },
-      groupId: bindingGroupId(ref),
-      deduplicationId: bindingMessageId(ref, resourceVersion, cause),
-    };
-  });
-  await context.queues.bindingEnqueue.send(messages);
+export async function requestScheduling(
+  context: ControllerContext,
+  bindings: readonly ResourceBinding[],
+  cause?: string,
+  options: { readonly woken?: boolean } = {},
+): Promise<void> {
+  await context.queues.bindingEnqueue.send(bindings.map((binding) => schedulingRequest(binding, cause, options.woken ?? false)));
+}
+
+/** The binding-enqueue message of one request (see requestScheduling). */
+export function schedulingRequest(binding: ResourceBinding, cause: string | undefined, woken: boolean): OutgoingMessage<BindingRequest> {
+  const ref = bindingRefOf(binding);
+  const resourceVersion = binding.metadata.resourceVersion ?? '0';
+  return {
+    body: { binding: ref, resourceVersion, ...(cause === undefined ? {} : { cause }), ...(woken ? { woken: true } : {}) },
+    groupId: bindingGroupId(ref),
+    deduplicationId: bindingMessageId(ref, resourceVersion, cause),
+  };
 }
 
 /** Every binding in the store: for reports and tests, never on a controller's path. */
@@ -44,7 +52,7 @@ export async function wakeWaiting(context: ControllerContext, freed: readonly Fr
   if (freed.length === 0) return 0;
   await syncBindings(context);
   const woken = bindingsToWake(waitingBindings(context), freed);
-  await requestScheduling(context, woken, cause);
+  await requestScheduling(context, woken, cause, { woken: true });
   return woken.length;
 }
 

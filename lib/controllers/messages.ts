@@ -1,15 +1,32 @@
 import { refKey, type ObjectRef } from '../api/kinds';
+import { BINDING_GROUP } from '../api/resource-binding';
 import type { OutgoingMessage } from '../ports/message-queue';
 
-/** policy-change queue: an object that the policy controller must look at (policy, template or cluster). */
+/** policy-change: an object that the policy controller must look at (policy, template or cluster). */
 export interface ObjectChange {
   readonly ref: ObjectRef;
 }
 
 /**
- * The policy-change notice of a write or deletion of an object, at the version written (for a deletion,
- * the version deleted). Its deduplication id is the same whoever sends it, so the API's notice and the
- * reconcile's second one for the same change are handled once.
+ * Kinds whose writes policy-change has nothing to do with: bindings (binding-enqueue and the schedule
+ * cycle follow them), the allocation records, and PriorityClasses (binding priority and preemption
+ * (000): a change of classes does not update bindings).
+ */
+export const UNANNOUNCED_KINDS: ReadonlyArray<{ readonly group: string; readonly kind: string }> = [
+  { group: BINDING_GROUP, kind: 'ResourceBinding' },
+  { group: BINDING_GROUP, kind: 'ClusterResourceBinding' },
+  { group: 'scheduling.outrank.io', kind: 'ClusterAllocation' },
+  { group: 'scheduling.k8s.io', kind: 'PriorityClass' },
+];
+
+/** Whether a write of this object reaches policy-change: every policy, template and cluster write does. */
+export function isAnnouncedToPolicyChange(ref: ObjectRef): boolean {
+  return !UNANNOUNCED_KINDS.some(({ group, kind }) => ref.group === group && ref.kind === kind);
+}
+
+/**
+ * The policy-change message of a write or deletion of an object, at the version written (for a
+ * deletion, the version deleted): a redelivered one is handled once.
  */
 export function objectChangeNotice(ref: ObjectRef, resourceVersion: string, change: 'written' | 'deleted'): OutgoingMessage<ObjectChange> {
   const key = refKey(ref);
@@ -31,6 +48,11 @@ export interface BindingRequest {
   readonly resourceVersion: string;
   /** What prompted the request when not a change of the binding itself (a cluster change, room freed, the reconcile). */
   readonly cause?: string;
+  /**
+   * Queued because room was freed that it can use (wake-up.ts): should it not fit after all (another
+   * binding took the room first), the room is offered to the next waiting binding that fits.
+   */
+  readonly woken?: boolean;
 }
 
 /** Band queues: a binding waiting for a scheduling attempt. */
@@ -39,6 +61,11 @@ export interface QueuedBinding {
   readonly priority: number;
   /** When the binding was queued (milliseconds), for first-in-first-out within a priority. */
   readonly enqueuedAt: number;
+  /**
+   * Queued because room was freed that it can use (wake-up.ts): should it not fit after all (another
+   * binding took the room first), the room is offered to the next waiting binding that fits.
+   */
+  readonly woken?: boolean;
 }
 
 export function bindingObjectRef(binding: BindingRef): ObjectRef {

@@ -16,7 +16,6 @@ import {
 import { ConflictError, MAX_OBJECT_BYTES, type StoredObject } from '../ports/object-store';
 import { requestScheduling } from './binding-requests';
 import type { ControllerContext } from './context';
-import { objectChangeNotice } from './messages';
 
 export interface WriteResult {
   readonly object: KubeObject;
@@ -86,28 +85,13 @@ export class ObjectService {
     return this.write(object, existing);
   }
 
-  /**
-   * Creates an object whose name must be free: one conditional write, nothing read first. A name taken
-   * is a ConflictError; when the stored object is what this create asks for (a client retrying a create
-   * that was stored although its answer was lost), the controllers are told about it again first, in
-   * case its notice was lost too.
-   */
+  /** Creates an object whose name must be free: one conditional write, nothing read first; a name taken is a ConflictError. */
   async create(raw: unknown): Promise<WriteResult> {
     const object = writable(raw);
-    const ref = refOf(object);
     if (object.metadata.resourceVersion !== undefined) {
       forbid(object, [{ field: 'metadata.resourceVersion', message: 'must not be set on objects to be created' }]);
     }
-    try {
-      return await this.write(object, undefined);
-    } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
-      const existing = await this.context.store.get<KubeObject>(ref);
-      if (existing && isDeepStrictEqual(withoutVersion(stamped(object, existing, this.now())), withoutVersion(existing))) {
-        await this.notify(existing, 'written');
-      }
-      throw error;
-    }
+    return this.write(object, undefined);
   }
 
   /** Patches an object: a JSON merge patch by default, or another patch format such as a strategic merge patch. */
@@ -149,17 +133,16 @@ export class ObjectService {
       forbid(existing, [{ field: 'kind', message: `${existing.kind} objects are managed by outrank; delete the resource template instead` }]);
     }
     await this.context.store.transact([{ op: 'delete', ref, expectedVersion: existing.metadata.resourceVersion ?? '' }]);
-    await this.notify(existing, 'deleted');
     return existing;
   }
 
   private async write(object: KubeObject, existing: KubeObject | undefined): Promise<WriteResult> {
     const next = stamped(object, existing, this.now());
-    // As in Kubernetes, writing what is already stored changes nothing: same version. The controllers
-    // are told again all the same: this may be a client retrying a write whose notice was lost to a
-    // failure after the write took effect, and they are idempotent.
+    // As in Kubernetes, writing what is already stored changes nothing: same version. A binding is
+    // requested again all the same: this may be a client retrying a patch whose request was lost to a
+    // failure after the write took effect, and binding-enqueue is idempotent.
     if (existing && isDeepStrictEqual(withoutVersion(next), withoutVersion(existing))) {
-      await this.notify(existing, 'written');
+      await this.requestIfBinding(existing);
       return { object: existing, created: false };
     }
     const size = new TextEncoder().encode(JSON.stringify(next)).length;
@@ -169,7 +152,7 @@ export class ObjectService {
     const [written] = await this.context.store.transact([
       { op: 'put', object: next as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
     ]);
-    await this.notify(written as KubeObject, 'written');
+    await this.requestIfBinding(written as KubeObject);
     return { object: written as KubeObject, created: existing === undefined };
   }
 
@@ -178,27 +161,20 @@ export class ObjectService {
   }
 
   /**
-   * Tells the controllers. The write it announces is stored whatever happens here, so a failed notice
-   * does not fail the request: it is counted (metric AnnouncementsFailed), and the reconcile announces
-   * every change it reads from the change feeds again (change-announcer.ts). The deduplication id is the
-   * object's version and the change, so a repeated notice (the reconcile's, a retried request's) is
-   * dropped by the queue unless the first was lost.
+   * A binding a user changed (its suspension) is requested at binding-enqueue. Every other write
+   * reaches the controllers through the store itself (the objects table's stream, in memory the
+   * store's commit listener), so it is announced even when this process dies right after writing.
+   * The binding write is stored whatever happens here, so a failed request does not fail it: it is
+   * counted (metric AnnouncementsFailed) and the reconcile requests every binding that needs
+   * scheduling.
    */
-  private async notify(object: KubeObject, change: 'written' | 'deleted'): Promise<void> {
+  private async requestIfBinding(object: KubeObject): Promise<void> {
+    if (!isBinding(object)) return;
     try {
-      await this.send(object, change);
+      await requestScheduling(this.context, [object]);
     } catch {
       this.context.metrics.count('AnnouncementsFailed', { kind: object.kind });
     }
-  }
-
-  private async send(object: KubeObject, change: 'written' | 'deleted'): Promise<void> {
-    if (isPriorityClass(object)) return;
-    if (isBinding(object)) {
-      await requestScheduling(this.context, [object]);
-      return;
-    }
-    await this.context.queues.policyChange.send([objectChangeNotice(refOf(object), object.metadata.resourceVersion ?? '', change)]);
   }
 }
 

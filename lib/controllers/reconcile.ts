@@ -1,7 +1,6 @@
 import { clusterRef, isClusterReady } from '../api/cluster';
 import { bindingPriority, type ResourceBinding } from '../api/resource-binding';
 import { bindingInformers, syncBindings } from './binding-informers';
-import { changeAnnouncer } from './change-announcer';
 import { requestScheduling } from './binding-requests';
 import type { ControllerContext } from './context';
 import { isDue, schedulingNeed } from './scheduling-need';
@@ -28,11 +27,6 @@ function byPriority(a: ResourceBinding, b: ResourceBinding): number {
 
 export class ReconcileController {
   constructor(private readonly context: ControllerContext) {}
-
-  /** Announces the writes read from the change feeds again (change-announcer.ts); returns how many notices it sent. */
-  async announce(): Promise<number> {
-    return changeAnnouncer(this.context).run(this.context);
-  }
 
   async run(): Promise<number> {
     const clusters = this.context.informers.clusters();

@@ -5,10 +5,10 @@ import { ConflictError } from '../ports/object-store';
 import type { ResourceList } from '../resources';
 import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
-import { bindingsToWake, type Placer } from '../scheduler/wake-up';
+import { bindingsToWake, type FreedRoom, type Placer } from '../scheduler/wake-up';
 import { allocationChange, allocationRef } from './allocations';
 import { bindingsBy, waitingBindings } from './binding-informers';
-import { requestScheduling } from './binding-requests';
+import { requestScheduling, schedulingRequest } from './binding-requests';
 import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, type CommitPlan } from './commit-plan';
 import type { ControllerContext } from './context';
 import { liveSnapshot, type LiveSnapshot } from './live-snapshot';
@@ -109,7 +109,7 @@ export class ScheduleCycleController {
         this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
       }
       try {
-        return await this.perform(planCommit(binding, decision, new Date(this.context.clock.now()).toISOString()), snapshot);
+        return await this.perform(planCommit(binding, decision, new Date(this.context.clock.now()).toISOString()), snapshot, queued.woken === true);
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
         this.context.metrics.count('CommitConflicts');
@@ -121,7 +121,7 @@ export class ScheduleCycleController {
   }
 
   /** Commits a plan: allocations read and checked, one transaction, then events and the wake-up of waiting bindings. */
-  private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot): Promise<Outcome> {
+  private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot, woken: boolean): Promise<Outcome> {
     const allocations = await allocationChange(this.context.store, plan.deltas);
     const crowded = overCommitted(snapshot, plan.deltas, allocations.placedAfter);
     if (crowded.length > 0) throw new ConflictError(crowded.map(allocationRef));
@@ -131,6 +131,7 @@ export class ScheduleCycleController {
     if (plan.victims > 0) this.context.metrics.count('BindingPreemptions', {}, plan.victims);
     for (const event of plan.events) await this.context.events.record(event);
     if (plan.result === 'scheduled') await this.wakeAfter(plan, written, snapshot);
+    if (plan.result === 'unschedulable' && woken) await this.passRoomOn(written[0]!, snapshot);
     return plan.result;
   }
 
@@ -145,7 +146,31 @@ export class ScheduleCycleController {
       const cluster = snapshot.clusters.get(name);
       return cluster ? [{ cluster: cluster.cluster, room: cluster.room }] : [];
     });
-    const queued = new Map(victims.map((victim) => [bindingKeyOf(victim), victim]));
+    const requeued = new Set(victims.map(bindingKeyOf));
+    const woken = this.toWake(freed, snapshot, (binding) => !requeued.has(bindingKeyOf(binding)));
+    // One send for both.
+    await this.context.queues.bindingEnqueue.send([
+      ...victims.map((victim) => schedulingRequest(victim, cause, false)),
+      ...woken.map((binding) => schedulingRequest(binding, cause, true)),
+    ]);
+  }
+
+  /**
+   * A binding woken for freed room that does not fit after all (a binding placed before it took the
+   * room) passes the room on: the waiting bindings that fit in what is left on the ready clusters are
+   * woken in its stead. Each one woken fitted on the snapshot, so this ends: a failure again means
+   * another binding was placed in the meantime.
+   */
+  private async passRoomOn(unschedulable: ResourceBinding, snapshot: SchedulingSnapshot): Promise<void> {
+    const ready = [...snapshot.clusters.values()].filter((state) => state.ready).map((state) => ({ cluster: state.cluster, room: state.room }));
+    const passer = bindingKeyOf(unschedulable);
+    const woken = this.toWake(ready, snapshot, (binding) => bindingKeyOf(binding) !== passer);
+    const cause = `${bindingGroupId(bindingRefOf(unschedulable))}@${unschedulable.metadata.resourceVersion ?? '0'}@unschedulable`;
+    await requestScheduling(this.context, woken, cause, { woken: true });
+  }
+
+  /** The waiting bindings (but those `include` leaves out) that the snapshot places without preemption in the room given. */
+  private toWake(freed: readonly FreedRoom[], snapshot: SchedulingSnapshot, include: (binding: ResourceBinding) => boolean): ResourceBinding[] {
     const placer: Placer = {
       place: (binding, reserved) => {
         const decision = scheduleBinding(binding, snapshot, { preemption: false, victimSearchBudget: this.context.config.victimSearchBudget, reserved });
@@ -153,10 +178,7 @@ export class ScheduleCycleController {
       },
       room: (name) => snapshot.clusters.get(name)?.room,
     };
-    for (const binding of bindingsToWake(waitingBindings(this.context), freed, placer)) {
-      if (!queued.has(bindingKeyOf(binding))) queued.set(bindingKeyOf(binding), binding);
-    }
-    await requestScheduling(this.context, [...queued.values()], cause);
+    return bindingsToWake(waitingBindings(this.context).filter(include), freed, placer);
   }
 
   /**

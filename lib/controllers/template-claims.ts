@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { involvedObjectOf } from '../api/event';
 import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
 import { POLICY_GROUP, type AnyPropagationPolicy } from '../api/propagation-policy';
-import type { ResourceBinding } from '../api/resource-binding';
+import { BINDING_GROUP, type ResourceBinding } from '../api/resource-binding';
 import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
 import type { Informer } from '../cache/informer';
 import { buildBinding, type BuiltBinding } from '../policy/build-binding';
@@ -12,15 +12,18 @@ import { policyLookupKeys, policySelectorKeys, templateIndexKeys, templateLookup
 import { ConflictError, type Write } from '../ports/object-store';
 import { scale, toResourceList, type ResourceList } from '../resources';
 import { addDelta, allocationChange, allocationWrites } from './allocations';
-import { bindingsBy, syncBindings } from './binding-informers';
+import { bindingInformerFor, bindingsBy, syncBindings } from './binding-informers';
 import { bindingRefFor, claimantOf, policyKey } from './binding-references';
 import { enqueueInBand } from './band-enqueue';
 import { wakeForFreedRoom } from './binding-requests';
 import type { ControllerContext } from './context';
-import { bindingGroupId, bindingRefOf } from './messages';
+import { bindingGroupId, bindingRefOf, objectChangeNotice } from './messages';
 import { retryOnConflict } from './retry-on-conflict';
 
 const POLICY_SELECTORS_INDEX = 'selectors';
+
+/** Templates a policy write claims in the invocation that handles it; the rest go through the queue. */
+export const INLINE_CLAIMS = 100;
 const TEMPLATE_INDEX = 'labels';
 
 /** Moves `deltas` by what the binding occupies on each cluster it is placed on, times `sign`. */
@@ -83,7 +86,12 @@ export class TemplateClaims {
     await this.claimWithRetries(templateRef);
   }
 
-  /** Every template the policy may select now or claimed before gets its claim decided again; returns how many. */
+  /**
+   * Every template the policy may select now or claimed before gets its claim decided again; returns
+   * how many. The first INLINE_CLAIMS are claimed here, the rest are handed to the policy-change queue
+   * as template changes, so that one write of a policy over thousands of templates is not one
+   * invocation that outlasts its time-out and is retried whole.
+   */
   async policyChanged(ref: ObjectRef): Promise<number> {
     await this.syncClaimInputs();
     const informer = this.policyInformer(ref.kind);
@@ -95,7 +103,12 @@ export class TemplateClaims {
     const key = policyKey({ kind: ref.kind as PolicyRef['kind'], namespace: ref.namespace, name: ref.name });
     for (const binding of bindingsBy(this.context, 'claimant', key)) templates.set(refKey(templateRefOf(binding)), templateRefOf(binding));
     for (const template of policy ? await this.selectableTemplates(policy) : []) templates.set(refKey(template), template);
-    for (const template of templates.values()) await this.claimWithRetries(template);
+    const [inline, handedOn] = [[...templates.values()].slice(0, INLINE_CLAIMS), [...templates.values()].slice(INLINE_CLAIMS)];
+    for (const template of inline) await this.claimWithRetries(template);
+    if (handedOn.length > 0) {
+      const version = policy?.metadata.resourceVersion ?? 'deleted';
+      await this.context.queues.policyChange.send(handedOn.map((template) => objectChangeNotice(template, `${refKey(ref)}@${version}`, 'written')));
+    }
     return templates.size;
   }
 
@@ -184,9 +197,10 @@ export class TemplateClaims {
       try {
         await this.claim(templateRef, lastAttempt);
       } catch (error) {
-        // A policy the claim was decided on changed: read it again before the next attempt.
+        // A policy or the binding the claim was decided on changed: read it again before the next attempt.
         if (error instanceof ConflictError) {
           for (const ref of error.refs.filter((r) => r.group === POLICY_GROUP)) await this.policyInformer(ref.kind).refresh([ref]);
+          for (const ref of error.refs.filter((r) => r.group === BINDING_GROUP)) await bindingInformerFor(this.context, ref).refresh([ref]);
         }
         throw error;
       }
@@ -194,10 +208,19 @@ export class TemplateClaims {
     this.claimedInBatch?.add(key);
   }
 
+  /**
+   * Template and binding come from the informers, synced once per batch after everything the batch
+   * announces was committed: a template written later is announced (and claimed) later, and a binding
+   * changed since is a conflict of the binding's write, after which it is read again.
+   */
   private async claim(templateRef: ObjectRef, lastAttempt: boolean): Promise<void> {
-    const { store } = this.context;
+    const { store, batch } = this.context;
+    const templates = this.context.informers.templates(templateRef.group, templateRef.kind);
     const bindingRef = bindingRefFor(templateRef);
-    const [template, existing] = (await store.getMany([templateRef, bindingRef])) as [ResourceTemplate | undefined, ResourceBinding | undefined];
+    const bindings = bindingInformerFor(this.context, bindingRef);
+    await Promise.all([templates.sync(batch), bindings.sync(batch)]);
+    const template = templates.get(templateRef) as ResourceTemplate | undefined;
+    const existing = bindings.get(bindingRef);
     if (!template) {
       if (existing) await this.removeBinding(existing);
       return;
@@ -223,6 +246,7 @@ export class TemplateClaims {
         }
         throw error;
       }
+      bindings.observe(written);
       // The binding is in hand: queued in its band from here, not read again by binding-enqueue.
       await enqueueInBand(this.context, written);
       for (const warning of built.warnings) await this.context.events.record(warning);

@@ -52,7 +52,16 @@ class KindObjects {
  */
 export class MemoryObjectStore implements ObjectStore {
   private readonly byKind = new Map<string, KindObjects>();
+  private readonly commitListeners: Array<(changes: readonly StoredChange[]) => void> = [];
   private sequence = 0;
+
+  /**
+   * Calls `listener` with the changes of every transaction from now on, in commit order, as it commits:
+   * what a DynamoDB stream of the table gives its reader.
+   */
+  onCommit(listener: (changes: readonly StoredChange[]) => void): void {
+    this.commitListeners.push(listener);
+  }
 
   async get<T extends StoredObject>(ref: ObjectRef): Promise<T | undefined> {
     return this.byKind.get(kindKey(ref.group, ref.kind))?.objects.get(refKey(ref)) as T | undefined;
@@ -92,7 +101,8 @@ export class MemoryObjectStore implements ObjectStore {
     const failed = writes.filter((write, index) => this.currentVersion(refs[index]!) !== write.expectedVersion);
     if (failed.length > 0) throw new ConflictError(failed.map((w) => (w.op === 'put' ? refOf(w.object) : w.ref)));
 
-    return writes.map((write, index) => {
+    const committed: StoredChange[] = [];
+    const results = writes.map((write, index) => {
       const ref = refs[index]!;
       const objects = this.kindObjects(ref);
       if (write.op === 'check') return undefined;
@@ -100,14 +110,18 @@ export class MemoryObjectStore implements ObjectStore {
       const revision = String(this.sequence);
       if (write.op === 'delete') {
         objects.delete(refKey(ref));
-        objects.log.push({ sequence: this.sequence, change: { ref, object: undefined, revision } });
+        committed.push({ ref, object: undefined, revision });
+        objects.log.push({ sequence: this.sequence, change: committed.at(-1)! });
         return undefined;
       }
       const stored = frozenCopy({ ...write.object, metadata: { ...write.object.metadata, resourceVersion: revision } } as StoredObject);
       objects.set(refKey(ref), stored);
-      objects.log.push({ sequence: this.sequence, change: { ref, object: stored, revision } });
+      committed.push({ ref, object: stored, revision });
+      objects.log.push({ sequence: this.sequence, change: committed.at(-1)! });
       return stored;
     });
+    for (const listener of this.commitListeners) listener(committed);
+    return results;
   }
 
   private currentVersion(ref: ObjectRef): string | null {

@@ -11,6 +11,7 @@ import { ManualClock } from '../memory/manual-clock';
 import { MemoryEventLog } from '../memory/memory-event-log';
 import { MemoryMessageQueue } from '../memory/memory-message-queue';
 import { MemoryMetrics } from '../memory/memory-metrics';
+import { streamChangesTo } from '../memory/memory-change-stream';
 import { MemoryObjectStore } from '../memory/memory-store';
 import { backoffMs } from '../controllers/scheduling-need';
 import type { MessageQueue } from '../ports/message-queue';
@@ -59,6 +60,7 @@ export class MemorySystem {
    */
   constructor(config: SchedulerConfig = withConfig(), storeFor?: (fn: FunctionName, store: ObjectStore) => ObjectStore) {
     this.bandQueues = new Map(config.bands.map((band) => [band.name, queueWithDeadLetters<QueuedBinding>(`schedule-${band.name}`, this.clock)]));
+    streamChangesTo(this.store, this.policyChangeQueue);
     this.context = {
       store: this.store,
       informers: new Informers(this.store, this.clock),
@@ -113,7 +115,6 @@ export class MemorySystem {
   /** Moves the virtual clock on, then runs the reconcile as its schedule would. */
   async advance(milliseconds: number): Promise<void> {
     this.clock.advance(milliseconds);
-    await this.reconcile.announce();
     await this.reconcile.run();
   }
 

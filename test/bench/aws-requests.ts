@@ -2,7 +2,7 @@
  * SDK middleware that counts every AWS request the functions and the local event source mappings
  * make, by caller, service and operation, and notes when each binding was put on a priority band.
  */
-import { onAwsClients, type AwsClients } from '../../functions/adapters/aws-context';
+import { onAwsClients } from '../../functions/adapters/aws-context';
 
 type Handler = (args: { input: unknown; request?: unknown }) => Promise<unknown>;
 interface MiddlewareStack {
@@ -32,10 +32,7 @@ export class AwsRequestCounter {
 
   /** Instruments every set of clients made from now on; returns what stops it. */
   attach(): () => void {
-    return onAwsClients((clients: AwsClients) => {
-      this.instrument(clients.dynamodb.middlewareStack as unknown as MiddlewareStack, 'DynamoDB');
-      this.instrument(clients.sqs.middlewareStack as unknown as MiddlewareStack, 'SQS');
-    });
+    return onAwsClients((client, service) => this.instrument(client.middlewareStack as unknown as MiddlewareStack, service));
   }
 
   reset(): void {

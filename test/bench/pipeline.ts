@@ -16,9 +16,9 @@ import { awsClients, awsControllerContext } from '../../functions/adapters/aws-c
 import { withOutbox } from '../../functions/adapters/outbox';
 import { startAwsEndpoint } from '../../functions/local/aws-endpoint';
 import { startHttpGateway } from '../../functions/local/http-gateway';
-import { loadLocalFunctions, type LocalFunctions } from '../../functions/local/local-functions';
+import { loadLocalFunctions, type HandlerWrappers, type LocalFunctions } from '../../functions/local/local-functions';
 import { provisionResources } from '../../functions/local/local-runtime';
-import type { SqsHandler } from '../../functions/local/sqs-poller';
+import type { Context } from 'aws-lambda';
 import { manifestPath } from '../support/api-paths';
 import { AwsRequestCounter, type RequestCount } from './aws-requests';
 import { ownPolicy } from './scale-scenario';
@@ -149,8 +149,8 @@ class Harness {
 }
 
 /** Attributes the AWS requests and the time of a queue-triggered handler to its function; the tick queue's are acknowledged only. */
-function attributing(counter: AwsRequestCounter, durations: Durations): (handler: SqsHandler) => SqsHandler {
-  return (handler) => async (event, context) => {
+function attributing(counter: AwsRequestCounter, durations: Durations): HandlerWrappers {
+  const wrap = <E extends { Records: unknown[] }>(handler: (event: E, context: Context) => Promise<unknown>) => async (event: E, context: Context) => {
     const caller = context.functionName.replace(/^outrank-/, '');
     // The harness's cycles stand for what the ticks start.
     if (caller === 'schedule-cycle') {
@@ -166,6 +166,7 @@ function attributing(counter: AwsRequestCounter, durations: Durations): (handler
       counter.caller = POLLER;
     }
   };
+  return { queue: wrap, stream: wrap };
 }
 
 function scheduledAt(binding: ResourceBinding): number | undefined {
@@ -213,7 +214,7 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
     for (const url of Object.values(resources.bandQueueUrls)) counter.bandQueueUrls.add(url);
     const errors: unknown[] = [];
     const durations = new Durations();
-    const functions = await loadLocalFunctions(clients, resources, undefined, (error) => errors.push(error), attributing(counter, durations));
+    const functions = await loadLocalFunctions(clients, resources, undefined, (error) => errors.push(error), { wrap: attributing(counter, durations) });
     server = await startHttpGateway(functions.api, 0);
     const address = server.address();
     const harness = new Harness(`http://localhost:${typeof address === 'object' && address ? address.port : 0}`, functions, counter, durations, resources);
@@ -250,7 +251,9 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
     const dynamodb = total((c) => c.service === 'DynamoDB');
     const sqs = total((c) => c.service === 'SQS');
     const sqsByFunctions = total((c) => c.service === 'SQS' && c.caller !== POLLER);
-    const invocations = total((c) => c.caller === POLLER && c.operation === 'ReceiveMessage') + commits / 10;
+    const streamReads = total((c) => c.service === 'DynamoDB Streams');
+    // An upper bound: a poll that found nothing starts no invocation.
+    const invocations = total((c) => c.caller === POLLER && (c.operation === 'ReceiveMessage' || c.operation === 'GetRecords')) + commits / 10;
     const units = requestUnits(counts, commits * 2);
     const gbSeconds = ([...durations.ms.values()].reduce((s, ms) => s + ms, 0) / 1000) * FUNCTION_GB;
     const dollars = {
@@ -264,7 +267,7 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
       `${RUNNING.toLocaleString('en-US')} Deployments at priority 10 (500m cpu, one PropagationPolicy each, Divided onto the fewest clusters) fill ${CLUSTERS}`,
       `clusters with 1 cpu to spare on each; then ${ARRIVING} at priority 5,000 (1 cpu) arrive and must preempt. Each object is`,
       `POSTed through the HTTP API, ${CHUNK} objects at a time, each batch followed by rounds of the functions until all is quiet:`,
-      'policy-change and binding-enqueue are polled as their event source mappings would poll them;',
+      'policy-change (the objects table\'s stream and its queue) and binding-enqueue are polled as their event source mappings would poll them;',
       `schedule-cycle runs as up to ${CYCLES} concurrent cycles, one per tick delivered (one when none was, as the schedule`,
       'starts one every minute), each with its own clients, informers and live snapshot. Everything',
       'in this process but moto. The clock starts at the first POST of the running fleet. moto deep-copies the whole',
@@ -284,6 +287,9 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
       '',
       `Per scheduling commit: **${fmt(dynamodb / commits)} DynamoDB requests** (target ≤ 6) and **${fmt(sqs / commits)} SQS requests** (target ≤ 3), of which`,
       `${fmt(sqsByFunctions / commits)} by the functions and the rest the event source mappings' ReceiveMessage and DeleteMessageBatch.`,
+      `Besides, ${fmt(streamReads / commits)} DynamoDB Streams requests per commit, the stream mapping's reads of the objects table's stream`,
+      '(one GetRecords per round of the functions here; Lambda reads each shard about four times a second whatever the traffic,',
+      'and bills no stream read request to a Lambda trigger).',
       '',
       `Cost per million scheduled bindings at us-east-1 list prices (Lambda arm64 $${PRICES.lambdaGbSecond} per GB-s and $0.20 per million`,
       `requests, ${FUNCTION_GB} GB functions, handler time as measured here; DynamoDB on demand $0.625 per million write and $0.125 per`,

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { allQueues, resourceDefinitions, resourcesAt } from '../../functions/adapters/definitions';
 import { environmentFor, readEnvironment } from '../../functions/environment';
 import { DEFAULT_BANDS, DEFAULT_CONFIG } from '../../lib/config';
+import { OBJECT_STREAM_FILTER } from '../../functions/adapters/object-stream';
 import { cdkJsonContext, outrankApp } from '../../cdk/outrank-app';
 import { resolveSettings } from '../../cdk/outrank-stack';
 import { deadLetterQueueUrlOutput, OUTPUTS, QUEUE_IDS, queueUrlOutput } from '../../cdk/outputs';
@@ -36,7 +37,7 @@ describe('queues', () => {
 
   it('are exactly the defined queues and their dead-letter queues, each refusing unencrypted transport', () => {
     const names = model.ofType('AWS::SQS::Queue').map(([, queue]) => queue.Properties.QueueName);
-    expect(names.sort()).toEqual(allQueues(definitions).flatMap((queue) => [queue.name, queue.deadLetterName]).sort());
+    expect(names.sort()).toEqual([...allQueues(definitions).flatMap((queue) => [queue.name, queue.deadLetterName]), definitions.objectStreamFailuresQueueName].sort());
     expect(model.ofType('AWS::SQS::QueuePolicy')).toHaveLength(names.length);
   });
 });
@@ -56,6 +57,12 @@ describe('tables', () => {
     expect(resource.Properties.TimeToLiveSpecification).toEqual(
       table.timeToLiveAttribute ? { AttributeName: table.timeToLiveAttribute, Enabled: true } : undefined,
     );
+  });
+
+  it('the objects table streams the keys of every change, the events table nothing', () => {
+    const tableProperties = (name: string) => model.ofType('AWS::DynamoDB::Table').find(([, t]) => t.Properties.TableName === name)![1].Properties;
+    expect(tableProperties(definitions.objectsTable.name).StreamSpecification).toEqual({ StreamViewType: 'KEYS_ONLY' });
+    expect(tableProperties(definitions.eventsTable.name).StreamSpecification).toBeUndefined();
   });
 
   it('the objects table has the change feed the informers read: an index of each kind by version, keys only', () => {
@@ -122,7 +129,7 @@ describe('functions', () => {
   });
 
   it('drives policy-change and binding-enqueue from their queues with partial batch responses, schedule-cycle from the tick queue', () => {
-    const mappings = model.ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) => mapping.Properties);
+    const mappings = model.ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) => mapping.Properties).filter((mapping) => !mapping.StartingPosition);
     const mapping = (functionName: string, queueName: string, functionResponseTypes?: string[]) => ({
       FunctionName: { Ref: model.functionId(functionName) },
       EventSourceArn: queueArn(queueName),
@@ -139,8 +146,29 @@ describe('functions', () => {
     expect(mappings).toHaveLength(3);
   });
 
+  it('drives policy-change from the objects table\'s stream: every policy, template and cluster write, in order, failures reported and alarmed', () => {
+    const streams = model.ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) => mapping.Properties).filter((mapping) => mapping.StartingPosition);
+    const objectsTable = model.idWhere('AWS::DynamoDB::Table', 'TableName', definitions.objectsTable.name);
+    expect(streams).toEqual([
+      expect.objectContaining({
+        FunctionName: { Ref: model.functionId('outrank-policy-change') },
+        EventSourceArn: { 'Fn::GetAtt': [objectsTable, 'StreamArn'] },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: 100,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: 10,
+        FilterCriteria: { Filters: [{ Pattern: JSON.stringify(OBJECT_STREAM_FILTER) }] },
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [model.queueId(definitions.objectStreamFailuresQueueName), 'Arn'] } } },
+      }),
+    ]);
+    const alarmed = model.ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
+    expect(alarmed.some((alarm) => alarm.MetricName === 'ApproximateNumberOfMessagesVisible' && alarm.Dimensions[0].Value['Fn::GetAtt'][0] === model.queueId(definitions.objectStreamFailuresQueueName))).toBe(true);
+    expect(alarmed.some((alarm) => alarm.MetricName === 'IteratorAge' && alarm.Dimensions[0].Value.Ref === model.functionId('outrank-policy-change'))).toBe(true);
+  });
+
   it('never outlives the visibility timeout of the queue it consumes', () => {
-    for (const mapping of model.ofType('AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties)) {
+    for (const mapping of model.ofType('AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties).filter((m) => !m.StartingPosition)) {
       const fn = model.resources[mapping.FunctionName.Ref]!;
       const queue = model.resources[mapping.EventSourceArn['Fn::GetAtt'][0]]!;
       expect(fn.Properties.Timeout).toBeLessThanOrEqual(queue.Properties.VisibilityTimeout);
@@ -193,9 +221,9 @@ describe('HTTP API', () => {
 });
 
 describe('IAM', () => {
-  it('has no wildcard action and no wildcard resource', () => {
+  it('has no wildcard action and no wildcard resource (but dynamodb:ListStreams, which has no resource-level permissions)', () => {
     for (const name of FUNCTIONS) {
-      for (const grant of model.grantsOf(name)) {
+      for (const grant of model.grantsOf(name).filter((g) => g.action !== 'dynamodb:ListStreams')) {
         expect(grant.action).not.toMatch(/\*/);
         expect(grant.resource).not.toBe('"*"');
       }
@@ -211,7 +239,9 @@ describe('IAM', () => {
     const receivers = (queueName: string) => FUNCTIONS.filter((name) => can(name, 'sqs:ReceiveMessage', model.queueId(queueName)));
     const senders = (queueName: string) => FUNCTIONS.filter((name) => can(name, 'sqs:SendMessage', model.queueId(queueName)));
     expect(receivers(definitions.policyChangeQueue.name)).toEqual(['outrank-policy-change']);
-    expect(senders(definitions.policyChangeQueue.name)).toEqual(['outrank-api', 'outrank-reconcile']);
+    // Writes reach policy-change through the objects table's stream; its queue carries the template resync
+    // and the templates a policy write hands on.
+    expect(senders(definitions.policyChangeQueue.name)).toEqual(['outrank-policy-change', 'outrank-reconcile']);
     expect(receivers(definitions.bindingEnqueueQueue.name)).toEqual(['outrank-binding-enqueue']);
     expect(senders(definitions.bindingEnqueueQueue.name)).toEqual(['outrank-api', 'outrank-policy-change', 'outrank-schedule-cycle', 'outrank-reconcile']);
     expect(receivers(definitions.scheduleTickQueue.name)).toEqual(['outrank-schedule-cycle']);
@@ -254,7 +284,8 @@ describe('alarms', () => {
   });
 
   it('are only those', () => {
-    expect(alarms).toHaveLength(allQueues(definitions).length + definitions.bandQueues.size);
+    // A dead-letter alarm per queue, an age alarm per band, and the objects stream's failures and iterator age.
+    expect(alarms).toHaveLength(allQueues(definitions).length + definitions.bandQueues.size + 2);
   });
 });
 

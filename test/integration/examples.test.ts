@@ -2,13 +2,14 @@ import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../lib/simulate/load-scenario';
 import { runScenario } from '../../lib/simulate/run-scenario';
-import type { SqsHandler } from '../../functions/local/sqs-poller';
+import type { Context } from 'aws-lambda';
+import type { HandlerWrappers } from '../../functions/local/local-functions';
 import { comparable, Pipeline } from './pipeline';
 
 const examplesDirectory = new URL('../../examples/', import.meta.url);
 const examples = (await readdir(examplesDirectory)).filter((file) => file.endsWith('.yaml')).sort();
 
-async function runThroughPipeline(file: string, wrap?: (handler: SqsHandler) => SqsHandler) {
+async function runThroughPipeline(file: string, wrap?: HandlerWrappers) {
   const scenario = loadScenario(await readFile(new URL(file, examplesDirectory), 'utf8'));
   const pipeline = await Pipeline.start({ wrap });
   try {
@@ -24,8 +25,8 @@ async function runThroughPipeline(file: string, wrap?: (handler: SqsHandler) => 
   }
 }
 
-/** Delivers every batch to the handler twice before the poller deletes it, as an at-least-once queue may. */
-const deliverTwice = (handler: SqsHandler): SqsHandler => async (event, context) => {
+/** Delivers every batch to the handler twice before the poller moves on, as an at-least-once queue or stream may. */
+const twice = <E>(handler: (event: E, context: Context) => Promise<unknown>) => async (event: E, context: Context) => {
   await handler(event, context);
   return handler(event, context);
 };
@@ -39,7 +40,7 @@ describe('the deployed pipeline on the local AWS endpoint agrees with outrank si
   });
 
   it.each(examples)('%s with every message delivered twice', async (file) => {
-    const { scenario, bindings } = await runThroughPipeline(file, deliverTwice);
+    const { scenario, bindings } = await runThroughPipeline(file, { queue: twice, stream: twice });
     const simulated = await runScenario(scenario);
     expect(comparable(bindings)).toEqual(comparable(simulated.bindings));
   });

@@ -3,8 +3,7 @@ import type { ScenarioStep } from '../../lib/simulate/scenario';
 import { summarizeBinding, type SimulatedBinding } from '../../lib/simulate/run-scenario';
 import type { ResourceBinding } from '../../lib/api/resource-binding';
 import { startHttpGateway } from '../../functions/local/http-gateway';
-import { loadLocalFunctions, type LocalFunctions } from '../../functions/local/local-functions';
-import type { SqsHandler } from '../../functions/local/sqs-poller';
+import { loadLocalFunctions, type HandlerWrappers, type LocalFunctions } from '../../functions/local/local-functions';
 import type { QueueRedelivery } from '../../functions/adapters/definitions';
 import { collectionPath } from '../support/api-paths';
 import { provisionTestAws, type TestAws } from '../support/aws';
@@ -30,10 +29,10 @@ export class Pipeline {
     readonly errors: unknown[],
   ) {}
 
-  static async start(options: { wrap?: (handler: SqsHandler) => SqsHandler; redelivery?: QueueRedelivery } = {}): Promise<Pipeline> {
+  static async start(options: { wrap?: HandlerWrappers; redelivery?: QueueRedelivery } = {}): Promise<Pipeline> {
     const aws = await provisionTestAws(options.redelivery);
     const errors: unknown[] = [];
-    const functions = await loadLocalFunctions(aws.clients, aws.resources, undefined, (error) => errors.push(error), options.wrap);
+    const functions = await loadLocalFunctions(aws.clients, aws.resources, undefined, (error) => errors.push(error), { wrap: options.wrap });
     const server = await startHttpGateway(functions.api, 0);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;

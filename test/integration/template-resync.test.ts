@@ -1,9 +1,9 @@
 /**
  * The resync schedule's reconcile ({ resync: true }) through the real handler, queues and tables: a
- * Deployment whose notice to policy-change was lost gets its binding.
+ * Deployment whose binding went missing behind the controllers' back gets it again.
  */
-import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
 import { Pipeline } from './pipeline';
 
 const POLICY = {
@@ -35,14 +35,15 @@ describe('template resync on the local AWS endpoint', () => {
   });
   afterAll(() => pipeline.stop());
 
-  it('binds a Deployment whose notice was lost', async () => {
+  it('binds again a Deployment whose binding was deleted behind the controllers\' back', async () => {
     expect((await pipeline.request('POST', '/apis/apps/v1/namespaces/default/deployments', DEPLOYMENT)).status).toBe(201);
-    // The notice is taken off the queue before policy-change sees it, as if the API had failed before sending it.
-    const { sqs } = pipeline.aws.clients;
-    const queueUrl = pipeline.aws.resources.policyChangeQueueUrl;
-    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }));
-    expect(Messages).toHaveLength(1);
-    await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: Messages[0]!.ReceiptHandle! }));
+    await pipeline.settle();
+    expect(await pipeline.bindings()).toHaveLength(1);
+    // Straight from the table, as a partial restore would: no controller hears of a binding write it did not make.
+    const store = new DynamoDbObjectStore(pipeline.aws.clients.documents, pipeline.aws.resources.objectsTable);
+    const ref = { group: 'work.karmada.io', kind: 'ResourceBinding', namespace: 'default', name: 'web-deployment' };
+    const [stored] = await store.getMany([ref]);
+    await store.transact([{ op: 'delete', ref, expectedVersion: stored!.metadata.resourceVersion! }]);
     await pipeline.settle();
     expect(await pipeline.bindings()).toEqual([]);
 

@@ -11,7 +11,7 @@ import { loadLocalFunctions } from '../../functions/local/local-functions';
 import { outrank } from '../bin/support/run-cli';
 import { provisionTestAws, type TestAws } from '../support/aws';
 import { allQueues } from '../../functions/adapters/definitions';
-import { deadLetterUrl, depthOf, readSystemState, sleep, waitUntilDrained } from './support/aws-state';
+import { deadLetterUrl, depthOf, readSystemState, sleep, waitForBindings, waitUntilDrained } from './support/aws-state';
 import type { WorkerReport } from './support/cycle-worker';
 import { CycleWorkers } from './support/cycle-workers';
 import { manifestPath, type Manifest } from '../support/api-paths';
@@ -81,10 +81,13 @@ beforeAll(async () => {
     progress('the fleet is full');
     // The fleet is full: the high-priority work goes through the whole pipeline and must preempt.
     for (const manifest of highPriorityWork(HIGH)) await post(manifest);
+    await waitForBindings(aws, LOW + HIGH, 120_000);
     await waitUntilDrained(aws, 1_000);
     progress('the high-priority work is placed');
   } finally {
     workers = await processes.stop();
+    const errors = workers.flatMap((w) => w.errors);
+    if (errors.length > 0) console.info(`concurrency: ${errors.length} errors in the processes; the first:\n${errors[0]}`);
   }
   state = await readSystemState(aws);
   report = checkInvariants(state);

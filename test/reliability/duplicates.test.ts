@@ -7,6 +7,7 @@ import { runScenario, type SimulationResult } from '../../lib/simulate/run-scena
 import { scenarioSchema, type Scenario } from '../../lib/simulate/scenario';
 import { controllerContext } from '../../functions/context';
 import type { SqsHandler } from '../../functions/local/sqs-poller';
+import type { StreamHandler } from '../../functions/local/stream-poller';
 import { comparable, Pipeline } from '../integration/pipeline';
 import { readSystemState } from './support/aws-state';
 
@@ -88,6 +89,12 @@ function groupsReversed(records: readonly SQSRecord[]): SQSRecord[] {
  * its message groups in reverse order; the schedule-cycle function (started by ticks) replaced by one
  * that pulls the bands lowest first.
  */
+/** Stream batches come in order (a shard is read in order), but may come again. */
+const twice = (handler: StreamHandler): StreamHandler => async (event, context) => {
+  await handler(event, context);
+  return handler(event, context);
+};
+
 const twiceAndReordered = (handler: SqsHandler): SqsHandler => async (event, context) => {
   const reordered = { Records: groupsReversed(event.Records) };
   const invoke = () => (context.functionName === 'outrank-schedule-cycle' ? lowestBandFirst() : handler(reordered, context));
@@ -96,7 +103,7 @@ const twiceAndReordered = (handler: SqsHandler): SqsHandler => async (event, con
 };
 
 async function runReordered({ scenario }: Example) {
-  const pipeline = await Pipeline.start({ wrap: twiceAndReordered });
+  const pipeline = await Pipeline.start({ wrap: { queue: twiceAndReordered, stream: twice } });
   try {
     for (const step of scenario.steps) {
       await pipeline.step(step);

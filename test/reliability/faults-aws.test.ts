@@ -44,9 +44,9 @@ async function apply(pipeline: Pipeline, plan: FaultPlan, manifests: readonly Ma
 
 async function run(fault?: { kind: FaultKind; k: number }) {
   const plan = new FaultPlan();
-  const pipeline = await Pipeline.start({ wrap: plan.wrapHandler, redelivery: { visibilityTimeoutSeconds: 1 } });
+  const pipeline = await Pipeline.start({ wrap: { queue: plan.wrapHandler, stream: plan.wrapHandler }, redelivery: { visibilityTimeoutSeconds: 1 } });
   // After the test's own clients were made, before the functions make theirs on first use.
-  const unhook = onAwsClients(plan.instrumentClients);
+  const unhook = onAwsClients(plan.instrumentClient);
   try {
     await restoreSettled(pipeline.aws, FULL_FLEET);
     const scheduleCycle = () => plan.invoke('outrank-schedule-cycle', () => pipeline.functions.scheduleCycle());
@@ -84,8 +84,11 @@ function seeded(seed: number): () => number {
 const baseline = await run();
 const callers = [...new Set(baseline.plan.calls.map((c) => c.caller))];
 const firstCall = (caller: string, call: string) => baseline.plan.calls.findIndex((c) => c.caller === caller && c.call === call) + 1;
-/** Calls after which a lost step once lost work: the api's notice of the write, and the preemption's commit. */
-const critical = [firstCall('api', 'SendMessageBatchCommand'), firstCall('outrank-schedule-cycle', 'TransactWriteItemsCommand')];
+/**
+ * Calls after which a lost step once lost work: the api's write (its announcement was a send after it,
+ * now the table's stream), and the preemption's commit.
+ */
+const critical = [firstCall('api', 'PutItemCommand'), firstCall('outrank-schedule-cycle', 'TransactWriteItemsCommand')];
 const random = seeded(20_260_105);
 const sample = FAULT_KINDS.flatMap((kind) => [
   ...callers.map((caller) => {

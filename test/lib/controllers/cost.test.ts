@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { withConfig } from '../../../lib/config';
+import { listBindings } from '../../../lib/controllers/binding-requests';
+import { INLINE_CLAIMS } from '../../../lib/controllers/template-claims';
 import { MemorySystem, type FunctionName } from '../../../lib/runtime/memory-system';
 import { CountingStore, type StoreCounts } from '../../support/counting-store';
 import { cluster, deployment, propagationPolicy, type Manifest } from './support';
@@ -80,7 +82,7 @@ describe('the cost of a change does not grow with the fleet', () => {
 });
 
 describe('a batch with both a template and its policy claims the template once', () => {
-  it('reads the template and its binding in one request, not one per notice', async () => {
+  it('reads each feed once for the batch (policies, PriorityClasses, templates, bindings), the template and its binding from them: no read per notice', async () => {
     let policyChange: CountingStore | undefined;
     const system = new MemorySystem(withConfig(), (fn, store) => {
       const counting = new CountingStore(store);
@@ -95,7 +97,29 @@ describe('a batch with both a template and its policy claims the template once',
     await system.objects.apply(deployment('web', { requests: { cpu: '10m' } }));
     await system.runUntilIdle();
     expect(system.handlerErrors).toEqual([]);
-    expect(policyChange!.counts.byMethod.getMany).toBe(1);
+    // Two policy kinds, PriorityClasses, Deployments and two binding kinds: one feed read each; one write.
+    expect(policyChange!.counts.byMethod).toEqual({ changes: 6, transact: 1 });
     expect(await system.store.get({ group: 'work.karmada.io', kind: 'ResourceBinding', namespace: 'default', name: 'web-deployment' })).toBeDefined();
+  });
+});
+
+describe('a policy write over many templates claims a bounded number of them in its invocation', () => {
+  it(`claims the first ${INLINE_CLAIMS} itself and hands the rest to the policy-change queue; every template gets its binding`, async () => {
+    const system = new MemorySystem();
+    const count = INLINE_CLAIMS + 30;
+    await system.objects.apply(cluster('m1', { cpu: '1000' }));
+    for (let index = 0; index < count; index += 1) await system.objects.apply(deployment(`web-${index}`, { labels: { app: 'web' }, requests: { cpu: '1' } }));
+    await system.runUntilIdle();
+
+    await system.objects.apply(byLabel('all-web', 'web'));
+    const [notice] = await system.policyChangeQueue.receive(1);
+    await system.policyChange.handle(notice!.body);
+    await system.policyChangeQueue.delete([notice!.receipt]);
+    expect(system.policyChangeQueue.held()).toBe(count - INLINE_CLAIMS);
+    expect((await listBindings(system.context)).length).toBe(INLINE_CLAIMS);
+
+    await system.runUntilIdle();
+    expect(system.handlerErrors).toEqual([]);
+    expect((await listBindings(system.context)).length).toBe(count);
   });
 });

@@ -276,6 +276,27 @@ describe(`unschedulable bindings are queued again when room is freed (${SPEC.pri
     expect(await placementOfDeployment(system, 'victim')).toEqual({});
   });
 
+  it(`${SPEC.priority}: a binding woken for room that another takes first passes the room on to a waiting binding that fits`, async () => {
+    const system = newSystem();
+    await applyAll(system, [cluster('m1', { cpu: '3' }), ...neverClasses(1, 2, 150), priorityClass('mid', 50), podPriorityPolicy()]);
+    await applyAll(system, [deployment('low', { priorityClassName: 'p1', requests: { cpu: '3' } })]);
+    await applyAll(system, [deployment('small', { priorityClassName: 'p2', requests: { cpu: '1' } })]);
+    expect(await placementOfDeployment(system, 'small')).toEqual({});
+
+    // big (150, never preempts) waits; first preempts low, and big is woken for 2 of the 2 cpu left,
+    // so small is not; second (placed before big's attempt) takes 1, big no longer fits and passes on.
+    await applyAll(system, [
+      deployment('big', { priorityClassName: 'p150', requests: { cpu: '2' } }),
+      deployment('first', { priorityClassName: 'mid', requests: { cpu: '1' } }),
+      deployment('second', { priorityClassName: 'mid', requests: { cpu: '1' } }),
+    ]);
+    expect(await eventSubjects(system, 'Preempted')).toEqual(['low-deployment']);
+    expect(await placementOfDeployment(system, 'big')).toEqual({});
+    expect(await placementOfDeployment(system, 'small')).toEqual({ m1: 1 });
+    expect(await placementOfDeployment(system, 'first')).toEqual({ m1: 1 });
+    expect(await placementOfDeployment(system, 'second')).toEqual({ m1: 1 });
+  });
+
   it(`${SPEC.priority}: nothing is queued again while no room is freed`, async () => {
     const system = newSystem();
     await applyAll(system, [cluster('m1', { cpu: '1' }), ...neverClasses(1), podPriorityPolicy(), workload('holder', 1)]);
@@ -289,11 +310,17 @@ describe(`unschedulable bindings are queued again when room is freed (${SPEC.pri
   });
 });
 
-/** Grows a cluster behind the controllers' back, as a status update nobody is told about would. */
+/**
+ * Grows a cluster behind the controllers' back: its announcement is dropped, as when policy-change gave
+ * up on the change (its stream record went to the dead-letter queue after every retry failed).
+ */
 async function growSilently(system: MemorySystem, name: string, cpu: string): Promise<void> {
   const current = (await system.store.get<Cluster>(refs.cluster(name)))!;
   const grown: Cluster = { ...current, status: { resourceSummary: { allocatable: { cpu } } } };
   await system.store.transact([{ op: 'put', object: grown, expectedVersion: current.metadata.resourceVersion ?? null }]);
+  const dropped = await system.policyChangeQueue.receive(10);
+  expect(dropped.map((delivery) => delivery.body.ref.name)).toEqual([name]);
+  await system.policyChangeQueue.delete(dropped.map((delivery) => delivery.receipt));
 }
 
 async function failedAttempts(system: MemorySystem, name: string): Promise<number> {

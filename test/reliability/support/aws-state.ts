@@ -51,6 +51,20 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
  * Waits until no queue holds a message, twice in a row: every handler keeps its message until the
  * work it starts is queued elsewhere, so empty queues mean no work is left anywhere.
  */
+/**
+ * Waits until the table holds this many bindings: writes reach policy-change through the table's
+ * stream, which no queue depth shows. Throws after `timeoutMs`.
+ */
+export async function waitForBindings(aws: TestAws, count: number, timeoutMs: number, pollMs = 500): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { bindings } = await readSystemState(aws);
+    if (bindings.length >= count) return;
+    if (Date.now() > deadline) throw new Error(`${bindings.length} of ${count} bindings after ${timeoutMs} ms`);
+    await sleep(pollMs);
+  }
+}
+
 export async function waitUntilDrained(aws: TestAws, pollMs = 250): Promise<void> {
   for (let empty = 0; empty < 2; ) {
     await sleep(pollMs);

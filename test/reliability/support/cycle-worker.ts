@@ -8,6 +8,8 @@
 import { awsClients } from '../../../functions/adapters/aws-context';
 import { readEnvironment } from '../../../functions/environment';
 import { loadLocalFunctions } from '../../../functions/local/local-functions';
+import { DynamoStreamPoller } from '../../../functions/local/stream-poller';
+import { READS_STREAM } from './cycle-workers';
 import type { CycleReport } from '../../../lib/controllers/schedule-cycle';
 
 export interface WorkerReport {
@@ -19,7 +21,11 @@ export interface WorkerReport {
 
 const errors: string[] = [];
 const record = (error: unknown) => errors.push((error as Error).stack ?? String(error));
-const functions = await loadLocalFunctions(awsClients(), readEnvironment().resources, undefined, record);
+// The table was filled with a state the controllers had settled (seed.ts): the stream is read from its end.
+const functions = await loadLocalFunctions(awsClients(), readEnvironment().resources, undefined, record, { streamStart: 'LATEST' });
+// The stack has one event source mapping on the objects table's stream, which Lambda reads a shard at a
+// time: one process reads it; every process polls the queues.
+const pollers = functions.pollers.filter((poller) => process.env[READS_STREAM] === '1' || !(poller instanceof DynamoStreamPoller));
 
 let stopping = false;
 process.on('message', (message) => {
@@ -31,7 +37,7 @@ let cycles = 0;
 let scheduled = 0;
 while (!stopping) {
   let handled = 0;
-  for (const poller of functions.pollers) handled += await poller.pollOnce(0).catch((error) => (record(error), 0));
+  for (const poller of pollers) handled += await poller.pollOnce(0).catch((error) => (record(error), 0));
   try {
     const report = (await functions.scheduleCycle()) as CycleReport;
     cycles += 1;

@@ -11,11 +11,14 @@ interface Worker {
   readonly report: Promise<WorkerReport>;
 }
 
-function startWorker(aws: TestAws): Worker {
+/** Set for the one process that reads the objects table's stream (cycle-worker.ts). */
+export const READS_STREAM = 'CYCLE_WORKER_READS_STREAM';
+
+function startWorker(aws: TestAws, readsStream: boolean): Worker {
   const child = fork(WORKER, [], {
     execArgv: ['--import', 'tsx'],
     // The resources reach the functions as a deployed stack gives them: through the environment.
-    env: { ...process.env, ...environmentFor(aws.resources) },
+    env: { ...process.env, ...environmentFor(aws.resources), ...(readsStream ? { [READS_STREAM]: '1' } : {}) },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   const stderr: string[] = [];
@@ -43,7 +46,7 @@ export class CycleWorkers {
   private constructor(private readonly workers: readonly Worker[]) {}
 
   static async start(aws: TestAws, count: number): Promise<CycleWorkers> {
-    const workers = Array.from({ length: count }, () => startWorker(aws));
+    const workers = Array.from({ length: count }, (_, index) => startWorker(aws, index === 0));
     await Promise.all(workers.map(ready));
     return new CycleWorkers(workers);
   }

@@ -1,5 +1,5 @@
-import type { AwsClients } from '../../../functions/adapters/aws-context';
-import type { SqsHandler } from '../../../functions/local/sqs-poller';
+import type { InstrumentableClient } from '../../../functions/adapters/aws-context';
+import type { Context } from 'aws-lambda';
 
 /**
  * How the k-th call fails: `throttling` is refused before it takes effect (as after the SDK's own
@@ -75,8 +75,11 @@ export class FaultPlan {
     }
   }
 
-  /** For loadLocalFunctions: each queue-triggered invocation runs through `invoke`. */
-  readonly wrapHandler = (handler: SqsHandler): SqsHandler => (event, context) => this.invoke(context.functionName, () => handler(event, context));
+  /** For loadLocalFunctions: each invocation by a queue or stream poller runs through `invoke`. */
+  readonly wrapHandler =
+    <E>(handler: (event: E, context: Context) => Promise<unknown>) =>
+    (event: E, context: Context): Promise<unknown> =>
+      this.invoke(context.functionName, () => handler(event, context));
 
   /** A port whose every method call goes through `around`. */
   wrapPort<T extends object>(port: T): T {
@@ -90,16 +93,15 @@ export class FaultPlan {
   }
 
   /**
-   * For onAwsClients: SDK middleware on both clients (the document client shares the DynamoDB one's
+   * For onAwsClients: SDK middleware on every client (the document client shares the DynamoDB one's
    * stack). It sits at the initialize step, outside the SDK's retries: an injected throttle is one
    * that outlasted them.
    */
-  readonly instrumentClients = (clients: AwsClients): void => {
+  readonly instrumentClient = (client: InstrumentableClient): void => {
     const middleware =
       <Args, Output>(next: (args: Args) => Promise<Output>, context: { commandName?: string }) =>
       (args: Args): Promise<Output> =>
         this.around(context.commandName ?? 'unknown', () => next(args));
-    clients.dynamodb.middlewareStack.add(middleware, { step: 'initialize', name: 'injectFaults' });
-    clients.sqs.middlewareStack.add(middleware, { step: 'initialize', name: 'injectFaults' });
+    client.middlewareStack.add(middleware, { step: 'initialize', name: 'injectFaults' });
   };
 }

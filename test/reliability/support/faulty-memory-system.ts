@@ -15,6 +15,7 @@ import { ManualClock } from '../../../lib/memory/manual-clock';
 import { MemoryEventLog } from '../../../lib/memory/memory-event-log';
 import { MemoryMessageQueue } from '../../../lib/memory/memory-message-queue';
 import { MemoryMetrics } from '../../../lib/memory/memory-metrics';
+import { streamChangesTo } from '../../../lib/memory/memory-change-stream';
 import { MemoryObjectStore } from '../../../lib/memory/memory-store';
 import type { FaultPlan } from './fault-plan';
 
@@ -48,6 +49,8 @@ export class FaultyMemorySystem {
   constructor(private readonly plan: FaultPlan) {
     const config = withConfig();
     this.bandQueues = new Map(config.bands.map((band) => [band.name, queue<QueuedBinding>(`schedule-${band.name}`, this.clock)]));
+    // As the table's stream: no fault between a write and its announcement.
+    streamChangesTo(this.store, this.policyChangeQueue);
     const store = plan.wrapPort(this.store);
     this.context = {
       store,
@@ -92,10 +95,7 @@ export class FaultyMemorySystem {
   async reconcile(): Promise<number | undefined> {
     let requeued: number | undefined;
     await this.run('reconcile', async () => {
-      // As the reconcile function does: writes whose notice was lost are announced again, then what is due is queued.
-      const reconcile = new ReconcileController(this.context);
-      await reconcile.announce();
-      requeued = await reconcile.run();
+      requeued = await new ReconcileController(this.context).run();
     });
     return requeued;
   }
