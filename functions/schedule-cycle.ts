@@ -7,7 +7,11 @@ import { withOutbox } from './adapters/outbox';
 import { controllerContext } from './context';
 import { logger, metrics } from './observability';
 
-/** Time kept back for committing the binding in hand and flushing metrics before the function is stopped. */
+/**
+ * Time kept back for committing the binding in hand and flushing metrics before the function is
+ * stopped; besides it, room for twice the longest batch so far: a batch (up to ten commits, each
+ * slower under contention) is not started unless it can finish.
+ */
 const SAFETY_MARGIN_MS = 15_000;
 
 /**
@@ -18,7 +22,7 @@ const SAFETY_MARGIN_MS = 15_000;
  */
 export const handler = middy(async (_event: unknown, context: Context): Promise<CycleReport> => {
   const cycle = new ScheduleCycleController(controllerContext());
-  const report = await withOutbox({ holdSends: false }, () => cycle.run(() => context.getRemainingTimeInMillis() < SAFETY_MARGIN_MS));
+  const report = await withOutbox({ holdSends: false }, () => cycle.run((longestBatchMs) => context.getRemainingTimeInMillis() < SAFETY_MARGIN_MS + 2 * longestBatchMs));
   logger.info('schedule cycle finished', { ...report });
   return report;
 })

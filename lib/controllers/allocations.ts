@@ -1,5 +1,7 @@
 import { CLUSTER_ALLOCATION } from '../api/kinds';
+import type { Informer } from '../cache/informer';
 import type { ObjectStore, Write } from '../ports/object-store';
+import type { ControllerContext } from './context';
 import { add, type ResourceList } from '../resources';
 
 /** What outrank has placed on one cluster; every placement changes it in the same transaction. */
@@ -10,8 +12,10 @@ export interface ClusterAllocation {
   readonly spec: { readonly placed: ResourceList };
 }
 
+const ALLOCATION_GROUP = 'scheduling.outrank.io';
+
 export function allocationRef(cluster: string) {
-  return { group: 'scheduling.outrank.io', kind: 'ClusterAllocation', namespace: '', name: cluster };
+  return { group: ALLOCATION_GROUP, kind: 'ClusterAllocation', namespace: '', name: cluster };
 }
 
 export interface AllocationChange {
@@ -26,21 +30,29 @@ export interface AllocationChange {
  * once conflict here, so one of them re-reads and decides again.
  */
 export async function allocationChange(store: ObjectStore, deltas: ReadonlyMap<string, ResourceList>): Promise<AllocationChange> {
+  const clusters = changedClusters(deltas);
+  // One read for all of them, however many clusters a preemption touches.
+  const records = clusters.length === 0 ? [] : await store.getMany<ClusterAllocation>(clusters.map(allocationRef));
+  const byCluster = new Map(clusters.map((cluster, index) => [cluster, records[index]]));
+  return allocationChangeFrom((cluster) => byCluster.get(cluster), deltas);
+}
+
+/**
+ * The same from records already in hand (an informer's): each write is conditional on the version
+ * given, so a record that was not the latest makes the transaction conflict rather than lose a change.
+ */
+export function allocationChangeFrom(current: (cluster: string) => ClusterAllocation | undefined, deltas: ReadonlyMap<string, ResourceList>): AllocationChange {
   const writes: Write[] = [];
   const placedAfter = new Map<string, ResourceList>();
-  const changed = [...deltas.entries()]
-    .filter(([, delta]) => Object.values(delta).some((amount) => amount !== 0))
-    .sort(([a], [b]) => a.localeCompare(b));
-  // One read for all of them, however many clusters a preemption touches.
-  const records = changed.length === 0 ? [] : await store.getMany<ClusterAllocation>(changed.map(([cluster]) => allocationRef(cluster)));
-  for (const [index, [cluster, delta]] of changed.entries()) {
-    const current = records[index];
+  for (const cluster of changedClusters(deltas)) {
+    const delta = deltas.get(cluster)!;
+    const record = current(cluster);
     const placed = Object.fromEntries(
-      Object.entries(add(current?.spec.placed ?? {}, delta)).filter(([, amount]) => amount !== 0),
+      Object.entries(add(record?.spec.placed ?? {}, delta)).filter(([, amount]) => amount !== 0),
     );
     placedAfter.set(cluster, placed);
-    if (current && Object.keys(placed).length === 0) {
-      writes.push({ op: 'delete', ref: allocationRef(cluster), expectedVersion: current.metadata.resourceVersion ?? '' });
+    if (record && Object.keys(placed).length === 0) {
+      writes.push({ op: 'delete', ref: allocationRef(cluster), expectedVersion: record.metadata.resourceVersion ?? '' });
       continue;
     }
     const object: ClusterAllocation = {
@@ -49,9 +61,22 @@ export async function allocationChange(store: ObjectStore, deltas: ReadonlyMap<s
       metadata: { name: cluster },
       spec: { placed },
     };
-    writes.push({ op: 'put', object, expectedVersion: current?.metadata.resourceVersion ?? null });
+    writes.push({ op: 'put', object, expectedVersion: record?.metadata.resourceVersion ?? null });
   }
   return { writes, placedAfter };
+}
+
+/** The clusters whose allocation the deltas move, in name order (the order of the writes). */
+function changedClusters(deltas: ReadonlyMap<string, ResourceList>): string[] {
+  return [...deltas.entries()]
+    .filter(([, delta]) => Object.values(delta).some((amount) => amount !== 0))
+    .map(([cluster]) => cluster)
+    .sort((a, b) => a.localeCompare(b));
+}
+
+/** The allocation records, kept by an informer like every other kind. */
+export function allocationInformer(context: Pick<ControllerContext, 'informers'>): Informer<ClusterAllocation> {
+  return context.informers.of<ClusterAllocation>(ALLOCATION_GROUP, 'ClusterAllocation');
 }
 
 export async function allocationWrites(store: ObjectStore, deltas: ReadonlyMap<string, ResourceList>): Promise<Write[]> {

@@ -3,6 +3,9 @@ import type { SyncBatch } from '../cache/informer';
 import type { Informers } from '../cache/informers';
 import type { ObjectRef } from '../api/kinds';
 import { SchedulingSnapshot } from '../scheduler/snapshot';
+import { BINDING_GROUP } from '../api/resource-binding';
+import type { Write } from '../ports/object-store';
+import { allocationInformer, type ClusterAllocation } from './allocations';
 import { bindingInformers } from './binding-informers';
 import type { ControllerContext } from './context';
 
@@ -29,11 +32,24 @@ export class LiveSnapshot {
     }
   }
 
-  /** Brings the snapshot up to date: clusters first, so that bindings find the clusters they are placed on. */
+  /**
+   * Brings the snapshot up to date: clusters first, so that bindings find the clusters they are placed
+   * on; and the allocation records the commits are conditional on.
+   */
   async sync(batch?: SyncBatch): Promise<SchedulingSnapshot> {
     await this.context.informers.clusters().sync(batch);
-    await Promise.all(bindingInformers(this.context).map((informer) => informer.sync(batch)));
+    await Promise.all([...bindingInformers(this.context), allocationInformer(this.context)].map((informer) => informer.sync(batch)));
     return this.snapshot;
+  }
+
+  /** The allocation records this process wrote: applied at once; a removed one is read again. */
+  async observeAllocations(written: ReadonlyArray<ClusterAllocation | undefined>, writes: readonly Write[]): Promise<void> {
+    const informer = allocationInformer(this.context);
+    for (const [index, write] of writes.entries()) {
+      const record = written[index];
+      if (record) informer.observe(record);
+      else if (write.op === 'delete') await informer.refresh([write.ref]);
+    }
   }
 
   /** A binding this process wrote: applied at once (the feed brings it again, and it is then ignored). */
@@ -41,10 +57,16 @@ export class LiveSnapshot {
     this.bindingInformer(binding.kind).observe(binding);
   }
 
-  /** Reads afresh the bindings and clusters a conflict named; other conflicts (allocations) need the feed. */
+  /**
+   * Reads afresh the bindings and allocation records a conflict named; another conflict (a cluster)
+   * needs the feed. An allocation that conflicted was changed by another cycle, whose bindings the feed
+   * brings too.
+   */
   async refresh(refs: readonly ObjectRef[]): Promise<void> {
-    const bindings = refs.filter((ref) => ref.group === 'work.karmada.io');
+    const bindings = refs.filter((ref) => ref.group === BINDING_GROUP);
+    const allocations = refs.filter((ref) => ref.kind === 'ClusterAllocation');
     for (const ref of bindings) await this.bindingInformer(ref.kind).refresh([ref]);
+    if (allocations.length > 0) await allocationInformer(this.context).refresh(allocations);
     if (bindings.length < refs.length) await this.sync();
   }
 

@@ -6,7 +6,7 @@ import type { ResourceList } from '../resources';
 import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
 import { bindingsToWake, type FreedRoom, type Placer } from '../scheduler/wake-up';
-import { allocationChange, allocationRef } from './allocations';
+import { allocationChangeFrom, allocationInformer, allocationRef, type ClusterAllocation } from './allocations';
 import { bindingsBy, waitingBindings } from './binding-informers';
 import { requestScheduling, schedulingRequest } from './binding-requests';
 import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, type CommitPlan } from './commit-plan';
@@ -48,11 +48,17 @@ export class ScheduleCycleController {
     this.live = liveSnapshot(context);
   }
 
-  /** Runs batches until the bands are empty or `shouldStop` says the time budget is spent. */
-  async run(shouldStop: () => boolean = () => false): Promise<CycleReport> {
+  /**
+   * Runs batches until the bands are empty or `shouldStop` says the time budget is spent. It is told
+   * how long the longest batch so far took, so that a batch is not started without room to finish.
+   */
+  async run(shouldStop: (longestBatchMs: number) => boolean = () => false): Promise<CycleReport> {
     const report = { scheduled: 0, unschedulable: 0, skipped: 0, failed: 0 };
-    while (!shouldStop()) {
+    let longestBatchMs = 0;
+    while (!shouldStop(longestBatchMs)) {
+      const started = this.context.clock.now();
       const outcomes = await this.runBatch();
+      longestBatchMs = Math.max(longestBatchMs, this.context.clock.now() - started);
       if (outcomes.length === 0) break;
       for (const outcome of outcomes) report[outcome] += 1;
     }
@@ -122,11 +128,15 @@ export class ScheduleCycleController {
 
   /** Commits a plan: allocations read and checked, one transaction, then events and the wake-up of waiting bindings. */
   private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot, woken: boolean): Promise<Outcome> {
-    const allocations = await allocationChange(this.context.store, plan.deltas);
+    // From the records as synced: a commit conditional on an older one conflicts, and they are read again.
+    const records = allocationInformer(this.context);
+    const allocations = allocationChangeFrom((cluster) => records.get(allocationRef(cluster)), plan.deltas);
     const crowded = overCommitted(snapshot, plan.deltas, allocations.placedAfter);
     if (crowded.length > 0) throw new ConflictError(crowded.map(allocationRef));
-    const written = (await this.context.store.transact([...plan.writes, ...allocations.writes])).slice(0, plan.writes.length) as ResourceBinding[];
+    const results = await this.context.store.transact([...plan.writes, ...allocations.writes]);
+    const written = results.slice(0, plan.writes.length) as ResourceBinding[];
     for (const binding of written) this.live.observe(binding);
+    await this.live.observeAllocations(results.slice(plan.writes.length) as Array<ClusterAllocation | undefined>, allocations.writes);
     this.context.metrics.count('SchedulingAttempts', { result: plan.result });
     if (plan.victims > 0) this.context.metrics.count('BindingPreemptions', {}, plan.victims);
     for (const event of plan.events) await this.context.events.record(event);
