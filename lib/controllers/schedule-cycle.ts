@@ -3,7 +3,7 @@ import { SyncBatch } from '../cache/informer';
 import type { Delivery } from '../ports/message-queue';
 import { ConflictError } from '../ports/object-store';
 import type { ResourceList } from '../resources';
-import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
+import { affinityTerms, scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
 import { bindingsToWake, type FreedRoom, type Placer } from '../scheduler/wake-up';
 import { allocationChangeFrom, allocationInformer, allocationRef, type ClusterAllocation } from './allocations';
@@ -43,6 +43,8 @@ export function queueOrder(priorityFirst: boolean) {
  */
 export class ScheduleCycleController {
   private readonly live: LiveSnapshot;
+  /** The woken bindings of the batch in hand that did not fit after all (passRoomOn). */
+  private passingRoomOn: ResourceBinding[] = [];
 
   constructor(private readonly context: ControllerContext) {
     this.live = liveSnapshot(context);
@@ -76,6 +78,7 @@ export class ScheduleCycleController {
       // Every binding these messages name was written before they were sent: one read of the feed sees it.
       await this.live.sync(new SyncBatch());
       const outcomes: Outcome[] = [];
+      this.passingRoomOn = [];
       for (const delivery of [...deliveries].sort(queueOrder(config.gates.PriorityBasedScheduling))) {
         const outcome = await this.attempt(delivery.body);
         if (outcome === 'failed') await queue.retryAfter(delivery.receipt, backoffMs(config, delivery.receiveCount));
@@ -83,6 +86,7 @@ export class ScheduleCycleController {
         if (outcome === 'scheduled') this.context.metrics.observe('EnqueueToScheduledMs', this.context.clock.now() - delivery.body.enqueuedAt);
         outcomes.push(outcome);
       }
+      await this.passRoomOn(this.passingRoomOn, this.live.snapshot);
       return outcomes;
     }
     return [];
@@ -141,7 +145,7 @@ export class ScheduleCycleController {
     if (plan.victims > 0) this.context.metrics.count('BindingPreemptions', {}, plan.victims);
     for (const event of plan.events) await this.context.events.record(event);
     if (plan.result === 'scheduled') await this.wakeAfter(plan, written, snapshot);
-    if (plan.result === 'unschedulable' && woken) await this.passRoomOn(written[0]!, snapshot);
+    if (plan.result === 'unschedulable' && woken) this.passingRoomOn.push(written[0]!);
     return plan.result;
   }
 
@@ -167,15 +171,26 @@ export class ScheduleCycleController {
 
   /**
    * A binding woken for freed room that does not fit after all (a binding placed before it took the
-   * room) passes the room on: the waiting bindings that fit in what is left on the ready clusters are
-   * woken in its stead. Each one woken fitted on the snapshot, so this ends: a failure again means
-   * another binding was placed in the meantime.
+   * room) passes the room on: once per batch, the waiting bindings that fit in what is left on the
+   * ready clusters those of the batch admit are woken in their stead. Each one woken fitted on the
+   * snapshot, so this ends: a failure again means another binding was placed in the meantime.
    */
-  private async passRoomOn(unschedulable: ResourceBinding, snapshot: SchedulingSnapshot): Promise<void> {
-    const ready = [...snapshot.clusters.values()].filter((state) => state.ready).map((state) => ({ cluster: state.cluster, room: state.room }));
-    const passer = bindingKeyOf(unschedulable);
-    const woken = this.toWake(ready, snapshot, (binding) => bindingKeyOf(binding) !== passer);
-    const cause = `${bindingGroupId(bindingRefOf(unschedulable))}@${unschedulable.metadata.resourceVersion ?? '0'}@unschedulable`;
+  private async passRoomOn(unschedulable: readonly ResourceBinding[], snapshot: SchedulingSnapshot): Promise<void> {
+    const [first] = unschedulable;
+    if (!first) return;
+    // The room each was woken for is on clusters it admits: those its affinity terms and tolerations let through.
+    const admitting = new Map<string, FreedRoom>();
+    for (const binding of unschedulable) {
+      const { placement } = binding.spec;
+      for (const { affinity } of affinityTerms(placement, binding.status?.schedulerObservedAffinityName)) {
+        for (const state of snapshot.filtered(affinity, placement?.clusterTolerations ?? []).feasible) {
+          if (state.ready) admitting.set(state.cluster.metadata.name, { cluster: state.cluster, room: state.room });
+        }
+      }
+    }
+    const passers = new Set(unschedulable.map(bindingKeyOf));
+    const woken = this.toWake([...admitting.values()], snapshot, (binding) => !passers.has(bindingKeyOf(binding)));
+    const cause = `${bindingGroupId(bindingRefOf(first))}@${first.metadata.resourceVersion ?? '0'}@unschedulable`;
     await requestScheduling(this.context, woken, cause, { woken: true });
   }
 
