@@ -5,66 +5,17 @@
  * invariants hold. Nothing here tells the restarted process what it missed: the objects table's stream
  * and the queues do.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
 import { checkInvariants } from '../../lib/check/invariants';
 import { provisionTestAws, type TestAws } from '../support/aws';
 import { readSystemState, sleep } from './support/aws-state';
+import { freePort, LocalRuntime } from './support/local-runtime-process';
 
-const root = new URL('../../', import.meta.url).pathname;
 const DEPLOYMENTS = 60;
 /** Band messages the dead process held come back after their visibility timeout (60 s), then the every-second cycle takes them. */
 const SETTLE_MS = 120_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-class LocalRuntime {
-  private constructor(
-    readonly child: ChildProcess,
-    readonly url: string,
-  ) {}
-
-  /** `node bin/start.ts` as `npm start` runs it, on the test's endpoint and tables. */
-  static async start(prefix: string, port: number): Promise<LocalRuntime> {
-    const child = spawn('node', ['--import', 'tsx', 'bin/start.ts'], {
-      cwd: root,
-      env: { ...process.env, OUTRANK_PREFIX: prefix, OUTRANK_PORT: String(port), OUTRANK_SCHEDULE_INTERVAL_MS: '1000' },
-      stdio: 'ignore',
-    });
-    const runtime = new LocalRuntime(child, `http://127.0.0.1:${port}`);
-    for (let tries = 0; ; tries += 1) {
-      try {
-        if ((await fetch(`${runtime.url}/version`, { signal: AbortSignal.timeout(2_000) })).ok) return runtime;
-      } catch {
-        // Not listening yet.
-      }
-      if (tries > 180) throw new Error('npm start did not answer within 90 s');
-      await sleep(500);
-    }
-  }
-
-  post(path: string, body: unknown): Promise<Response> {
-    return fetch(`${this.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
-  }
-
-  kill(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.kill('SIGKILL');
-    });
-  }
-}
 
 const deployment = (name: string) => ({
   apiVersion: 'apps/v1',
