@@ -6,7 +6,7 @@ import type { ResourceList } from '../resources';
 import { affinityTerms, scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
 import { bindingsToWake, type FreedRoom, type Placer } from '../scheduler/wake-up';
-import { allocationChangeFrom, allocationInformer, allocationRef, type ClusterAllocation } from './allocations';
+import { allocationChange, allocationChangeFrom, allocationInformer, allocationRef, type ClusterAllocation } from './allocations';
 import { bindingsBy, waitingBindings } from './binding-informers';
 import { requestScheduling, schedulingRequest } from './binding-requests';
 import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, type CommitPlan } from './commit-plan';
@@ -119,7 +119,7 @@ export class ScheduleCycleController {
         this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
       }
       try {
-        return await this.perform(planCommit(binding, decision, new Date(this.context.clock.now()).toISOString()), snapshot, queued.woken === true);
+        return await this.perform(planCommit(binding, decision, new Date(this.context.clock.now()).toISOString()), snapshot, queued.woken === true, attempt > 1);
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
         this.context.metrics.count('CommitConflicts');
@@ -131,10 +131,13 @@ export class ScheduleCycleController {
   }
 
   /** Commits a plan: allocations read and checked, one transaction, then events and the wake-up of waiting bindings. */
-  private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot, woken: boolean): Promise<Outcome> {
-    // From the records as synced: a commit conditional on an older one conflicts, and they are read again.
+  private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot, woken: boolean, afterConflict: boolean): Promise<Outcome> {
+    // First from the records as synced (no read): a commit conditional on an older one conflicts. After a
+    // conflict they are read at commit, as cycles busy on the same clusters keep changing them.
     const records = allocationInformer(this.context);
-    const allocations = allocationChangeFrom((cluster) => records.get(allocationRef(cluster)), plan.deltas);
+    const allocations = afterConflict
+      ? await allocationChange(this.context.store, plan.deltas)
+      : allocationChangeFrom((cluster) => records.get(allocationRef(cluster)), plan.deltas);
     const crowded = overCommitted(snapshot, plan.deltas, allocations.placedAfter);
     if (crowded.length > 0) throw new ConflictError(crowded.map(allocationRef));
     const results = await this.context.store.transact([...plan.writes, ...allocations.writes]);
