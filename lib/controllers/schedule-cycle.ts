@@ -134,10 +134,9 @@ export class ScheduleCycleController {
   private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot, woken: boolean, afterConflict: boolean): Promise<Outcome> {
     // First from the records as synced (no read): a commit conditional on an older one conflicts. After a
     // conflict they are read at commit, as cycles busy on the same clusters keep changing them.
-    const records = allocationInformer(this.context);
     const allocations = afterConflict
       ? await allocationChange(this.context.store, plan.deltas)
-      : allocationChangeFrom((cluster) => records.get(allocationRef(cluster)), plan.deltas);
+      : allocationChangeFrom((cluster) => allocationInformer(this.context).get(allocationRef(cluster)), plan.deltas);
     const crowded = overCommitted(snapshot, plan.deltas, allocations.placedAfter);
     if (crowded.length > 0) throw new ConflictError(crowded.map(allocationRef));
     const results = await this.context.store.transact([...plan.writes, ...allocations.writes]);

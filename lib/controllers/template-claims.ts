@@ -103,7 +103,8 @@ export class TemplateClaims {
     const key = policyKey({ kind: ref.kind as PolicyRef['kind'], namespace: ref.namespace, name: ref.name });
     for (const binding of bindingsBy(this.context, 'claimant', key)) templates.set(refKey(templateRefOf(binding)), templateRefOf(binding));
     for (const template of policy ? await this.selectableTemplates(policy) : []) templates.set(refKey(template), template);
-    const [inline, handedOn] = [[...templates.values()].slice(0, INLINE_CLAIMS), [...templates.values()].slice(INLINE_CLAIMS)];
+    const all = [...templates.values()];
+    const [inline, handedOn] = [all.slice(0, INLINE_CLAIMS), all.slice(INLINE_CLAIMS)];
     for (const template of inline) await this.claimWithRetries(template);
     if (handedOn.length > 0) {
       const version = policy?.metadata.resourceVersion ?? 'deleted';
