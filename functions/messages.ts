@@ -17,11 +17,14 @@ const bindingRef = z.strictObject({
   name: z.string().min(1).max(253),
 });
 
+/** The clusters a woken binding was woken for: a placement's worth of cluster names. */
+const wokenFor = z.array(z.string().min(1).max(253)).min(1).max(1000);
+
 export const bindingRequestSchema: z.ZodType<BindingRequest> = z.strictObject({
   binding: bindingRef,
   resourceVersion: z.string().max(64),
   cause: z.string().max(256).optional(),
-  woken: z.boolean().optional(),
+  wokenFor: wokenFor.optional(),
 });
 
 /** Band queues: schedule-cycle receives them itself, through the adapter, which checks them with this. */
@@ -29,5 +32,5 @@ export const queuedBindingSchema: z.ZodType<QueuedBinding> = z.strictObject({
   binding: bindingRef,
   priority: z.number().int(),
   enqueuedAt: z.number(),
-  woken: z.boolean().optional(),
+  wokenFor: wokenFor.optional(),
 });

@@ -19,7 +19,7 @@ import { schedulingNeed } from './scheduling-need';
  * A controller that has just written the binding calls it directly, rather than asking binding-enqueue
  * to read the binding again.
  */
-export async function enqueueInBand(context: ControllerContext, binding: ResourceBinding, cause?: string, woken = false): Promise<void> {
+export async function enqueueInBand(context: ControllerContext, binding: ResourceBinding, cause?: string, wokenFor?: readonly string[]): Promise<void> {
   const current = await reflectSuspension(context, binding);
   const ready = await readyClustersOf(context, current);
   const need = schedulingNeed(current, (name) => ready.has(name));
@@ -32,7 +32,7 @@ export async function enqueueInBand(context: ControllerContext, binding: Resourc
   const ref = bindingRefOf(current);
   await queue.send([
     {
-      body: { binding: ref, priority, enqueuedAt: context.clock.now(), ...(woken ? { woken: true } : {}) },
+      body: { binding: ref, priority, enqueuedAt: context.clock.now(), ...(wokenFor ? { wokenFor } : {}) },
       groupId: bindingGroupId(ref),
       deduplicationId: bindingMessageId(ref, current.metadata.resourceVersion ?? '0', cause),
     },

@@ -2,7 +2,7 @@ import { clusterRef } from '../api/cluster';
 import type { ResourceBinding } from '../api/resource-binding';
 import { subtract, type ResourceList } from '../resources';
 import { capacityOf } from '../scheduler/snapshot';
-import { bindingsToWake, type FreedRoom } from '../scheduler/wake-up';
+import { bindingsToWake, type FreedRoom, type WokenBinding } from '../scheduler/wake-up';
 import { syncBindings, waitingBindings } from './binding-informers';
 import type { ControllerContext } from './context';
 import type { OutgoingMessage } from '../ports/message-queue';
@@ -18,17 +18,21 @@ export async function requestScheduling(
   context: ControllerContext,
   bindings: readonly ResourceBinding[],
   cause?: string,
-  options: { readonly woken?: boolean } = {},
 ): Promise<void> {
-  await context.queues.bindingEnqueue.send(bindings.map((binding) => schedulingRequest(binding, cause, options.woken ?? false)));
+  await context.queues.bindingEnqueue.send(bindings.map((binding) => schedulingRequest(binding, cause)));
+}
+
+/** Asks binding-enqueue to queue bindings woken for freed room (wake-up.ts), each with the clusters it was woken for. */
+export async function requestWoken(context: ControllerContext, woken: readonly WokenBinding[], cause: string): Promise<void> {
+  await context.queues.bindingEnqueue.send(woken.map(({ binding, clusters }) => schedulingRequest(binding, cause, clusters)));
 }
 
 /** The binding-enqueue message of one request (see requestScheduling). */
-export function schedulingRequest(binding: ResourceBinding, cause: string | undefined, woken: boolean): OutgoingMessage<BindingRequest> {
+export function schedulingRequest(binding: ResourceBinding, cause: string | undefined, wokenFor?: readonly string[]): OutgoingMessage<BindingRequest> {
   const ref = bindingRefOf(binding);
   const resourceVersion = binding.metadata.resourceVersion ?? '0';
   return {
-    body: { binding: ref, resourceVersion, ...(cause === undefined ? {} : { cause }), ...(woken ? { woken: true } : {}) },
+    body: { binding: ref, resourceVersion, ...(cause === undefined ? {} : { cause }), ...(wokenFor ? { wokenFor } : {}) },
     groupId: bindingGroupId(ref),
     deduplicationId: bindingMessageId(ref, resourceVersion, cause),
   };
@@ -52,7 +56,7 @@ export async function wakeWaiting(context: ControllerContext, freed: readonly Fr
   if (freed.length === 0) return 0;
   await syncBindings(context);
   const woken = bindingsToWake(waitingBindings(context), freed);
-  await requestScheduling(context, woken, cause, { woken: true });
+  await requestWoken(context, woken, cause);
   return woken.length;
 }
 

@@ -49,10 +49,11 @@ export interface BindingRequest {
   /** What prompted the request when not a change of the binding itself (a cluster change, room freed, the reconcile). */
   readonly cause?: string;
   /**
-   * Queued because room was freed that it can use (wake-up.ts): should it not fit after all (another
-   * binding took the room first), the room is offered to the next waiting binding that fits.
+   * Queued because room was freed on these clusters that it can use (wake-up.ts): should it not fit
+   * after all (another binding took the room first), what is left there is offered to the next waiting
+   * binding that fits.
    */
-  readonly woken?: boolean;
+  readonly wokenFor?: readonly string[];
 }
 
 /** Band queues: a binding waiting for a scheduling attempt. */
@@ -62,10 +63,11 @@ export interface QueuedBinding {
   /** When the binding was queued (milliseconds), for first-in-first-out within a priority. */
   readonly enqueuedAt: number;
   /**
-   * Queued because room was freed that it can use (wake-up.ts): should it not fit after all (another
-   * binding took the room first), the room is offered to the next waiting binding that fits.
+   * Queued because room was freed on these clusters that it can use (wake-up.ts): should it not fit
+   * after all (another binding took the room first), what is left there is offered to the next waiting
+   * binding that fits.
    */
-  readonly woken?: boolean;
+  readonly wokenFor?: readonly string[];
 }
 
 export function bindingObjectRef(binding: BindingRef): ObjectRef {

@@ -5,10 +5,10 @@ import { ConflictError } from '../ports/object-store';
 import type { ResourceList } from '../resources';
 import { affinityTerms, scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
-import { bindingsToWake, type FreedRoom, type Placer } from '../scheduler/wake-up';
+import { bindingsToWake, type FreedRoom, type Placer, type WokenBinding } from '../scheduler/wake-up';
 import { allocationChange, allocationChangeFrom, allocationInformer, allocationRef, type ClusterAllocation } from './allocations';
 import { bindingsBy, waitingBindings } from './binding-informers';
-import { requestScheduling, schedulingRequest } from './binding-requests';
+import { requestScheduling, requestWoken, schedulingRequest } from './binding-requests';
 import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, type CommitPlan } from './commit-plan';
 import type { ControllerContext } from './context';
 import { liveSnapshot, type LiveSnapshot } from './live-snapshot';
@@ -43,8 +43,8 @@ export function queueOrder(priorityFirst: boolean) {
  */
 export class ScheduleCycleController {
   private readonly live: LiveSnapshot;
-  /** The woken bindings of the batch in hand that did not fit after all (passRoomOn). */
-  private passingRoomOn: ResourceBinding[] = [];
+  /** The clusters the woken bindings of the batch in hand that did not fit after all were woken for (passRoomOn). */
+  private passingRoomOn = new Map<string, ResourceBinding>();
 
   constructor(private readonly context: ControllerContext) {
     this.live = liveSnapshot(context);
@@ -78,7 +78,7 @@ export class ScheduleCycleController {
       // Every binding these messages name was written before they were sent: one read of the feed sees it.
       await this.live.sync(new SyncBatch());
       const outcomes: Outcome[] = [];
-      this.passingRoomOn = [];
+      this.passingRoomOn = new Map();
       for (const delivery of [...deliveries].sort(queueOrder(config.gates.PriorityBasedScheduling))) {
         const outcome = await this.attempt(delivery.body);
         if (outcome === 'failed') await queue.retryAfter(delivery.receipt, backoffMs(config, delivery.receiveCount));
@@ -119,7 +119,7 @@ export class ScheduleCycleController {
         this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
       }
       try {
-        return await this.perform(planCommit(binding, decision, new Date(this.context.clock.now()).toISOString()), snapshot, queued.woken === true, attempt > 1);
+        return await this.perform(planCommit(binding, decision, new Date(this.context.clock.now()).toISOString()), snapshot, queued.wokenFor ?? [], attempt > 1);
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
         this.context.metrics.count('CommitConflicts');
@@ -131,7 +131,7 @@ export class ScheduleCycleController {
   }
 
   /** Commits a plan: allocations read and checked, one transaction, then events and the wake-up of waiting bindings. */
-  private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot, woken: boolean, afterConflict: boolean): Promise<Outcome> {
+  private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot, wokenFor: readonly string[], afterConflict: boolean): Promise<Outcome> {
     // First from the records as synced (no read): a commit conditional on an older one conflicts. After a
     // conflict they are read at commit, as cycles busy on the same clusters keep changing them.
     const allocations = afterConflict
@@ -147,7 +147,7 @@ export class ScheduleCycleController {
     if (plan.victims > 0) this.context.metrics.count('BindingPreemptions', {}, plan.victims);
     for (const event of plan.events) await this.context.events.record(event);
     if (plan.result === 'scheduled') await this.wakeAfter(plan, written, snapshot);
-    if (plan.result === 'unschedulable' && woken) this.passingRoomOn.push(written[0]!);
+    if (plan.result === 'unschedulable') for (const cluster of wokenFor) this.passingRoomOn.set(cluster, written[0]!);
     return plan.result;
   }
 
@@ -166,38 +166,31 @@ export class ScheduleCycleController {
     const woken = this.toWake(freed, snapshot, (binding) => !requeued.has(bindingKeyOf(binding)));
     // One send for both.
     await this.context.queues.bindingEnqueue.send([
-      ...victims.map((victim) => schedulingRequest(victim, cause, false)),
-      ...woken.map((binding) => schedulingRequest(binding, cause, true)),
+      ...victims.map((victim) => schedulingRequest(victim, cause)),
+      ...woken.map(({ binding, clusters }) => schedulingRequest(binding, cause, clusters)),
     ]);
   }
 
   /**
    * A binding woken for freed room that does not fit after all (a binding placed before it took the
    * room) passes the room on: once per batch, the waiting bindings that fit in what is left on the
-   * ready clusters those of the batch admit are woken in their stead. Each one woken fitted on the
-   * snapshot, so this ends: a failure again means another binding was placed in the meantime.
+   * ready clusters they were woken for are woken in their stead. Each one woken fitted on the snapshot,
+   * so this ends: a failure again means another binding was placed in the meantime.
    */
-  private async passRoomOn(unschedulable: readonly ResourceBinding[], snapshot: SchedulingSnapshot): Promise<void> {
-    const [first] = unschedulable;
+  private async passRoomOn(wokenFor: ReadonlyMap<string, ResourceBinding>, snapshot: SchedulingSnapshot): Promise<void> {
+    const [first] = wokenFor.values();
     if (!first) return;
-    // The room each was woken for is on clusters it admits: those its affinity terms and tolerations let through.
-    const admitting = new Map<string, FreedRoom>();
-    for (const binding of unschedulable) {
-      const { placement } = binding.spec;
-      for (const { affinity } of affinityTerms(placement, binding.status?.schedulerObservedAffinityName)) {
-        for (const state of snapshot.filtered(affinity, placement?.clusterTolerations ?? []).feasible) {
-          if (state.ready) admitting.set(state.cluster.metadata.name, { cluster: state.cluster, room: state.room });
-        }
-      }
-    }
-    const passers = new Set(unschedulable.map(bindingKeyOf));
-    const woken = this.toWake([...admitting.values()], snapshot, (binding) => !passers.has(bindingKeyOf(binding)));
-    const cause = `${bindingGroupId(bindingRefOf(first))}@${first.metadata.resourceVersion ?? '0'}@unschedulable`;
-    await requestScheduling(this.context, woken, cause, { woken: true });
+    const left = [...wokenFor.keys()].flatMap((name) => {
+      const state = snapshot.clusters.get(name);
+      return state?.ready ? [{ cluster: state.cluster, room: state.room }] : [];
+    });
+    const passers = new Set([...wokenFor.values()].map(bindingKeyOf));
+    const woken = this.toWake(left, snapshot, (binding) => !passers.has(bindingKeyOf(binding)));
+    await requestWoken(this.context, woken, `${bindingGroupId(bindingRefOf(first))}@${first.metadata.resourceVersion ?? '0'}@unschedulable`);
   }
 
   /** The waiting bindings (but those `include` leaves out) that the snapshot places without preemption in the room given. */
-  private toWake(freed: readonly FreedRoom[], snapshot: SchedulingSnapshot, include: (binding: ResourceBinding) => boolean): ResourceBinding[] {
+  private toWake(freed: readonly FreedRoom[], snapshot: SchedulingSnapshot, include: (binding: ResourceBinding) => boolean): WokenBinding[] {
     const placer: Placer = {
       place: (binding, reserved) => {
         const decision = scheduleBinding(binding, snapshot, { preemption: false, victimSearchBudget: this.context.config.victimSearchBudget, reserved });

@@ -12,6 +12,12 @@ export interface FreedRoom {
   readonly room: ResourceList;
 }
 
+/** A binding to wake, with the clusters whose room it was woken for (passed on should it not fit after all). */
+export interface WokenBinding {
+  readonly binding: ResourceBinding;
+  readonly clusters: readonly string[];
+}
+
 /** The scheduler's view, from a caller that holds a snapshot. */
 export interface Placer {
   /**
@@ -63,29 +69,31 @@ function byPriority(a: BindingState, b: BindingState): number {
  *
  * With a `placer` (the schedule cycle, which holds a snapshot) each candidate is also placed, without
  * preemption, and woken only if that succeeds within the room the bindings woken before it will take:
- * a small freed room wakes few bindings. Without one (policy-change, on a deletion or a cluster change)
- * every candidate is woken. Bindings not woken are still tried when the unschedulable flush comes round.
+ * a small freed room wakes few bindings, each for the clusters it was placed on. Without one
+ * (policy-change, on a deletion or a cluster change) every candidate is woken, for the freed clusters
+ * it fits on. Bindings not woken are still tried when the unschedulable flush comes round.
  */
 export function bindingsToWake(
   waiting: Iterable<ResourceBinding>,
   freed: readonly FreedRoom[],
   placer?: Placer,
-): ResourceBinding[] {
+): WokenBinding[] {
   if (freed.length === 0) return [];
-  const candidates: BindingState[] = [];
+  const candidates: Array<{ state: BindingState; clusters: string[] }> = [];
   for (const binding of waiting) {
     const state = bindingState(binding);
     const least = leastOnOneCluster(state);
-    if (freed.some(({ cluster, room }) => fitsWithin(least, withOwnUsage(room, state, cluster.metadata.name)) && admits(binding, cluster))) {
-      candidates.push(state);
-    }
+    const clusters = freed
+      .filter(({ cluster, room }) => fitsWithin(least, withOwnUsage(room, state, cluster.metadata.name)) && admits(binding, cluster))
+      .map(({ cluster }) => cluster.metadata.name);
+    if (clusters.length > 0) candidates.push({ state, clusters });
   }
-  candidates.sort(byPriority);
-  if (!placer) return candidates.map((state) => state.binding);
+  candidates.sort((a, b) => byPriority(a.state, b.state));
+  if (!placer) return candidates.map(({ state, clusters }) => ({ binding: state.binding, clusters }));
 
   const taken = new Map<string, Record<string, number>>();
-  const woken: ResourceBinding[] = [];
-  for (const state of candidates) {
+  const woken: WokenBinding[] = [];
+  for (const { state } of candidates) {
     const targets = placer.place(state.binding, taken);
     if (!targets) continue;
     const fits = targets.every((target) => {
@@ -99,7 +107,7 @@ export function bindingsToWake(
       if (!sum) taken.set(target.name, (sum = {}));
       accumulate(sum, state.request, target.replicas);
     }
-    woken.push(state.binding);
+    woken.push({ binding: state.binding, clusters: targets.map((target) => target.name) });
   }
   return woken;
 }

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import { toResourceList } from '../../../lib/resources';
 import { scheduleBinding } from '../../../lib/scheduler/schedule-binding';
 import { SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
-import { bindingsToWake, type FreedRoom, type Placer } from '../../../lib/scheduler/wake-up';
+import { bindingsToWake, type FreedRoom, type Placer, type WokenBinding } from '../../../lib/scheduler/wake-up';
 import { binding, cluster, divided, onClusters } from './support';
 
 const cpu = (amount: number) => ({ ...toResourceList({ cpu: String(amount) }), pods: 2 ** 40 });
@@ -11,7 +10,8 @@ const freed = (name: string, room: number, options: Parameters<typeof cluster>[1
   cluster: cluster(name, { allocatable: { cpu: 100 }, ...options }),
   room: cpu(room),
 });
-const names = (bindings: readonly ResourceBinding[]) => bindings.map((b) => b.metadata.name);
+const names = (woken: readonly WokenBinding[]) => woken.map(({ binding }) => binding.metadata.name);
+const wokenFor = (woken: readonly WokenBinding[]) => Object.fromEntries(woken.map(({ binding, clusters }) => [binding.metadata.name, clusters]));
 
 describe('wake-up after room is freed (binding priority and preemption (000), queue: unschedulable bindings are tried again when room is freed)', () => {
   it.each([
@@ -55,6 +55,11 @@ describe('wake-up after room is freed (binding priority and preemption (000), qu
     expect(names(bindingsToWake(waiting, rooms))).toEqual(woken);
   });
 
+  it('each binding is woken for the freed clusters it fits on and that admit it (the room it passes on should it not fit)', () => {
+    const waiting = [binding('anywhere', { request: { cpu: '1' } }), binding('only-m2', { request: { cpu: '1' }, placement: onClusters('m2') }), binding('roomy', { request: { cpu: '3' } })];
+    expect(wokenFor(bindingsToWake(waiting, [freed('m1', 2), freed('m2', 4)]))).toEqual({ anywhere: ['m1', 'm2'], 'only-m2': ['m2'], roomy: ['m2'] });
+  });
+
   it('nothing freed wakes nothing', () => {
     expect(bindingsToWake([binding('a')], [])).toEqual([]);
   });
@@ -76,7 +81,7 @@ describe('wake-up after room is freed (binding priority and preemption (000), qu
       const waiting = [binding('first', { priority: 20, request: { cpu: '3' }, placement: dynamic }), binding('second', { priority: 10, request: { cpu: '2' }, placement: dynamic })];
       const snapshot = new SchedulingSnapshot([m1, m2], waiting);
       const rooms = ['m1', 'm2'].map((name) => ({ cluster: snapshot.clusters.get(name)!.cluster, room: snapshot.clusters.get(name)!.room }));
-      expect(names(bindingsToWake(waiting, rooms, placerOf(snapshot)))).toEqual(['first', 'second']);
+      expect(wokenFor(bindingsToWake(waiting, rooms, placerOf(snapshot)))).toEqual({ first: ['m1'], second: ['m2'] });
     });
 
     it('wakes bindings only while the room freed lasts, highest priority first', () => {
