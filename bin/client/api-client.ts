@@ -76,7 +76,6 @@ export interface RequestOptions {
   readonly contentType?: string;
 }
 
-/** JSON over HTTP to the outrank API, with failures turned into CliErrors worded like kubectl's. */
 /** Attempts of a request the server answers 429 or 503. */
 const MAX_ATTEMPTS = 5;
 
@@ -87,8 +86,11 @@ function retryDelayMs(retryAfter: string | null, attempt: number): number {
   return 250 * 2 ** (attempt - 1);
 }
 
+/** JSON over HTTP to the outrank API, with failures turned into CliErrors worded like kubectl's. */
 export class ApiClient {
   private readonly base: string;
+  /** The server's clock by the Date header of its last answer (milliseconds), so that ages are judged by its time, not this machine's. */
+  serverTime: number | undefined;
 
   constructor(
     readonly server: string,
@@ -131,6 +133,8 @@ export class ApiClient {
       await response.body?.cancel();
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs(response.headers.get('retry-after'), attempt)));
     }
+    const date = Date.parse(response.headers.get('date') ?? '');
+    if (!Number.isNaN(date)) this.serverTime = date;
     const text = await response.text();
     if (!response.ok) throw statusError(response.status, response.statusText, text);
     const answer = parseJson(text);

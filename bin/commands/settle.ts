@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../../lib/api/kinds';
 import { CONDITION_SCHEDULED, findCondition, isSuspended, type ResourceBinding } from '../../lib/api/resource-binding';
-import { QUEUE_STATUS_PATH } from '../../lib/http/queue-status';
+import { QUEUE_STATUS_PATH, type QueueStatusList } from '../../lib/http/queue-status';
 import { isNotFound, type ApiClient } from '../client/api-client';
 import { CliError } from '../client/cli-error';
 import { listAll } from '../client/list-all';
@@ -24,10 +24,6 @@ function isSettled(binding: ResourceBinding): boolean {
 
 async function listBindings(client: ApiClient): Promise<ResourceBinding[]> {
   return (await Promise.all([RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING].map((info) => listAll<ResourceBinding>(client, info)))).flat();
-}
-
-interface QueueStatusList {
-  readonly items: ReadonlyArray<{ readonly name: string; readonly visible: number; readonly inFlight: number }>;
 }
 
 /** True when no queue holds work; a server that does not report its queues counts as idle. */

@@ -46,4 +46,8 @@ export class ScheduleTickingQueue<T> implements MessageQueue<T> {
   depth(): Promise<QueueDepth> {
     return this.band.depth();
   }
+
+  deadLettered(): Promise<number> {
+    return this.band.deadLettered();
+  }
 }

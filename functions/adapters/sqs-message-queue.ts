@@ -3,6 +3,7 @@ import {
   ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
+  GetQueueUrlCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
   type SQSClient,
@@ -68,6 +69,9 @@ export class SqsMessageQueue<T> implements MessageQueue<T>, HoldingQueue {
     private readonly queueUrl: string,
     private readonly options: SqsQueueOptions<T> = {},
   ) {}
+
+  /** Found once, from the redrive policy (deadLettered). */
+  private deadLetterUrl: Promise<string | undefined> | undefined;
 
   get wakeUp(): boolean {
     return this.options.wakeUp ?? false;
@@ -189,5 +193,25 @@ export class SqsMessageQueue<T> implements MessageQueue<T>, HoldingQueue {
       visible: Number(result.Attributes?.ApproximateNumberOfMessages ?? 0),
       inFlight: Number(result.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0),
     };
+  }
+
+  async deadLettered(): Promise<number> {
+    this.deadLetterUrl ??= this.findDeadLetterUrl();
+    const url = await this.deadLetterUrl;
+    if (url === undefined) return 0;
+    const result = await this.client.send(
+      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    );
+    return Number(result.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(result.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+  }
+
+  /** The queue's redrive policy names its dead-letter queue by ARN, whose last part is the queue's name. */
+  private async findDeadLetterUrl(): Promise<string | undefined> {
+    const { Attributes } = await this.client.send(new GetQueueAttributesCommand({ QueueUrl: this.queueUrl, AttributeNames: ['RedrivePolicy'] }));
+    if (!Attributes?.RedrivePolicy) return undefined;
+    const { deadLetterTargetArn } = JSON.parse(Attributes.RedrivePolicy) as { deadLetterTargetArn?: string };
+    const name = deadLetterTargetArn?.split(':').pop();
+    if (!name) return undefined;
+    return (await this.client.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl;
   }
 }

@@ -12,8 +12,8 @@ export type InvariantRule =
   | 'allocation-equals-placed-bindings'
   | 'victim-of-lower-priority-and-preemptible';
 
-export interface Violation {
-  readonly rule: InvariantRule;
+export interface Violation<Rule extends string = InvariantRule> {
+  readonly rule: Rule;
   readonly object: string;
   readonly message: string;
 }

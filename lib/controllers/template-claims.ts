@@ -1,12 +1,10 @@
-import { isDeepStrictEqual } from 'node:util';
 import { involvedObjectOf } from '../api/event';
 import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
 import { POLICY_GROUP, type AnyPropagationPolicy } from '../api/propagation-policy';
 import { BINDING_GROUP, type ResourceBinding } from '../api/resource-binding';
 import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
 import type { Informer } from '../cache/informer';
-import { buildBinding, type BuiltBinding } from '../policy/build-binding';
-import { decideClaim, type ClaimDecision } from '../policy/claim';
+import type { ClaimDecision } from '../policy/claim';
 import { describePolicy, policyRef, policySpecificity, Specificity, type PolicyRef } from '../policy/policy-match';
 import { policyLookupKeys, policySelectorKeys, templateIndexKeys, templateLookup } from '../policy/selector-index';
 import { ConflictError, type Write } from '../ports/object-store';
@@ -17,6 +15,7 @@ import { bindingRefFor, claimantOf, policyKey } from './binding-references';
 import { enqueueInBand } from './band-enqueue';
 import { wakeForFreedRoom } from './binding-requests';
 import type { ControllerContext } from './context';
+import { bindingDiffers, desiredBinding, isOutOfStep, type ClaimInputs } from './desired-binding';
 import { bindingGroupId, bindingRefOf, objectChangeNotice } from './messages';
 import { retryOnConflict } from './retry-on-conflict';
 
@@ -43,15 +42,6 @@ async function requestChangeWrites(context: ControllerContext, existing: Resourc
   addPlacedUsage(deltas, existing, -1);
   addPlacedUsage(deltas, next, +1);
   return allocationWrites(context.store, deltas);
-}
-
-/** The built binding differs from the stored one in its spec, or (by value: key order says nothing) in its labels or annotations. */
-function bindingDiffers(existing: ResourceBinding | undefined, built: BuiltBinding): boolean {
-  return (
-    built.changed ||
-    !isDeepStrictEqual(existing?.metadata.labels, built.binding.metadata.labels) ||
-    !isDeepStrictEqual(existing?.metadata.annotations, built.binding.metadata.annotations)
-  );
 }
 
 /** The write that makes a claim fail if the policy it was decided on changed since the informer saw it. */
@@ -162,33 +152,20 @@ export class TemplateClaims {
     return [...candidates.values()];
   }
 
-  /**
-   * What the template's binding should be, by the informers' policies and PriorityClasses: the claim
-   * decision and the binding it builds, or undefined when no policy claims the template.
-   */
-  desired(template: ResourceTemplate, existing: ResourceBinding | undefined): { decision: Exclude<ClaimDecision, { kind: 'unclaimed' }>; built: BuiltBinding } | undefined {
-    const { config } = this.context;
-    const claimant = claimantOf(existing);
-    const decision = decideClaim(template, this.candidatePolicies(template, claimant), claimant, config.gates.PropagationPolicyPreemption);
-    if (decision.kind === 'unclaimed') return undefined;
-    const built = buildBinding({
-      template,
-      policy: decision.policy,
+  /** What the claim rules make of the template by the informers as last synced (syncClaimInputs). */
+  private claimInputs(template: ResourceTemplate, existing: ResourceBinding | undefined): ClaimInputs {
+    return {
+      policies: this.candidatePolicies(template, claimantOf(existing)),
       priorityClasses: [...this.context.informers.priorityClasses().values()],
-      preemptibleBelowPriority: config.preemptibleBelowPriority,
-      labelsMayDeclareNonPreemptible: config.nonPreemptibleNamespaces?.includes(template.metadata.namespace ?? '') ?? true,
-      existing,
+      config: this.context.config,
       now: new Date(this.context.clock.now()).toISOString(),
-    });
-    return { decision, built };
+    };
   }
 
   /** Whether the template's binding is not as the claim rules would make it by the informers as last synced (syncClaimInputs). */
   isOutOfStep(template: ResourceTemplate | undefined, existing: ResourceBinding | undefined): boolean {
     if (!template) return existing !== undefined;
-    const desired = this.desired(template, existing);
-    if (!desired) return existing !== undefined;
-    return desired.decision.kind !== 'keep' || bindingDiffers(existing, desired.built);
+    return isOutOfStep(template, existing, this.claimInputs(template, existing));
   }
 
   private async claimWithRetries(templateRef: ObjectRef): Promise<void> {
@@ -226,7 +203,7 @@ export class TemplateClaims {
       if (existing) await this.removeBinding(existing);
       return;
     }
-    const desired = this.desired(template, existing);
+    const desired = desiredBinding(template, existing, this.claimInputs(template, existing));
     if (!desired) {
       if (existing) await this.removeBinding(existing);
       return;

@@ -5,9 +5,16 @@ import { jsonResponse } from './response';
 /** Where the queues' depths are served: not a Kubernetes resource, so outside /apis. */
 export const QUEUE_STATUS_PATH = '/outrank/v1/queues';
 
+/** The body of GET /outrank/v1/queues. */
+export interface QueueStatusList {
+  readonly kind: 'QueueStatusList';
+  readonly items: ReadonlyArray<{ readonly name: string; readonly visible: number; readonly inFlight: number; readonly deadLettered: number }>;
+}
+
 /**
- * How much work is queued or in progress, per queue. All zeros means the controllers are idle, which
- * is how `outrank apply` knows a step has settled.
+ * How much work is queued or in progress, per queue, and what its dead-letter queue holds. Zero
+ * visible and in flight everywhere means the controllers are idle, which is how `outrank apply` knows
+ * a step has settled; anything dead-lettered is work that was given up on (`outrank check` reports it).
  */
 export async function queueStatus(queues: Queues): Promise<ApiResponse> {
   const named = [
@@ -15,6 +22,7 @@ export async function queueStatus(queues: Queues): Promise<ApiResponse> {
     ['binding-enqueue', queues.bindingEnqueue] as const,
     ...[...queues.bands].map(([band, queue]) => [`schedule-${band}`, queue] as const),
   ];
-  const items = await Promise.all(named.map(async ([name, queue]) => ({ name, ...(await queue.depth()) })));
-  return jsonResponse(200, { kind: 'QueueStatusList', apiVersion: 'outrank.io/v1', items });
+  const items = await Promise.all(named.map(async ([name, queue]) => ({ name, ...(await queue.depth()), deadLettered: await queue.deadLettered() })));
+  const list: QueueStatusList & { apiVersion: string } = { kind: 'QueueStatusList', apiVersion: 'outrank.io/v1', items };
+  return jsonResponse(200, list);
 }

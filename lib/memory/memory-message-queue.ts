@@ -114,6 +114,10 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
     return { visible, inFlight: this.messages.size - visible };
   }
 
+  async deadLettered(): Promise<number> {
+    return this.options.deadLetterQueue?.held() ?? 0;
+  }
+
   private moveToDeadLetterQueue(id: number): void {
     const message = this.messages.get(id)!;
     this.messages.delete(id);

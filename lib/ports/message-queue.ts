@@ -36,4 +36,6 @@ export interface MessageQueue<T> {
   retryAfter(receipt: string, delayMs: number): Promise<void>;
   /** Approximate, as SQS reports it; zero everywhere means no work is queued or in progress. */
   depth(): Promise<QueueDepth>;
+  /** Messages its dead-letter queue holds: received too often without being handled (zero when it has none). */
+  deadLettered(): Promise<number>;
 }

@@ -18,6 +18,8 @@ describe('a malformed message on a band queue, with the queues as deployed (visi
     const handedOn = [...(await band.receive(10)), ...(await band.receive(10))];
     expect(handedOn.map((delivery) => delivery.body)).toEqual([valid]);
 
+    // Found through the band's redrive policy, as the queue status of the API reports it.
+    expect(await band.deadLettered()).toBe(1);
     const dead = await sqs.send(
       new ReceiveMessageCommand({ QueueUrl: await deadLetterUrl(aws, aws.definitions.bandQueues.get('default')!), MaxNumberOfMessages: 10 }),
     );

@@ -56,7 +56,8 @@ export async function startTestApi(mode: SchedulingMode = 'after-each-request'):
         { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues },
       );
       await afterRequest();
-      response.writeHead(reply.statusCode, reply.headers).end(reply.body);
+      // The system's clock is virtual: the Date header tells clients its time, as a server's tells its own.
+      response.writeHead(reply.statusCode, { ...reply.headers, date: new Date(system.clock.now()).toUTCString() }).end(reply.body);
     })();
   });
   // Background work never overlaps itself: a run that outlasts the interval is not started twice.

@@ -15,11 +15,24 @@ describe('GET /outrank/v1/queues', () => {
     expect(busy.items.map((q: { name: string }) => q.name)).toEqual([
       'policy-change', 'binding-enqueue', 'schedule-system', 'schedule-high', 'schedule-default', 'schedule-low',
     ]);
-    expect(busy.items.find((q: { name: string }) => q.name === 'policy-change')).toEqual({ name: 'policy-change', visible: 1, inFlight: 0 });
+    expect(busy.items.find((q: { name: string }) => q.name === 'policy-change')).toEqual({ name: 'policy-change', visible: 1, inFlight: 0, deadLettered: 0 });
 
     await system.runUntilIdle();
     const idle = JSON.parse((await handleApiRequest(get('/outrank/v1/queues'), deps)).body);
     expect(idle.items.every((q: { visible: number; inFlight: number }) => q.visible === 0 && q.inFlight === 0)).toBe(true);
+  });
+
+  it('reports what a queue has given up on: a message received too often without being handled is dead-lettered', async () => {
+    const system = new MemorySystem();
+    const deps = { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues };
+    const queue = system.context.queues.bindingEnqueue;
+    await queue.send([{ body: { binding: { kind: 'ResourceBinding', namespace: 'default', name: 'poison' }, resourceVersion: '1' }, groupId: 'poison', deduplicationId: 'poison' }]);
+    // Received and never deleted nor handed back: each redelivery counts, until the redrive moves it.
+    for (let receives = 0; receives < 20 && (await queue.depth()).visible + (await queue.depth()).inFlight > 0; receives += 1) {
+      for (const delivery of await queue.receive(10)) await queue.retryAfter(delivery.receipt, 0);
+    }
+    const status = JSON.parse((await handleApiRequest(get('/outrank/v1/queues'), deps)).body);
+    expect(status.items.find((q: { name: string }) => q.name === 'binding-enqueue')).toEqual({ name: 'binding-enqueue', visible: 0, inFlight: 0, deadLettered: 1 });
   });
 
   it('answers only GET, and is not served without queues', async () => {
