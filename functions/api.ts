@@ -1,11 +1,12 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { Authorizer } from '../lib/auth/authorizer';
 import { storedPriorityClasses } from '../lib/auth/priority-class-lookup';
 import { ObjectService } from '../lib/controllers/object-service';
 import type { ApiAccess } from '../lib/http/api-types';
+import { answerWithin } from '../lib/http/answer-within';
 import { handleApiRequest } from '../lib/http/handle-request';
 import { callerIdentity, type ApiEvent } from './caller-identity';
 import { controllerContext, tenancySettings } from './context';
@@ -22,13 +23,17 @@ function accessOf(event: ApiEvent): { access?: ApiAccess } {
   return { access: { identity: callerIdentity(event), authorizer: new Authorizer(tenancy, storedPriorityClasses(controllerContext().store)) } };
 }
 
-/** API Gateway HTTP API (payload v2) → the Kubernetes-style API. */
-export const handler = middy(async (event: ApiEvent): Promise<APIGatewayProxyStructuredResultV2> => {
+/** Time kept back from the function's time-out to send the answer. */
+const ANSWER_MARGIN_MS = 1_500;
+
+/** API Gateway HTTP API (payload v2) → the Kubernetes-style API, answered within the function's time (answer-within.ts). */
+export const handler = middy(async (event: ApiEvent, lambda: Context): Promise<APIGatewayProxyStructuredResultV2> => {
   const context = controllerContext();
   const body = event.body === undefined ? undefined : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  const response = await handleApiRequest(
+  const method = event.requestContext.http.method;
+  const work = handleApiRequest(
     {
-      method: event.requestContext.http.method,
+      method,
       path: event.rawPath,
       query: event.queryStringParameters ?? {},
       headers: lowerCaseHeaders(event.headers),
@@ -43,6 +48,7 @@ export const handler = middy(async (event: ApiEvent): Promise<APIGatewayProxyStr
       ...accessOf(event),
     },
   );
+  const response = await answerWithin(lambda.getRemainingTimeInMillis() - ANSWER_MARGIN_MS, method, work);
   return { statusCode: response.statusCode, headers: response.headers, body: response.body };
 })
   .use(injectLambdaContext(logger))

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { refKey, refOf, type ObjectRef } from '../../lib/api/kinds';
-import { ConflictError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
+import { ConflictError, UnavailableError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
 import { CHANGE_FEED_INDEX } from './definitions';
 
 /** DynamoDB allows at most this many items in one TransactWriteItems. */
@@ -88,6 +88,19 @@ export function refOfItemKeys(pk: string, sk: string): ObjectRef | undefined {
   return refOfSortKey(pk.slice(dot + 1), pk.slice(0, dot), sk);
 }
 
+/** DynamoDB's answers to a request over the table's capacity or the account's limits, once the SDK's own retries are spent. */
+const THROTTLING_ERRORS = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded']);
+
+/** The request's answer, or UnavailableError when DynamoDB throttled it (nothing was written). */
+async function orUnavailable<T>(request: Promise<T>): Promise<T> {
+  try {
+    return await request;
+  } catch (error) {
+    if (error instanceof Error && THROTTLING_ERRORS.has(error.name)) throw new UnavailableError(`the object store is throttling requests: ${error.message}`);
+    throw error;
+  }
+}
+
 function condition(expectedVersion: string | null) {
   return expectedVersion === null
     ? { ConditionExpression: 'attribute_not_exists(pk)' }
@@ -115,7 +128,7 @@ export class DynamoDbObjectStore implements ObjectStore {
   ) {}
 
   async get<T extends StoredObject>(ref: ObjectRef): Promise<T | undefined> {
-    const result = await this.client.send(new GetCommand({ TableName: this.tableName, Key: keyOf(ref), ConsistentRead: true }));
+    const result = await orUnavailable(this.client.send(new GetCommand({ TableName: this.tableName, Key: keyOf(ref), ConsistentRead: true })));
     return result.Item ? fromItem<T>(result.Item) : undefined;
   }
 
@@ -128,7 +141,7 @@ export class DynamoDbObjectStore implements ObjectStore {
     const objects: T[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const result = await this.client.send(
+      const result = await orUnavailable(this.client.send(
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: namespace === undefined ? 'pk = :pk AND sk < :markers' : 'pk = :pk AND begins_with(sk, :prefix)',
@@ -139,7 +152,7 @@ export class DynamoDbObjectStore implements ObjectStore {
           ConsistentRead: true,
           ExclusiveStartKey: startKey,
         }),
-      );
+      ));
       for (const item of result.Items ?? []) objects.push(fromItem<T>(item));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
@@ -182,6 +195,7 @@ export class DynamoDbObjectStore implements ObjectStore {
       if (error instanceof ConditionalCheckFailedException) throw new ConflictError(refs);
       if (error instanceof TransactionCanceledException) {
         const reasons = error.CancellationReasons ?? [];
+        if (reasons.some((reason) => reason.Code === 'ThrottlingError')) throw new UnavailableError('the object store is throttling requests: a transaction was cancelled');
         const failed = refs.filter((_, index) => {
           const code = reasons[index]?.Code;
           return code !== undefined && code !== 'None';
@@ -208,7 +222,7 @@ export class DynamoDbObjectStore implements ObjectStore {
   }
 
   private async putOne(write: Extract<Write, { op: 'put' }>, version: string): Promise<void> {
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: this.item(write.object, version), ...condition(write.expectedVersion) }));
+    await orUnavailable(this.client.send(new PutCommand({ TableName: this.tableName, Item: this.item(write.object, version), ...condition(write.expectedVersion) })));
   }
 
   /** The writes in one transaction; a delete and its deletion marker count as two items, the marker last. */
@@ -225,7 +239,7 @@ export class DynamoDbObjectStore implements ObjectStore {
     const markers = writes.flatMap((write, index) =>
       write.op === 'delete' ? [{ Put: { TableName: this.tableName, Item: this.deletionMarker(write.ref, versions[index]!) } }] : [],
     );
-    await this.client.send(new TransactWriteCommand({ TransactItems: [...items, ...markers] }));
+    await orUnavailable(this.client.send(new TransactWriteCommand({ TransactItems: [...items, ...markers] })));
   }
 
   /** Keys (and versions) of a kind's items written at or after `since` (a version prefix), deletion markers included. */
@@ -233,7 +247,7 @@ export class DynamoDbObjectStore implements ObjectStore {
     const keys: Array<{ pk: string; sk: string; version: string }> = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const result = await this.client.send(
+      const result = await orUnavailable(this.client.send(
         new QueryCommand({
           TableName: this.tableName,
           IndexName: CHANGE_FEED_INDEX.name,
@@ -243,7 +257,7 @@ export class DynamoDbObjectStore implements ObjectStore {
           ConsistentRead: true,
           ExclusiveStartKey: startKey,
         }),
-      );
+      ));
       for (const item of result.Items ?? []) keys.push(item as { pk: string; sk: string; version: string });
       startKey = result.LastEvaluatedKey;
     } while (startKey);
@@ -256,9 +270,9 @@ export class DynamoDbObjectStore implements ObjectStore {
     for (let start = 0; start < keys.length; start += MAX_BATCH_GET_ITEMS) {
       let pending: Array<Record<string, unknown>> = keys.slice(start, start + MAX_BATCH_GET_ITEMS);
       while (pending.length > 0) {
-        const result = await this.client.send(
+        const result = await orUnavailable(this.client.send(
           new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-        );
+        ));
         for (const item of result.Responses?.[this.tableName] ?? []) objects.push(fromItem<T>(item));
         pending = result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
       }

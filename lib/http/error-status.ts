@@ -1,7 +1,7 @@
 import { InvalidObjectError } from '../api/invalid-object-error';
 import { StrategicMergePatchError } from '../api/strategic-merge-patch';
 import { NotFoundError } from '../api/not-found-error';
-import { ConflictError } from '../ports/object-store';
+import { ConflictError, UnavailableError } from '../ports/object-store';
 import { qualifiedResource, type ServedResource } from './served-resources';
 import { ApiError, failureStatus, type Status } from './status';
 
@@ -66,5 +66,7 @@ export function errorStatus(error: unknown, target: ErrorTarget | undefined): St
   if (error instanceof ApiError) return failureStatus(error.reason, error.message, error.details);
   if (error instanceof InvalidObjectError) return invalidStatus(error, target);
   if (error instanceof StrategicMergePatchError) return failureStatus('BadRequest', error.message);
+  // Throttled, nothing written: the client waits and tries again, as client-go does on 503 with Retry-After.
+  if (error instanceof UnavailableError) return failureStatus('ServiceUnavailable', 'the server is busy: try again in a second', { retryAfterSeconds: 1 });
   return failureStatus('InternalError', 'an internal error occurred');
 }

@@ -14,6 +14,8 @@ const CODES = {
   UnsupportedMediaType: 415,
   Invalid: 422,
   InternalError: 500,
+  ServiceUnavailable: 503,
+  Timeout: 504,
 } as const;
 
 export type StatusReason = keyof typeof CODES;
@@ -29,6 +31,8 @@ export interface StatusDetails {
   readonly group?: string;
   readonly kind?: string;
   readonly causes?: readonly StatusCause[];
+  /** How long a client should wait before trying again (also sent as the Retry-After header). */
+  readonly retryAfterSeconds?: number;
 }
 
 /** meta/v1 Status: how Kubernetes reports a failure, and the success of a delete. */
@@ -64,5 +68,7 @@ export function successStatus(details: StatusDetails): Status {
 }
 
 export function statusResponse(status: Status): ApiResponse {
-  return jsonResponse(status.code, status);
+  const response = jsonResponse(status.code, status);
+  const retryAfter = status.details?.retryAfterSeconds;
+  return retryAfter === undefined ? response : { ...response, headers: { ...response.headers, 'retry-after': String(retryAfter) } };
 }

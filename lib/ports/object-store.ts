@@ -30,6 +30,17 @@ export class ConflictError extends Error {
   }
 }
 
+/**
+ * Raised when the store refuses a request for now (throttled, over its capacity); nothing of it was
+ * written. Worth trying again after a moment: the API answers 503 with Retry-After.
+ */
+export class UnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnavailableError';
+  }
+}
+
 /** One entry of a kind's change feed: an object as written, or its deletion. */
 export interface StoredChange<T extends StoredObject = StoredObject> {
   readonly ref: ObjectRef;
