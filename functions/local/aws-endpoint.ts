@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { startSerializingProxy } from './serializing-proxy';
 
 export interface AwsEndpoint {
   readonly url: string;
@@ -52,31 +53,49 @@ export function useEmulatorCredentials(): void {
 }
 
 /**
- * The local AWS endpoint: AWS_ENDPOINT_URL when set (LocalStack or a running moto), otherwise a
- * moto_server started on a free loopback port and stopped by `stop()`.
+ * The local AWS endpoint, behind a proxy that hands it one DynamoDB request at a time
+ * (serializing-proxy.ts: moto's transactions are not isolated from each other): AWS_ENDPOINT_URL
+ * when set (LocalStack or a running moto), otherwise a moto_server started on a free loopback port.
+ * `stop()` stops the proxy, and the moto_server if it was started here.
  */
 export async function startAwsEndpoint(): Promise<AwsEndpoint> {
   useEmulatorCredentials();
   const configured = process.env.AWS_ENDPOINT_URL;
-  if (configured) return { url: configured, started: false, stop: async () => {} };
+  const emulator = configured ? { url: configured, stop: async () => {} } : await startMoto();
+  const proxy = await startSerializingProxy(emulator.url).catch(async (error: unknown) => {
+    await emulator.stop();
+    throw error;
+  });
+  return {
+    url: proxy.url,
+    started: configured === undefined,
+    stop: async () => {
+      await proxy.close();
+      await emulator.stop();
+    },
+  };
+}
 
+async function startMoto(): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freeLoopbackPort();
   const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
   const spawnFailure = new Promise<never>((_, reject) => {
     child.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new MissingEmulatorError() : error));
   });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      // moto holds everything in memory and has nothing to save; after a long test run a graceful
+      // exit spends a minute freeing gigabytes of tables and queues.
+      child.kill('SIGKILL');
+    });
   const url = `http://localhost:${port}`;
-  await Promise.race([waitUntilServing(url, child, 30_000), spawnFailure]);
-  return {
-    url,
-    started: true,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        // moto holds everything in memory and has nothing to save; after a long test run a graceful
-        // exit spends a minute freeing gigabytes of tables and queues.
-        child.kill('SIGKILL');
-      }),
-  };
+  try {
+    await Promise.race([waitUntilServing(url, child, 30_000), spawnFailure]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
 }

@@ -16,9 +16,12 @@ export interface RequestCount {
   readonly count: number;
 }
 
-interface BandMessage {
+interface SentMessage {
   readonly binding?: { readonly namespace?: string; readonly name?: string };
+  /** Band messages: when the binding was queued. */
   readonly enqueuedAt?: number;
+  /** binding-enqueue requests: what prompted the request. */
+  readonly cause?: string;
 }
 
 export class AwsRequestCounter {
@@ -29,6 +32,9 @@ export class AwsRequestCounter {
   readonly firstEnqueued = new Map<string, number>();
   /** The priority band queues, known once they are provisioned. */
   readonly bandQueueUrls = new Set<string>();
+  /** Messages sent, by queue name (the last part of its URL), and binding-enqueue requests by cause. */
+  readonly messagesSent = new Map<string, number>();
+  readonly requestsByCause = new Map<string, number>();
 
   /** Instruments every set of clients made from now on; returns what stops it. */
   attach(): () => void {
@@ -38,6 +44,8 @@ export class AwsRequestCounter {
   reset(): void {
     this.counts.clear();
     this.firstEnqueued.clear();
+    this.messagesSent.clear();
+    this.requestsByCause.clear();
   }
 
   list(): RequestCount[] {
@@ -57,14 +65,19 @@ export class AwsRequestCounter {
       },
       { step: 'deserialize', name: 'benchRequestCounter' },
     );
-    if (service === 'SQS') stack.add((next) => async (args) => (this.noteBandMessages(args.input), next(args)), { step: 'initialize', name: 'benchBandEnqueues' });
+    if (service === 'SQS') stack.add((next) => async (args) => (this.noteMessages(args.input), next(args)), { step: 'initialize', name: 'benchMessages' });
   }
 
-  private noteBandMessages(input: unknown): void {
-    const { QueueUrl, Entries } = input as { QueueUrl?: string; Entries?: { MessageBody?: string }[] };
-    if (!QueueUrl || !this.bandQueueUrls.has(QueueUrl) || !Entries) return;
-    for (const entry of Entries) {
-      const body = JSON.parse(entry.MessageBody ?? '{}') as BandMessage;
+  private noteMessages(input: unknown): void {
+    const { QueueUrl, Entries, MessageBody } = input as { QueueUrl?: string; Entries?: { MessageBody?: string }[]; MessageBody?: string };
+    if (!QueueUrl) return;
+    const bodies = Entries ? Entries.map((entry) => entry.MessageBody) : MessageBody !== undefined ? [MessageBody] : [];
+    const queue = QueueUrl.split('/').at(-1) ?? QueueUrl;
+    for (const text of bodies) {
+      this.messagesSent.set(queue, (this.messagesSent.get(queue) ?? 0) + 1);
+      const body = JSON.parse(text ?? '{}') as SentMessage;
+      if (body.cause !== undefined) this.requestsByCause.set(body.cause, (this.requestsByCause.get(body.cause) ?? 0) + 1);
+      if (!this.bandQueueUrls.has(QueueUrl)) continue;
       const key = `${body.binding?.namespace ?? ''}/${body.binding?.name ?? ''}`;
       if (body.enqueuedAt !== undefined && !this.firstEnqueued.has(key)) this.firstEnqueued.set(key, body.enqueuedAt);
     }

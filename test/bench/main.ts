@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: runs every benchmark and writes BENCHMARKS.md at the top level.
  * `npm run bench -- scale core` runs only the named ones (scale, store-calls, core, victims, pipeline,
- * bundles) and prints their sections instead of writing the file.
+ * soak, bundles) and prints their sections instead of writing the file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -43,6 +43,15 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
       process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
       const { memoryPipelineBenchmark, pipelineBenchmark } = await import('./pipeline');
       return `${(await pipelineBenchmark(log)).markdown}\n\n${await memoryPipelineBenchmark(log)}`;
+    },
+  },
+  soak: {
+    title: 'Soak: fifty clients writing at once',
+    run: async () => {
+      process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+      process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+      const { soakBenchmark } = await import('./soak');
+      return soakBenchmark(log);
     },
   },
   bundles: { title: 'Lambda bundles', run: () => bundleBenchmark(log) },

@@ -17,7 +17,8 @@ import { CycleWorkers } from './support/cycle-workers';
 import { manifestPath, type Manifest } from '../support/api-paths';
 import { CLUSTERS, fleet, fleetCapacity, highPriorityWork, lowPriorityWork } from './support/fleet';
 import { seedBindings } from './support/seed';
-import { startSerializingProxy, throughProxy, type SerializingProxy } from './support/serializing-proxy';
+import { startSerializingProxy, type SerializingProxy } from '../../functions/local/serializing-proxy';
+import { throughProxy } from './support/through-proxy';
 
 const PROCESSES = 4;
 /** Exactly what the fleet holds: it is full when the high-priority work arrives (990 with OUTRANK_SOAK=1). */
