@@ -50,6 +50,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
     run: async () => {
       process.env.POWERTOOLS_METRICS_DISABLED = 'true';
       process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+      process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
       const { soakBenchmark } = await import('./soak');
       return soakBenchmark(log);
     },

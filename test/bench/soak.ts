@@ -27,9 +27,10 @@ export async function soakBenchmark(log: (line: string) => void): Promise<string
   const counter = new AwsRequestCounter();
   const detach = counter.attach();
   const errors: string[] = [];
+  const prefix = `soak${Date.now().toString(36)}`;
   const runtime = await startLocalRuntime({
     port: 0,
-    prefix: `soak${Date.now().toString(36)}`,
+    prefix,
     // As the stack's schedules: ticks from the bands start cycles, the every-minute one is the safety net.
     scheduleIntervalMs: 60_000,
     reconcileIntervalMs: 60_000,
@@ -60,7 +61,7 @@ export async function soakBenchmark(log: (line: string) => void): Promise<string
     const reconcile = counter.requestsByCause.get('reconcile') ?? 0;
     const deadLettered = Object.values(report.deadLettered).reduce((sum, count) => sum + count, 0);
     const statuses = [...load.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ');
-    const perQueue = [...counter.messagesSent].sort(([a], [b]) => (a < b ? -1 : 1)).map(([queue, count]) => `${queue} ${fmt(count / names.length)}`).join(', ');
+    const perQueue = [...counter.messagesSent].sort(([a], [b]) => (a < b ? -1 : 1)).map(([queue, count]) => `${queue.replace(`${prefix}-`, '').replace(/\.fifo$/, '')} ${fmt(count / names.length)}`).join(', ');
     return [
       `\`npm start\` in this process on the local AWS endpoint (schedules as the stack's: schedule-cycle and the reconcile every`,
       `minute besides the ticks, the resync every half hour); ${CLUSTERS.length} clusters of 64 cpu; ${CLIENTS} clients at once, each writing`,
