@@ -1,6 +1,7 @@
 import type { ObjectRef } from '../api/kinds';
 import type { ResourceBinding } from '../api/resource-binding';
 import type { Informer } from '../cache/informer';
+import { cpuClass, roomClass } from '../scheduler/wake-up';
 import { isWaitingForRoom } from './scheduling-need';
 import { claimantOf, policyKey } from './binding-references';
 import type { ControllerContext } from './context';
@@ -8,9 +9,13 @@ import type { ControllerContext } from './context';
 /** Annotation on a preemption victim: the preemptor's key and the time of the placement that evicted it. */
 export const PREEMPTED_BY_ANNOTATION = 'outrank.io/preempted-by';
 
-const WAITING = 'waiting';
+/** The room class of 2^53 millicores: above any cpu a binding can ask for. */
+const HIGHEST_ROOM_CLASS = cpuClass(Number.MAX_SAFE_INTEGER);
 
-/** The bindings informers' indexes: by claiming policy, by cluster placed on, waiting for room, by the placement that preempted them. */
+/**
+ * The bindings informers' indexes: by claiming policy, by cluster placed on, waiting for room (by the
+ * room class of wake-up.ts), by the placement that preempted them.
+ */
 export type BindingIndex = 'claimant' | 'cluster' | 'waiting' | 'preempted-by';
 
 const INDEXES: Record<BindingIndex, (binding: ResourceBinding) => readonly string[]> = {
@@ -19,7 +24,7 @@ const INDEXES: Record<BindingIndex, (binding: ResourceBinding) => readonly strin
     return claimant ? [policyKey(claimant)] : [];
   },
   cluster: (binding) => (binding.spec.clusters ?? []).map((target) => target.name),
-  waiting: (binding) => (isWaitingForRoom(binding) ? [WAITING] : []),
+  waiting: (binding) => (isWaitingForRoom(binding) ? [String(roomClass(binding))] : []),
   'preempted-by': (binding) => {
     const preemptor = binding.metadata.annotations?.[PREEMPTED_BY_ANNOTATION];
     return preemptor ? [preemptor] : [];
@@ -49,6 +54,12 @@ export function bindingsBy(context: ControllerContext, index: BindingIndex, valu
   return bindingInformers(context).flatMap((informer) => informer.byIndex(index, value));
 }
 
-export function waitingBindings(context: ControllerContext): ResourceBinding[] {
-  return bindingsBy(context, 'waiting', WAITING);
+/**
+ * The bindings waiting for room, of the room classes up to `highestClass` (wake-up.ts): all of them by
+ * default; those that may fit in some freed room with highestFittingClass(freed).
+ */
+export function waitingBindings(context: ControllerContext, highestClass = HIGHEST_ROOM_CLASS): ResourceBinding[] {
+  const waiting: ResourceBinding[] = [];
+  for (let roomClass = 0; roomClass <= highestClass; roomClass += 1) waiting.push(...bindingsBy(context, 'waiting', String(roomClass)));
+  return waiting;
 }

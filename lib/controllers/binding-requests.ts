@@ -2,7 +2,7 @@ import { clusterRef } from '../api/cluster';
 import type { ResourceBinding } from '../api/resource-binding';
 import { subtract, type ResourceList } from '../resources';
 import { capacityOf } from '../scheduler/snapshot';
-import { bindingsToWake, type FreedRoom, type WokenBinding } from '../scheduler/wake-up';
+import { bindingsToWake, highestFittingClass, type FreedRoom, type WokenBinding } from '../scheduler/wake-up';
 import { syncBindings, waitingBindings } from './binding-informers';
 import type { ControllerContext } from './context';
 import type { OutgoingMessage } from '../ports/message-queue';
@@ -55,7 +55,7 @@ export async function listBindings(context: Pick<ControllerContext, 'store'>): P
 export async function wakeWaiting(context: ControllerContext, freed: readonly FreedRoom[], cause: string): Promise<number> {
   if (freed.length === 0) return 0;
   await syncBindings(context);
-  const woken = bindingsToWake(waitingBindings(context), freed);
+  const woken = bindingsToWake(waitingBindings(context, highestFittingClass(freed)), freed);
   await requestWoken(context, woken, cause);
   return woken.length;
 }

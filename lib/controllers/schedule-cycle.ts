@@ -5,7 +5,7 @@ import { ConflictError } from '../ports/object-store';
 import type { ResourceList } from '../resources';
 import { affinityTerms, scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
-import { bindingsToWake, type FreedRoom, type Placer, type WokenBinding } from '../scheduler/wake-up';
+import { bindingsToWake, highestFittingClass, type FreedRoom, type Placer, type WokenBinding } from '../scheduler/wake-up';
 import { allocationChange, allocationChangeFrom, allocationInformer, allocationRef, type ClusterAllocation } from './allocations';
 import { bindingsBy, waitingBindings } from './binding-informers';
 import { requestScheduling, requestWoken, schedulingRequest } from './binding-requests';
@@ -198,7 +198,7 @@ export class ScheduleCycleController {
       },
       room: (name) => snapshot.clusters.get(name)?.room,
     };
-    return bindingsToWake(waitingBindings(this.context).filter(include), freed, placer);
+    return bindingsToWake(waitingBindings(this.context, highestFittingClass(freed)).filter(include), freed, placer);
   }
 
   /**

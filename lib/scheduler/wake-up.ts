@@ -57,6 +57,26 @@ function withOwnUsage(room: ResourceList, state: BindingState, cluster: string):
   return held > 0 ? add(room, scale(state.request, held)) : room;
 }
 
+/**
+ * Waiting bindings are filed by the cpu they need at least on one cluster, in classes of powers of two
+ * (0: none, n: from 2^(n-1) up to 2^n millicores), so that freed room is offered only to the classes that
+ * may fit in it rather than to every waiting binding. One that still holds a placement (its clusters went
+ * away and came back) may count what it holds there, so it is filed in class 0, which is always looked at.
+ */
+export function roomClass(binding: ResourceBinding): number {
+  const state = bindingState(binding);
+  return state.clusters.length > 0 ? 0 : cpuClass(leastOnOneCluster(state).cpu ?? 0);
+}
+
+export function cpuClass(milliCpu: number): number {
+  return milliCpu <= 0 ? 0 : 1 + Math.floor(Math.log2(milliCpu));
+}
+
+/** The highest room class a waiting binding may be in and still fit in some of the freed room. */
+export function highestFittingClass(freed: readonly FreedRoom[]): number {
+  return cpuClass(Math.max(0, ...freed.map(({ room }) => room.cpu ?? 0)));
+}
+
 function byPriority(a: BindingState, b: BindingState): number {
   return b.priority - a.priority || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }

@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toResourceList } from '../../../lib/resources';
 import { scheduleBinding } from '../../../lib/scheduler/schedule-binding';
 import { SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
-import { bindingsToWake, type FreedRoom, type Placer, type WokenBinding } from '../../../lib/scheduler/wake-up';
+import { bindingsToWake, cpuClass, highestFittingClass, roomClass, type FreedRoom, type Placer, type WokenBinding } from '../../../lib/scheduler/wake-up';
 import { binding, cluster, divided, onClusters } from './support';
 
 const cpu = (amount: number) => ({ ...toResourceList({ cpu: String(amount) }), pods: 2 ** 40 });
@@ -94,6 +95,27 @@ describe('wake-up after room is freed (binding priority and preemption (000), qu
       const waiting = [binding('too-many', { priority: 30, replicas: 3, request: { cpu: '2' } }), binding('fits', { priority: 10, request: { cpu: '2' } })];
       const snapshot = new SchedulingSnapshot([m1], waiting);
       expect(names(bindingsToWake(waiting, [{ cluster: m1, room: snapshot.clusters.get('m1')!.room }], placerOf(snapshot)))).toEqual(['fits']);
+    });
+  });
+
+  describe('room classes: freed room is offered only to the waiting bindings that may fit in it', () => {
+    it.each([
+      { binding: binding('none', { request: {} }), roomClass: 0 },
+      { binding: binding('one-cpu', { request: { cpu: '1' } }), roomClass: cpuClass(1000) },
+      { binding: binding('duplicated', { replicas: 3, request: { cpu: '1' } }), roomClass: cpuClass(3000) },
+      { binding: binding('divided', { replicas: 3, request: { cpu: '1' }, placement: { replicaScheduling: divided() } }), roomClass: cpuClass(1000) },
+      { binding: binding('still-placed', { request: { cpu: '64' }, clusters: { m1: 1 } }), roomClass: 0 },
+    ])('$binding.metadata.name is in class $roomClass', ({ binding: b, roomClass: expected }) => {
+      expect(roomClass(b)).toBe(expected);
+    });
+
+    it('never leaves out a binding whose least on one cluster fits in some freed room', () => {
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.array(fc.integer({ min: 0, max: 10_000_000 }), { minLength: 1, maxLength: 4 }), (least, rooms) => {
+          const fits = rooms.some((room) => least <= room);
+          if (fits) expect(cpuClass(least)).toBeLessThanOrEqual(highestFittingClass(rooms.map((room, index) => ({ cluster: cluster(`m${index}`), room: { cpu: room } }))));
+        }),
+      );
     });
   });
 });
