@@ -145,7 +145,7 @@ export class ObjectService {
       await this.requestIfBinding(existing);
       return { object: existing, created: false };
     }
-    const size = new TextEncoder().encode(JSON.stringify(next)).length;
+    const size = Buffer.byteLength(JSON.stringify(next), 'utf8');
     if (size > MAX_OBJECT_BYTES) {
       throw new InvalidObjectError(next.kind, next.metadata.name, [{ field: '<root>', message: `is ${size} bytes as JSON; objects are kept up to ${MAX_OBJECT_BYTES} bytes` }], 413);
     }
