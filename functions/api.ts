@@ -44,6 +44,7 @@ export const handler = middy(async (event: ApiEvent, lambda: Context): Promise<A
       store: context.store,
       events: context.events,
       queues: context.queues,
+      clock: context.clock,
       onInternalError: (error) => logger.error('internal error', error as Error),
       ...accessOf(event),
     },

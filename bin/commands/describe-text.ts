@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import type { KubeEvent } from '../../lib/api/event';
 import { renderTable } from '../../lib/format/table';
-import { age } from './age';
+import { age } from '../../lib/format/age';
 import type { ApiObject } from './object-actions';
 
 /** Wide enough for "Creation Timestamp:", so that values line up as in kubectl describe. */

@@ -1,134 +1,5 @@
-import type { Cluster } from '../../lib/api/cluster';
-import type { KubeEvent } from '../../lib/api/event';
-import { effectivePreemptionPolicy, type PriorityClass } from '../../lib/api/priority-class';
-import type { AnyPropagationPolicy } from '../../lib/api/propagation-policy';
-import {
-  bindingPriority,
-  CLUSTER_POLICY_NAME_LABEL,
-  CONDITION_SCHEDULED,
-  findCondition,
-  isSuspended,
-  POLICY_NAME_LABEL,
-  placedClusters,
-  type ResourceBinding,
-} from '../../lib/api/resource-binding';
-import { templatePodSpec, templateReplicas, type ResourceTemplate } from '../../lib/api/resource-template';
 import { renderTable } from '../../lib/format/table';
-import { age } from './age';
-import type { ApiObject } from './object-actions';
-
-/** The tables `outrank get` prints, one set of columns per kind, as kubectl's printers do. */
-
-interface Column<T> {
-  readonly header: string;
-  readonly value: (object: T, now: number) => string;
-  /** Only with -o wide. */
-  readonly wide?: true;
-}
-
-const NONE = '<none>';
-
-const NAME: Column<ApiObject> = { header: 'NAME', value: (o) => o.metadata.name };
-const AGE: Column<ApiObject> = { header: 'AGE', value: (o, now) => age(o.metadata.creationTimestamp, now) };
-
-function quantity(value: string | number | undefined): string {
-  return value === undefined ? NONE : String(value);
-}
-
-/** Suspended, else the Scheduled condition's status, else Pending (queued, not yet tried). */
-export function bindingState(binding: ResourceBinding): string {
-  if (isSuspended(binding)) return 'Suspended';
-  return findCondition(binding, CONDITION_SCHEDULED)?.status ?? 'Pending';
-}
-
-function bindingPolicy(binding: ResourceBinding): string {
-  const labels = binding.metadata.labels ?? {};
-  const clusterPolicy = labels[CLUSTER_POLICY_NAME_LABEL];
-  if (clusterPolicy) return `clusterpropagationpolicy/${clusterPolicy}`;
-  const policy = labels[POLICY_NAME_LABEL];
-  return policy ? `propagationpolicy/${policy}` : NONE;
-}
-
-const BINDING: Column<ResourceBinding>[] = [
-  NAME,
-  { header: 'PRIORITY', value: (b) => String(bindingPriority(b)) },
-  { header: 'PREEMPTIBILITY', value: (b) => b.spec.preemptibility ?? 'preemptible' },
-  { header: 'CLUSTERS', value: (b) => placedClusters(b).map((c) => `${c.name}:${c.replicas}`).join(',') || NONE },
-  { header: 'SCHEDULED', value: bindingState },
-  { header: 'REASON', value: (b) => findCondition(b, CONDITION_SCHEDULED)?.reason || NONE },
-  AGE,
-  { header: 'AFFINITY', value: (b) => b.status?.schedulerObservedAffinityName ?? NONE, wide: true },
-  { header: 'POLICY', value: bindingPolicy, wide: true },
-  { header: 'RESOURCE', value: (b) => `${b.spec.resource.kind.toLowerCase()}/${b.spec.resource.name}`, wide: true },
-];
-
-const CLUSTER: Column<Cluster>[] = [
-  NAME,
-  // A cluster that reports no Ready condition counts as ready (isClusterReady).
-  { header: 'READY', value: (c) => c.status?.conditions?.find((condition) => condition.type === 'Ready')?.status ?? 'True' },
-  { header: 'CPU', value: (c) => quantity(c.status?.resourceSummary?.allocatable?.cpu) },
-  { header: 'MEMORY', value: (c) => quantity(c.status?.resourceSummary?.allocatable?.memory) },
-  AGE,
-  { header: 'PODS', value: (c) => quantity(c.status?.resourceSummary?.allocatable?.pods), wide: true },
-  { header: 'REGION', value: (c) => c.spec?.region ?? NONE, wide: true },
-  { header: 'ZONE', value: (c) => c.spec?.zone ?? NONE, wide: true },
-];
-
-const PRIORITY_CLASS: Column<PriorityClass>[] = [
-  NAME,
-  { header: 'VALUE', value: (p) => String(p.value) },
-  { header: 'GLOBAL-DEFAULT', value: (p) => String(p.globalDefault ?? false) },
-  { header: 'PREEMPTION-POLICY', value: effectivePreemptionPolicy },
-  AGE,
-  { header: 'DESCRIPTION', value: (p) => p.description ?? NONE, wide: true },
-];
-
-const POLICY: Column<AnyPropagationPolicy>[] = [
-  NAME,
-  { header: 'PRIORITY', value: (p) => String(p.spec.priority ?? 0) },
-  { header: 'PREEMPTION', value: (p) => p.spec.preemption ?? 'Never' },
-  AGE,
-  { header: 'PREEMPTIBILITY', value: (p) => p.spec.preemptibility ?? NONE, wide: true },
-  {
-    header: 'SELECTORS',
-    value: (p) => p.spec.resourceSelectors.map((s) => `${s.kind.toLowerCase()}${s.name ? `/${s.name}` : ''}`).join(','),
-    wide: true,
-  },
-];
-
-const TEMPLATE: Column<ResourceTemplate>[] = [
-  NAME,
-  { header: 'REPLICAS', value: (t) => String(templateReplicas(t)) },
-  AGE,
-  { header: 'PRIORITY-CLASS', value: (t) => templatePodSpec(t).priorityClassName ?? NONE, wide: true },
-];
-
-const EVENT: Column<KubeEvent>[] = [
-  { header: 'LAST SEEN', value: (e, now) => age(e.lastTimestamp ?? e.firstTimestamp ?? e.metadata.creationTimestamp, now) },
-  { header: 'TYPE', value: (e) => e.type },
-  { header: 'REASON', value: (e) => e.reason },
-  { header: 'OBJECT', value: (e) => `${e.involvedObject.kind.toLowerCase()}/${e.involvedObject.name}` },
-  { header: 'MESSAGE', value: (e) => e.message },
-];
-
-/** Each kind's columns read the fields of that kind; the server answers a request for a kind with objects of it. */
-function forAnyObject<T>(columns: Column<T>[]): readonly Column<ApiObject>[] {
-  return columns as unknown as Column<ApiObject>[];
-}
-
-const COLUMNS_BY_KIND: Readonly<Record<string, readonly Column<ApiObject>[]>> = {
-  ResourceBinding: forAnyObject(BINDING),
-  ClusterResourceBinding: forAnyObject(BINDING),
-  Cluster: forAnyObject(CLUSTER),
-  PriorityClass: forAnyObject(PRIORITY_CLASS),
-  PropagationPolicy: forAnyObject(POLICY),
-  ClusterPropagationPolicy: forAnyObject(POLICY),
-  Deployment: forAnyObject(TEMPLATE),
-  StatefulSet: forAnyObject(TEMPLATE),
-  ReplicaSet: forAnyObject(TEMPLATE),
-  Job: forAnyObject(TEMPLATE),
-  Event: forAnyObject(EVENT),
-};
+import { columnsOf, type Column, type ListedObject } from '../../lib/format/columns';
 
 export interface TableOptions {
   readonly wide: boolean;
@@ -137,9 +8,9 @@ export interface TableOptions {
   readonly now: number;
 }
 
-export function renderObjects(kind: string, objects: readonly ApiObject[], options: TableOptions): string {
-  const columns = (COLUMNS_BY_KIND[kind] ?? [NAME, AGE]).filter((c) => options.wide || !c.wide);
-  const namespace: readonly Column<ApiObject>[] = options.withNamespace ? [{ header: 'NAMESPACE', value: (o) => o.metadata.namespace ?? '' }] : [];
+export function renderObjects(kind: string, objects: readonly ListedObject[], options: TableOptions): string {
+  const columns = columnsOf(kind).filter((c) => options.wide || !c.wide);
+  const namespace: readonly Column<ListedObject>[] = options.withNamespace ? [{ header: 'NAMESPACE', value: (o) => o.metadata.namespace ?? '' }] : [];
   const all = [...namespace, ...columns];
   return renderTable(
     all.map((c) => c.header),

@@ -5,7 +5,7 @@ import { QUEUE_STATUS_PATH, type QueueStatusList } from '../../lib/http/queue-st
 import { isNotFound, type ApiClient } from '../client/api-client';
 import { CliError } from '../client/cli-error';
 import { listAll } from '../client/list-all';
-import { bindingState } from './printers';
+import { bindingState } from '../../lib/format/columns';
 
 /** Two equal lists this far apart mean the controllers have nothing left in flight that would change one. */
 const POLL_INTERVAL_MS = 500;

@@ -1,6 +1,7 @@
 import type { Authorizer } from '../auth/authorizer';
 import type { Queues } from '../controllers/context';
 import type { ObjectService } from '../controllers/object-service';
+import type { Clock } from '../ports/clock';
 import type { EventLog } from '../ports/event-log';
 import type { ObjectStore } from '../ports/object-store';
 
@@ -36,6 +37,8 @@ export interface ApiDependencies {
   readonly events: EventLog;
   /** Queue depths for /outrank/v1/queues; without them that path is not served. */
   readonly queues?: Queues;
+  /** The server's clock, for the ages of table output; the system clock when absent. */
+  readonly clock?: Clock;
   /**
    * Told about errors answered with 500 InternalError, whose details the response withholds, so a
    * transport can log them.

@@ -8,6 +8,8 @@ import { QUEUE_STATUS_PATH, queueStatus } from './queue-status';
 import { operationOf, parseRoute, type Operation, type ResourceRoute, type Route } from './routes';
 import { qualifiedResource, type ServedResource } from './served-resources';
 import { ApiError, statusResponse } from './status';
+import { systemClock } from '../ports/clock';
+import { withTableOutput } from './table-output';
 import { checkAuthenticated } from './write-authorization';
 
 function pathNotFound(): ApiError {
@@ -61,11 +63,12 @@ function eventResponse(route: ResourceRoute, operation: Operation, request: ApiR
   throw methodNotAllowed(route.resource);
 }
 
-function resourceResponse(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+async function resourceResponse(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const operation = operationOf(request.method, route);
   if (!operation || !route.resource.verbs.includes(operation.verb)) throw methodNotAllowed(route.resource);
   checkQuery(request, operation);
-  return route.resource.source === 'events' ? eventResponse(route, operation, request, deps) : objectResponse(route, operation, request, deps);
+  const response = await (route.resource.source === 'events' ? eventResponse(route, operation, request, deps) : objectResponse(route, operation, request, deps));
+  return operation.verb === 'get' || operation.verb === 'list' ? withTableOutput(request, route.resource, response, (deps.clock ?? systemClock).now()) : response;
 }
 
 /**

@@ -50,8 +50,8 @@ describe('outrank get', () => {
       ['low', '10', 'false', 'Never'],
     ]);
     expect(await table('pp', '-n', 'team-b')).toEqual([
-      ['NAME', 'PRIORITY', 'PREEMPTION'],
-      ['team-b-deployments', '5', 'Never'],
+      ['NAME', 'PRIORITY', 'PREEMPTION', 'PRIORITY-CLASS'],
+      ['team-b-deployments', '5', 'Never', '<none>'],
     ]);
     expect(await table('deploy')).toEqual([
       ['NAME', 'REPLICAS'],

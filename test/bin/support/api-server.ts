@@ -53,7 +53,7 @@ export async function startTestApi(mode: SchedulingMode = 'after-each-request'):
           headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value])),
           body: await readBody(request),
         },
-        { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues },
+        { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues, clock: system.clock },
       );
       await afterRequest();
       // The system's clock is virtual: the Date header tells clients its time, as a server's tells its own.

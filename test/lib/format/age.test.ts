@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { age } from '../../bin/commands/age';
+import { age } from '../../../lib/format/age';
 
 const NOW = Date.UTC(2026, 0, 10);
 const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
