@@ -9,6 +9,7 @@ import { bindingRefFor } from '../controllers/binding-references';
 import { bindingDiffers, desiredBinding, type ClaimInputs } from '../controllers/desired-binding';
 import { schedulingNeed } from '../controllers/scheduling-need';
 import { describePolicy, policyRef } from '../policy/policy-match';
+import { policyLookupKeys, policySelectorKeys } from '../policy/selector-index';
 import type { Violation } from './invariants';
 
 export type LostWorkRule = 'template-bound-as-claimed' | 'binding-attempted-within-flush' | 'dead-letter-queue-empty';
@@ -31,10 +32,20 @@ export interface LostWorkOptions {
   readonly maxWaitMs: number;
 }
 
-/** The policies that could claim the template: a PropagationPolicy of its namespace, or any ClusterPropagationPolicy. */
-function policiesFor(template: ResourceTemplate, policies: readonly AnyPropagationPolicy[]): AnyPropagationPolicy[] {
-  const namespace = template.metadata.namespace;
-  return policies.filter((policy) => policy.kind === 'ClusterPropagationPolicy' || (namespace !== undefined && policy.metadata.namespace === namespace));
+/**
+ * The policies that may select each template, by the selector index policy-change keeps in its
+ * informers (selector-index.ts): a lookup per template, not a pass over every policy.
+ */
+function policiesByLookupKey(policies: readonly AnyPropagationPolicy[]): (template: ResourceTemplate) => AnyPropagationPolicy[] {
+  const index = new Map<string, AnyPropagationPolicy[]>();
+  for (const policy of policies) {
+    for (const key of new Set(policySelectorKeys(policy))) {
+      const listed = index.get(key);
+      if (listed) listed.push(policy);
+      else index.set(key, [policy]);
+    }
+  }
+  return (template) => [...new Set(policyLookupKeys(template).flatMap((key) => index.get(key) ?? []))];
 }
 
 const bindingName = (binding: ResourceBinding) => `${binding.kind} ${displayName(binding.metadata)}`;
@@ -50,12 +61,13 @@ function claimViolations(state: WorkState, options: LostWorkOptions): Violation<
   const bindings = new Map(state.bindings.map((binding) => [refKey(refOf(binding)), binding]));
   const bound = new Set<string>();
   const now = new Date(options.now).toISOString();
+  const policiesFor = policiesByLookupKey(state.policies);
   for (const template of state.templates) {
     const key = refKey(bindingRefFor(refOf(template)));
     const existing = bindings.get(key);
     bound.add(key);
     const object = `${template.kind} ${displayName(template.metadata)}`;
-    const desired = desiredBinding(template, existing, { policies: policiesFor(template, state.policies), priorityClasses: state.priorityClasses, config: options.config, now });
+    const desired = desiredBinding(template, existing, { policies: policiesFor(template), priorityClasses: state.priorityClasses, config: options.config, now });
     if (!desired) {
       if (existing) violations.push({ rule: 'template-bound-as-claimed', object, message: `no policy claims it, yet ${bindingName(existing)} exists` });
       continue;

@@ -3,7 +3,7 @@ import { SyncBatch } from '../cache/informer';
 import type { Delivery } from '../ports/message-queue';
 import { ConflictError } from '../ports/object-store';
 import type { ResourceList } from '../resources';
-import { affinityTerms, scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
+import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
 import { bindingsToWake, highestFittingClass, type FreedRoom, type Placer, type WokenBinding } from '../scheduler/wake-up';
 import { allocationChange, allocationChangeFrom, allocationInformer, allocationRef, type ClusterAllocation } from './allocations';

@@ -11,7 +11,6 @@ import { withUrlIdentity } from './object-identity';
 import { mediaTypeOf, readObjectBody, unsupportedMediaType, type BodySyntax, type JsonObject } from './request-body';
 import { jsonResponse } from './response';
 import type { ResourceRoute } from './routes';
-import { qualifiedResource } from './served-resources';
 import { ApiError, successStatus } from './status';
 import { authorizeBody, authorizeDelete, authorizePatch, authorizeWrite } from './write-authorization';
 
