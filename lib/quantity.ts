@@ -11,6 +11,9 @@ const MAX_LENGTH = 64;
 const NUMBER = /^([+-]?)(?:(\d+)(?:\.(\d*))?|\.(\d+))/;
 const EXPONENT = /^[eE]([+-]?\d+)$/;
 
+/** The syntax parseQuantity reads, as a regular expression for schemas (OpenAPI) that cannot call it. */
+export const QUANTITY_PATTERN = '^[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([numkMGTPE]|[KMGTPE]i|[eE][+-]?\\d+)?$';
+
 /** Suffix → [power of ten, power of two]. */
 const SUFFIXES: ReadonlyMap<string, readonly [number, number]> = new Map([
   ['n', [-9, 0]],

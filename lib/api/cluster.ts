@@ -30,7 +30,7 @@ export const clusterSchema = z.strictObject({
   // taints, labels, readiness and the resource summary.
   spec: z
     .strictObject({
-      taints: z.array(taintSchema).max(256).optional(),
+      taints: z.array(taintSchema).max(256).optional().meta({ description: 'Bindings are placed here only if their placement tolerates every NoSchedule taint.' }),
       provider: z.string().max(253).optional(),
       region: z.string().max(253).optional(),
       zone: z.string().max(253).optional(),
@@ -49,14 +49,14 @@ export const clusterSchema = z.strictObject({
   status: z
     .strictObject({
       conditions: z.array(condition).max(64).optional(),
-      resourceSummary: resourceSummarySchema.optional(),
+      resourceSummary: resourceSummarySchema.optional().meta({ description: 'allocatable: what the cluster offers to bindings; outrank never places more than this.' }),
       kubernetesVersion: z.string().max(64).optional(),
       apiEnablements: z.array(z.looseObject({})).max(1024).optional(),
       nodeSummary: z.strictObject({ totalNum: z.number().int().optional(), readyNum: z.number().int().optional() }).optional(),
       remedyActions: z.array(z.string().max(253)).max(64).optional(),
     })
     .optional(),
-});
+}).meta({ description: 'A member cluster: its labels, taints, readiness and allocatable resources are what placement reads.' });
 export type Cluster = z.infer<typeof clusterSchema>;
 
 /** A cluster with no Ready condition counts as ready. */

@@ -13,6 +13,7 @@ import {
 } from './propagation-policy';
 import { resourceBindingSchema, type ResourceBinding } from './resource-binding';
 import { resourceTemplateSchema, type ResourceTemplate } from './resource-template';
+import { WORKLOAD_SCHEMAS } from './workload-shapes';
 
 export type KubeObject =
   | PriorityClass
@@ -31,8 +32,26 @@ const SCHEMAS: Record<string, z.ZodType> = {
   'work.karmada.io/v1alpha2 ResourceBinding': resourceBindingSchema,
   'work.karmada.io/v1alpha2 ClusterResourceBinding': resourceBindingSchema,
   'v1 Event': eventSchema,
+  ...WORKLOAD_SCHEMAS,
 };
 
+/**
+ * What a write does with fields its kind does not have, as the Kubernetes API server's
+ * `fieldValidation`: Strict refuses the object, Warn and Ignore drop them (Warn saying which).
+ */
+export const FIELD_VALIDATIONS = ['Strict', 'Warn', 'Ignore'] as const;
+export type FieldValidation = (typeof FIELD_VALIDATIONS)[number];
+
+export interface DecodedObject {
+  readonly object: KubeObject;
+  /** The fields dropped under Warn or Ignore, as paths (spec.template.spec.containers[0].resources.requets). */
+  readonly unknownFields: readonly string[];
+}
+
+/** The schema objects of a kind are validated against; undefined for template kinds whose shape is not known (kept loose). */
+export function schemaOf(apiVersion: string, kind: string): z.ZodType | undefined {
+  return SCHEMAS[`${apiVersion} ${kind}`];
+}
 
 function describe(raw: Record<string, unknown>): { kind: string; name: string } {
   const metadata = isPlainObject(raw.metadata) ? raw.metadata : {};
@@ -46,7 +65,7 @@ function describe(raw: Record<string, unknown>): { kind: string; name: string } 
  * Validates a decoded manifest and returns the typed object, defaulting the namespace of namespaced
  * kinds to "default" as kubectl does. Throws InvalidObjectError naming each offending field.
  */
-export function decodeObject(raw: unknown): KubeObject {
+export function decodeObjectWith(raw: unknown, fieldValidation: FieldValidation): DecodedObject {
   if (!isPlainObject(raw)) {
     throw new InvalidObjectError('Object', '', [{ field: '<root>', message: 'must be an object' }], 400);
   }
@@ -70,15 +89,40 @@ export function decodeObject(raw: unknown): KubeObject {
     throw new InvalidObjectError(kind, name, [{ field: 'metadata.namespace', message: `must not be set: ${kind} is cluster-scoped` }]);
   }
 
-  const result = (schema ?? resourceTemplateSchema).safeParse(defaulted);
-  if (!result.success) {
-    throw new InvalidObjectError(
-      kind,
-      name,
-      result.error.issues.map((issue) => ({ field: issueField(issue), message: issueMessage(issue) })),
-    );
+  return parseLeniently(schema ?? resourceTemplateSchema, defaulted, fieldValidation, kind, name);
+}
+
+/** Validates a decoded manifest refusing unknown fields: decodeObjectWith under Strict. */
+export function decodeObject(raw: unknown): KubeObject {
+  return decodeObjectWith(raw, 'Strict').object;
+}
+
+function unknownFieldIssues(issues: readonly z.core.$ZodIssue[]): Array<readonly PropertyKey[]> {
+  return issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : []));
+}
+
+/** A copy of `value` without the field at each path. */
+function withoutFields(value: Record<string, unknown>, paths: ReadonlyArray<readonly PropertyKey[]>): Record<string, unknown> {
+  const copy = structuredClone(value);
+  for (const path of paths) {
+    let parent: unknown = copy;
+    for (const segment of path.slice(0, -1)) parent = (parent as Record<PropertyKey, unknown>)[segment];
+    delete (parent as Record<PropertyKey, unknown>)[path[path.length - 1]!];
   }
-  return result.data as KubeObject;
+  return copy;
+}
+
+function parseLeniently(schema: z.ZodType, raw: Record<string, unknown>, fieldValidation: FieldValidation, kind: string, name: string): DecodedObject {
+  const first = schema.safeParse(raw);
+  if (first.success) return { object: first.data as KubeObject, unknownFields: [] };
+  const unknown = fieldValidation === 'Strict' ? [] : unknownFieldIssues(first.error.issues);
+  const result = unknown.length > 0 ? schema.safeParse(withoutFields(raw, unknown)) : first;
+  if (result.success) return { object: result.data as KubeObject, unknownFields: unknown.map((path) => fieldPath(path)) };
+  throw new InvalidObjectError(
+    kind,
+    name,
+    result.error.issues.map((issue) => ({ field: issueField(issue), message: issueMessage(issue) })),
+  );
 }
 
 function issueField(issue: z.core.$ZodIssue): string {
@@ -90,6 +134,7 @@ function issueField(issue: z.core.$ZodIssue): string {
 
 /** A map key that breaks its rule (a label key, a resource name) is reported with that rule, not zod's "Invalid key in record". */
 function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return issue.keys.length === 1 ? 'unknown field' : 'unknown fields';
   if (issue.code === 'invalid_key' && issue.issues.length > 0) {
     return `key ${issue.issues.map((inner) => inner.message).join('; ')}`;
   }

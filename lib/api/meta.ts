@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { parseQuantity, resourceUnit } from '../quantity';
+import { parseQuantity, QUANTITY_PATTERN, resourceUnit } from '../quantity';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -42,9 +42,11 @@ export const labelValue = z
 
 export const labels = z.record(qualifiedName, labelValue);
 
-const quantityValue = z.union([z.string().max(64), z.number()], {
-  error: 'must be a quantity: a string such as "500m" or "2Gi", or a number',
-});
+const quantityValue = z
+  .union([z.string().max(64).meta({ pattern: QUANTITY_PATTERN }), z.number()], {
+    error: 'must be a quantity: a string such as "500m" or "2Gi", or a number',
+  })
+  .meta({ 'x-kubernetes-int-or-string': true });
 
 /**
  * A resource list (resource name → Kubernetes quantity) as containers, clusters and bindings write it.

@@ -135,10 +135,20 @@ export const suspensionSchema = z.strictObject({
 });
 
 const propagationSpecSchema = z.strictObject({
-  resourceSelectors: z.array(resourceSelectorSchema).min(1, 'must select at least one resource').max(256),
-  priority: int32.optional(),
-  preemption: z.enum(['Always', 'Never']).optional(),
-  schedulePriority: schedulePrioritySchema.optional(),
+  resourceSelectors: z
+    .array(resourceSelectorSchema)
+    .min(1, 'must select at least one resource')
+    .max(256)
+    .meta({ description: 'The resource templates this policy propagates, by apiVersion and kind and by name, namespace or labels.' }),
+  priority: int32.optional().meta({
+    description: 'Policy priority and preemption (002): of the policies selecting a template, the highest claims it; default 0.',
+  }),
+  preemption: z.enum(['Always', 'Never']).optional().meta({
+    description: 'Policy priority and preemption (002): Always lets this policy take templates a lower-priority policy claimed; Never (default) does not.',
+  }),
+  schedulePriority: schedulePrioritySchema.optional().meta({
+    description: 'Binding priority and preemption (000): where the priority of the bindings this policy makes comes from: a PriorityClass named here (KubePriorityClass) or the one the pod template names (PodPriorityClass).',
+  }),
   preemptibility: z
     .string()
     .max(64)
@@ -147,9 +157,12 @@ const propagationSpecSchema = z.strictObject({
         message: 'must be "preemptible" or "non-preemptible" (semi-preemptible is not supported)',
       }),
     )
-    .optional(),
-  suspension: suspensionSchema.optional(),
-  placement: placementSchema.optional(),
+    .optional()
+    .meta({ description: 'Preemptibility separate from priority (001): non-preemptible bindings are never chosen as victims; default preemptible.' }),
+  suspension: suspensionSchema.optional().meta({ description: 'Scheduling suspension (003): while scheduling is true, the bindings of this policy wait unscheduled.' }),
+  placement: placementSchema.optional().meta({
+    description: 'Where the bindings go: cluster affinity, or ordered cluster-affinity groups (004) tried in turn, tolerations and how replicas are divided.',
+  }),
   propagateDeps: z.boolean().optional(),
   conflictResolution: z.enum(['Abort', 'Overwrite']).optional(),
   schedulerName: z.string().max(253).optional(),
@@ -199,6 +212,7 @@ export const propagationPolicySchema = z
     metadata: objectMeta,
     spec: propagationSpecSchema,
   })
+  .meta({ description: 'Propagates the resource templates of its namespace that it selects to member clusters, with a priority for its bindings.' })
   .superRefine((policy, context) => {
     checkPreemptionSelectors(policy.spec, false, context);
     policy.spec.resourceSelectors.forEach((selector, index) => {
@@ -220,6 +234,7 @@ export const clusterPropagationPolicySchema = z
     metadata: objectMeta,
     spec: propagationSpecSchema,
   })
+  .meta({ description: 'Propagates the resource templates of any namespace that it selects to member clusters; a PropagationPolicy selecting the same template takes precedence.' })
   .superRefine((policy, context) => checkPreemptionSelectors(policy.spec, true, context));
 export type ClusterPropagationPolicy = z.infer<typeof clusterPropagationPolicySchema>;
 

@@ -40,10 +40,11 @@ const bindingSpecSchema = z.strictObject({
       priority: int32,
       preemptionPolicy: preemptionPolicy,
     })
-    .optional(),
-  preemptibility: preemptibility.optional(),
-  suspension: suspensionSchema.optional(),
-  clusters: targetClustersSchema.optional(),
+    .optional()
+    .meta({ description: 'Binding priority and preemption (000): resolved when the binding is made and kept; higher priorities are scheduled first and may preempt lower ones.' }),
+  preemptibility: preemptibility.optional().meta({ description: 'Preemptibility separate from priority (001): non-preemptible bindings are never victims.' }),
+  suspension: suspensionSchema.optional().meta({ description: 'Scheduling suspension (003): the only field users may change; scheduling: true keeps an unplaced binding waiting.' }),
+  clusters: targetClustersSchema.optional().meta({ description: 'The placement: member clusters and the replicas each runs.' }),
 });
 
 const bindingStatusSchema = z.strictObject({
@@ -63,7 +64,7 @@ export const resourceBindingSchema = z.strictObject({
   metadata: objectMeta,
   spec: bindingSpecSchema,
   status: bindingStatusSchema.optional(),
-});
+}).meta({ description: 'The scheduling unit outrank makes for each claimed resource template: what it needs, its priority, and where it is placed.' });
 export type ResourceBinding = z.infer<typeof resourceBindingSchema>;
 export type BindingStatus = z.infer<typeof bindingStatusSchema>;
 

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { decodeObject, isBinding, isEvent, isPriorityClass, type KubeObject } from '../api/decode';
+import { decodeObjectWith, isBinding, isEvent, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
 import { displayName, refOf, type ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
@@ -20,6 +20,28 @@ import type { ControllerContext } from './context';
 export interface WriteResult {
   readonly object: KubeObject;
   readonly created: boolean;
+  /** For the client, as the Kubernetes API server's Warning headers: the unknown fields dropped under Warn. */
+  readonly warnings: readonly string[];
+}
+
+/** How a write treats what it is given, as the Kubernetes API server's query parameters of the same names. */
+export interface WriteOptions {
+  /** Strict (the default) refuses unknown fields; Warn drops them with a warning; Ignore drops them. */
+  readonly fieldValidation?: FieldValidation;
+  /** Validate, check every rule and answer what would be stored, writing nothing and telling no controller. */
+  readonly dryRun?: boolean;
+}
+
+/** The object as decoded, and the warnings its unknown fields give under the write's field validation. */
+interface Accepted {
+  readonly object: KubeObject;
+  readonly warnings: readonly string[];
+}
+
+function decodeFor(raw: unknown, options: WriteOptions): Accepted {
+  const mode = options.fieldValidation ?? 'Strict';
+  const { object, unknownFields } = decodeObjectWith(raw, mode);
+  return { object, warnings: mode === 'Warn' ? unknownFields.map((field) => `unknown field "${field}"`) : [] };
 }
 
 function forbid(object: KubeObject, causes: FieldCause[]): never {
@@ -38,13 +60,14 @@ function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass):
 }
 
 /** A decoded object that the write paths accept: bindings and events are written by outrank itself. */
-function writable(raw: unknown): KubeObject {
-  const object = decodeObject(raw);
+function writable(raw: unknown, options: WriteOptions): Accepted {
+  const accepted = decodeFor(raw, options);
+  const { object } = accepted;
   if (isBinding(object)) {
     forbid(object, [{ field: 'kind', message: 'bindings are created by outrank; patch spec.suspension instead' }]);
   }
   if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
-  return object;
+  return accepted;
 }
 
 /** The policy labels say who claimed the binding; only the policy controller writes them. */
@@ -75,32 +98,35 @@ function checkBindingUpdate(next: ResourceBinding, previous: ResourceBinding): v
 export class ObjectService {
   constructor(private readonly context: ControllerContext) {}
 
-  async apply(raw: unknown): Promise<WriteResult> {
-    const object = writable(raw);
+  async apply(raw: unknown, options: WriteOptions = {}): Promise<WriteResult> {
+    const accepted = writable(raw, options);
+    const { object } = accepted;
     const ref = refOf(object);
     const existing = await this.context.store.get<KubeObject>(ref);
     const requested = object.metadata.resourceVersion;
     if (requested !== undefined && requested !== existing?.metadata.resourceVersion) throw new ConflictError([ref]);
     if (existing && isPriorityClass(object)) checkPriorityClassUpdate(object, existing as PriorityClass);
-    return this.write(object, existing);
+    return this.write(accepted, existing, options);
   }
 
   /** Creates an object whose name must be free: one conditional write, nothing read first; a name taken is a ConflictError. */
-  async create(raw: unknown): Promise<WriteResult> {
-    const object = writable(raw);
+  async create(raw: unknown, options: WriteOptions = {}): Promise<WriteResult> {
+    const accepted = writable(raw, options);
+    const { object } = accepted;
     if (object.metadata.resourceVersion !== undefined) {
       forbid(object, [{ field: 'metadata.resourceVersion', message: 'must not be set on objects to be created' }]);
     }
-    return this.write(object, undefined);
+    if (options.dryRun && (await this.context.store.get(refOf(object)))) throw new ConflictError([refOf(object)]);
+    return this.write(accepted, undefined, options);
   }
 
   /** Patches an object: a JSON merge patch by default, or another patch format such as a strategic merge patch. */
-  async patch(ref: ObjectRef, patch: unknown, applyPatch: PatchFunction = applyMergePatch): Promise<WriteResult> {
+  async patch(ref: ObjectRef, patch: unknown, applyPatch: PatchFunction = applyMergePatch, options: WriteOptions = {}): Promise<WriteResult> {
     // Like the Kubernetes API server: a patch without a resourceVersion precondition is applied again
     // to the newer object when a controller wrote in between, instead of failing with a conflict.
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.patchOnce(ref, patch, applyPatch);
+        return await this.patchOnce(ref, patch, applyPatch, options);
       } catch (error) {
         const preconditioned = patchedVersion(patch) !== undefined;
         if (!(error instanceof ConflictError) || preconditioned || attempt >= this.context.config.maxCommitAttempts) throw error;
@@ -108,11 +134,12 @@ export class ObjectService {
     }
   }
 
-  private async patchOnce(ref: ObjectRef, patch: unknown, applyPatch: PatchFunction): Promise<WriteResult> {
+  private async patchOnce(ref: ObjectRef, patch: unknown, applyPatch: PatchFunction, options: WriteOptions): Promise<WriteResult> {
     const existing = await this.context.store.get<KubeObject>(ref);
     if (!existing) throw new NotFoundError(ref.kind, displayName(ref));
     const patched = applyPatch(existing, patch) as Record<string, unknown>;
-    const object = decodeObject({ ...patched, apiVersion: existing.apiVersion, kind: existing.kind });
+    const accepted = decodeFor({ ...patched, apiVersion: existing.apiVersion, kind: existing.kind }, options);
+    const { object } = accepted;
     const same = refOf(object);
     if (same.name !== ref.name || same.namespace !== ref.namespace) {
       forbid(object, [{ field: 'metadata.name', message: 'cannot be changed by a patch' }]);
@@ -123,37 +150,39 @@ export class ObjectService {
     if (isPriorityClass(object)) checkPriorityClassUpdate(object, existing as PriorityClass);
     if (isBinding(object)) checkBindingUpdate(object, existing as ResourceBinding);
     if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
-    return this.write(object, existing);
+    return this.write(accepted, existing, options);
   }
 
-  async delete(ref: ObjectRef): Promise<KubeObject> {
+  async delete(ref: ObjectRef, options: Pick<WriteOptions, 'dryRun'> = {}): Promise<KubeObject> {
     const existing = await this.context.store.get<KubeObject>(ref);
     if (!existing) throw new NotFoundError(ref.kind, displayName(ref));
     if (isBinding(existing) || isEvent(existing)) {
       forbid(existing, [{ field: 'kind', message: `${existing.kind} objects are managed by outrank; delete the resource template instead` }]);
     }
-    await this.context.store.transact([{ op: 'delete', ref, expectedVersion: existing.metadata.resourceVersion ?? '' }]);
+    if (!options.dryRun) await this.context.store.transact([{ op: 'delete', ref, expectedVersion: existing.metadata.resourceVersion ?? '' }]);
     return existing;
   }
 
-  private async write(object: KubeObject, existing: KubeObject | undefined): Promise<WriteResult> {
+  private async write({ object, warnings }: Accepted, existing: KubeObject | undefined, options: WriteOptions): Promise<WriteResult> {
     const next = stamped(object, existing, this.now());
     // As in Kubernetes, writing what is already stored changes nothing: same version. A binding is
     // requested again all the same: this may be a client retrying a patch whose request was lost to a
     // failure after the write took effect, and binding-enqueue is idempotent.
     if (existing && isDeepStrictEqual(withoutVersion(next), withoutVersion(existing))) {
-      await this.requestIfBinding(existing);
-      return { object: existing, created: false };
+      if (!options.dryRun) await this.requestIfBinding(existing);
+      return { object: existing, created: false, warnings };
     }
     const size = Buffer.byteLength(JSON.stringify(next), 'utf8');
     if (size > MAX_OBJECT_BYTES) {
       throw new InvalidObjectError(next.kind, next.metadata.name, [{ field: '<root>', message: `is ${size} bytes as JSON; objects are kept up to ${MAX_OBJECT_BYTES} bytes` }], 413);
     }
+    // A dry run answers what would be stored: the current version for a replaced object, none for a new one.
+    if (options.dryRun) return { object: withVersion(next, existing?.metadata.resourceVersion), created: existing === undefined, warnings };
     const [written] = await this.context.store.transact([
       { op: 'put', object: next as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
     ]);
     await this.requestIfBinding(written as KubeObject);
-    return { object: written as KubeObject, created: existing === undefined };
+    return { object: written as KubeObject, created: existing === undefined, warnings };
   }
 
   private now(): string {
@@ -192,6 +221,10 @@ function stamped(object: KubeObject, existing: KubeObject | undefined, now: stri
     ...object,
     metadata: { ...metadata, creationTimestamp: existing?.metadata.creationTimestamp ?? now, generation: nextGeneration(object, existing) },
   } as KubeObject;
+}
+
+function withVersion(object: KubeObject, resourceVersion: string | undefined): KubeObject {
+  return resourceVersion === undefined ? object : ({ ...object, metadata: { ...object.metadata, resourceVersion } } as KubeObject);
 }
 
 function withoutVersion(object: KubeObject): unknown {

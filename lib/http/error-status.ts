@@ -1,4 +1,5 @@
 import { InvalidObjectError } from '../api/invalid-object-error';
+import { JsonPatchError } from '../api/json-patch';
 import { StrategicMergePatchError } from '../api/strategic-merge-patch';
 import { NotFoundError } from '../api/not-found-error';
 import { ConflictError, UnavailableError } from '../ports/object-store';
@@ -66,6 +67,8 @@ export function errorStatus(error: unknown, target: ErrorTarget | undefined): St
   if (error instanceof ApiError) return failureStatus(error.reason, error.message, error.details);
   if (error instanceof InvalidObjectError) return invalidStatus(error, target);
   if (error instanceof StrategicMergePatchError) return failureStatus('BadRequest', error.message);
+  // As kube-apiserver answers a JSON patch it cannot apply (a failed test among them).
+  if (error instanceof JsonPatchError) return failureStatus('Invalid', error.message);
   // Throttled, nothing written: the client waits and tries again, as client-go does on 503 with Retry-After.
   if (error instanceof UnavailableError) return failureStatus('ServiceUnavailable', 'the server is busy: try again in a second', { retryAfterSeconds: 1 });
   return failureStatus('InternalError', 'an internal error occurred');

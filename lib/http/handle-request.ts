@@ -23,9 +23,7 @@ function methodNotAllowed(resource?: ServedResource): ApiError {
 
 function documentResponse(request: ApiRequest, route: Exclude<Route, ResourceRoute>): ApiResponse {
   if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed();
-  if (route.type === 'openapi') {
-    throw new ApiError('NotFound', 'OpenAPI schemas are not served: run kubectl with --validate=false; the server validates every object');
-  }
+  if (route.type === 'openapi') return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: route.body };
   return jsonResponse(200, route.body);
 }
 
@@ -33,10 +31,6 @@ function documentResponse(request: ApiRequest, route: Exclude<Route, ResourceRou
 function checkQuery(request: ApiRequest, operation: Operation): void {
   if (operation.verb === 'list' && (request.query.watch === 'true' || request.query.watch === '1')) {
     throw new ApiError('MethodNotAllowed', 'watch is not supported: list instead');
-  }
-  // Ignoring a dry run would write what the client asked only to check.
-  if (operation.verb !== 'get' && operation.verb !== 'list' && request.query.dryRun !== undefined) {
-    throw new ApiError('BadRequest', 'dryRun is not supported');
   }
 }
 
@@ -53,7 +47,7 @@ function objectResponse(route: ResourceRoute, operation: Operation, request: Api
     case 'patch':
       return patchObject(route, operation.name, request, deps);
     case 'delete':
-      return deleteObject(route, operation.name, deps);
+      return deleteObject(route, operation.name, request, deps);
   }
 }
 

@@ -1,5 +1,5 @@
-import { decodeObject } from '../api/decode';
 import type { ObjectRef } from '../api/kinds';
+import { applyJsonPatch } from '../api/json-patch';
 import { applyMergePatch } from '../api/merge-patch';
 import { isPlainObject } from '../api/plain-object';
 import { applyStrategicMergePatch } from '../api/strategic-merge-patch';
@@ -8,11 +8,13 @@ import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { alreadyExists, notFound } from './error-status';
 import { listResponse, METADATA_FIELDS, selectionOf } from './lists';
 import { withUrlIdentity } from './object-identity';
-import { mediaTypeOf, readObjectBody, unsupportedMediaType, type BodySyntax, type JsonObject } from './request-body';
+import { mediaTypeOf, readObjectBody, readPatchOperations, unsupportedMediaType, type BodySyntax, type JsonObject } from './request-body';
 import { jsonResponse } from './response';
 import type { ResourceRoute } from './routes';
 import { ApiError, successStatus } from './status';
-import { authorizeBody, authorizeDelete, authorizePatch, authorizeWrite } from './write-authorization';
+import { authorizeBody, authorizeDelete, authorizePatch } from './write-authorization';
+import { withWarnings, writeOptionsOf } from './write-options';
+import { duplicateFieldWarnings } from './duplicate-fields';
 
 /**
  * Handlers for the kinds kept in the object store. Every write goes through ObjectService, after the
@@ -24,6 +26,7 @@ const OBJECT_SYNTAXES: ReadonlyMap<string, BodySyntax> = new Map([
   ['application/yaml', 'yaml'],
 ]);
 
+const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
 const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 const APPLY_PATCH = 'application/apply-patch+yaml';
@@ -58,16 +61,18 @@ export async function listObjects(route: ResourceRoute, request: ApiRequest, dep
  */
 export async function createObject(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const body = readObject(request, route);
-  const object = decodeObject(body);
-  await authorizeWrite(deps, route, 'create', object);
-  if (object.metadata.resourceVersion !== undefined) {
+  const options = writeOptionsOf(request);
+  const duplicates = duplicateFieldWarnings(request, options);
+  await authorizeBody(deps, route, 'create', body);
+  const metadata = isPlainObject(body.metadata) ? body.metadata : {};
+  if (metadata.resourceVersion !== undefined) {
     throw new ApiError('BadRequest', 'metadata.resourceVersion must not be set on objects to be created');
   }
   try {
-    const { object: written } = await deps.objects.create(body);
-    return jsonResponse(201, written);
+    const { object: written, warnings } = await deps.objects.create(body, options);
+    return withWarnings(jsonResponse(201, written), [...duplicates, ...warnings]);
   } catch (error) {
-    if (error instanceof ConflictError) throw alreadyExists(route.resource, object.metadata.name);
+    if (error instanceof ConflictError) throw alreadyExists(route.resource, String(metadata.name ?? ''));
     throw error;
   }
 }
@@ -86,11 +91,13 @@ function expectingVersion(body: JsonObject, existing: StoredObject): JsonObject 
 /** PUT: replaces an existing object; metadata.resourceVersion, when given, must be the current one (else 409). */
 export async function replaceObject(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const body = readObject(request, route);
+  const options = writeOptionsOf(request);
+  const duplicates = duplicateFieldWarnings(request, options);
   await authorizeBody(deps, route, 'update', body);
   const existing = await deps.store.get(refAt(route, name));
   if (!existing) throw notFound(route.resource, name);
-  const { object } = await deps.objects.apply(expectingVersion(body, existing));
-  return jsonResponse(200, object);
+  const { object, warnings } = await deps.objects.apply(expectingVersion(body, existing), options);
+  return withWarnings(jsonResponse(200, object), [...duplicates, ...warnings]);
 }
 
 /**
@@ -105,24 +112,29 @@ async function patchWith(
   applyPatch: (target: unknown, patch: unknown) => unknown,
 ): Promise<ApiResponse> {
   const ref = refAt(route, name);
-  const patch = readObjectBody(request, 'json');
+  const patch = applyPatch === applyJsonPatch ? readPatchOperations(request) : readObjectBody(request, 'json');
+  const options = writeOptionsOf(request);
+  const duplicates = duplicateFieldWarnings(request, options);
   await authorizePatch(deps, route, ref, patch, applyPatch);
-  const { object } = await deps.objects.patch(ref, patch, applyPatch);
-  return jsonResponse(200, object);
+  const { object, warnings } = await deps.objects.patch(ref, patch, applyPatch, options);
+  return withWarnings(jsonResponse(200, object), [...duplicates, ...warnings]);
 }
 
 /** Server-side apply, simplified: the body is the whole object, created or replaced (no field managers). */
 async function serverSideApply(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const body = withUrlIdentity(readObjectBody(request, 'yaml'), route);
+  const options = writeOptionsOf(request);
   await authorizeBody(deps, route, 'patch', body);
-  const { object, created } = await deps.objects.apply(body);
-  return jsonResponse(created ? 201 : 200, object);
+  const { object, created, warnings } = await deps.objects.apply(body, options);
+  return withWarnings(jsonResponse(created ? 201 : 200, object), warnings);
 }
 
-/** PATCH: JSON merge patch, strategic merge patch and server-side apply. */
+/** PATCH: JSON patch, JSON merge patch, strategic merge patch and server-side apply. */
 export async function patchObject(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const mediaType = mediaTypeOf(request);
   switch (mediaType) {
+    case JSON_PATCH:
+      return patchWith(route, name, request, deps, applyJsonPatch);
     case MERGE_PATCH:
       return patchWith(route, name, request, deps, applyMergePatch);
     case STRATEGIC_MERGE_PATCH:
@@ -130,7 +142,7 @@ export async function patchObject(route: ResourceRoute, name: string, request: A
     case APPLY_PATCH:
       return serverSideApply(route, request, deps);
     default:
-      throw unsupportedMediaType(mediaType, [MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH]);
+      throw unsupportedMediaType(mediaType, [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH]);
   }
 }
 
@@ -138,9 +150,10 @@ export async function patchObject(route: ResourceRoute, name: string, request: A
  * DELETE: answered with a Success Status, as Kubernetes does for kinds without finalizers. The
  * DeleteOptions kubectl sends (propagationPolicy) do not apply: outrank deletes at once.
  */
-export async function deleteObject(route: ResourceRoute, name: string, deps: ApiDependencies): Promise<ApiResponse> {
+export async function deleteObject(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const ref = refAt(route, name);
+  const { dryRun } = writeOptionsOf(request);
   await authorizeDelete(deps, route, ref);
-  await deps.objects.delete(ref);
+  await deps.objects.delete(ref, { dryRun });
   return jsonResponse(200, successStatus({ name, group: route.resource.group, kind: route.resource.info.plural }));
 }

@@ -64,6 +64,15 @@ export function checkBodySize(request: ApiRequest): void {
   }
 }
 
+/** The array of operations a JSON patch carries (each is checked as it is applied). */
+export function readPatchOperations(request: ApiRequest): unknown[] {
+  if (request.body === undefined || request.body.trim() === '') throw new ApiError('BadRequest', 'the request body must hold a JSON patch');
+  const value = parseJson(request.body);
+  if (!Array.isArray(value)) throw new ApiError('BadRequest', 'the body of a JSON patch must be an array of operations');
+  if (exceedsDepth(value, MAX_DEPTH)) throw new ApiError('BadRequest', `the request body must not be nested more than ${MAX_DEPTH} levels deep`);
+  return value;
+}
+
 /** The one JSON object a create, replace or patch carries (its size was checked on arrival). */
 export function readObjectBody(request: ApiRequest, syntax: BodySyntax): JsonObject {
   if (request.body === undefined || request.body.trim() === '') throw new ApiError('BadRequest', 'the request body must hold an object');

@@ -1,4 +1,5 @@
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery';
+import { groupVersionDocument, openApiRoot } from './openapi';
 import { findResource, type ServedResource, type Verb } from './served-resources';
 
 /** A URL under a resource: its collection, or one object when the URL names it. */
@@ -13,12 +14,8 @@ export interface ResourceRoute {
 
 export type Route =
   | { readonly type: 'document'; readonly body: object }
-  /**
-   * OpenAPI schemas are not served. kubectl validates manifests against them by default and fails
-   * when they are missing; with --validate=false it skips that validation and the server validates
-   * instead, which it always does.
-   */
-  | { readonly type: 'openapi' }
+  /** A group-version's OpenAPI v3 document, serialized once. */
+  | { readonly type: 'openapi'; readonly body: string }
   | ResourceRoute;
 
 function document(body: object | undefined): Route | undefined {
@@ -51,6 +48,17 @@ function groupVersionRoute(group: string, version: string, rest: readonly string
   return undefined;
 }
 
+/** /openapi/v3, or one group-version's document under it (api/v1, apis/<group>/<version>). */
+function openApiRoute(rest: readonly string[]): Route | undefined {
+  if (rest.length === 0) return document(openApiRoot());
+  const [root, ...groupVersion] = rest;
+  const body =
+    root === 'api' && groupVersion.length === 1 ? groupVersionDocument('', groupVersion[0]!)
+    : root === 'apis' && groupVersion.length === 2 ? groupVersionDocument(groupVersion[0]!, groupVersion[1]!)
+    : undefined;
+  return body === undefined ? undefined : { type: 'openapi', body };
+}
+
 /** What a URL path addresses, or undefined when it addresses nothing this API serves. */
 export function parseRoute(path: string): Route | undefined {
   const segments = segmentsOf(path);
@@ -60,7 +68,7 @@ export function parseRoute(path: string): Route | undefined {
     case 'version':
       return rest.length === 0 ? document(versionInfo()) : undefined;
     case 'openapi':
-      return rest[0] === 'v2' || rest[0] === 'v3' ? { type: 'openapi' } : undefined;
+      return rest[0] === 'v3' ? openApiRoute(rest.slice(1)) : undefined;
     case 'api':
       if (rest.length === 0) return document(apiVersions());
       return rest[0] === 'v1' ? groupVersionRoute('', 'v1', rest.slice(1)) : undefined;

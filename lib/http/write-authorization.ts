@@ -1,4 +1,4 @@
-import { decodeObject, type KubeObject } from '../api/decode';
+import { decodeObjectWith, type KubeObject } from '../api/decode';
 import type { ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
 import type { WriteVerb } from '../auth/write-request';
@@ -23,6 +23,14 @@ export function checkAuthenticated(deps: ApiDependencies): void {
   if (deps.access && deps.access.identity === undefined) throw unauthorized();
 }
 
+/**
+ * The object a write is authorized on. Its unknown fields do not change who may write it; whether
+ * they are refused is for ObjectService to decide, by the request's field validation.
+ */
+function decodeForAuthorization(raw: unknown): KubeObject {
+  return decodeObjectWith(raw, 'Ignore').object;
+}
+
 /** Refuses with 403 Forbidden a write of `object` the caller may not make. */
 export async function authorizeWrite(deps: ApiDependencies, route: ResourceRoute, verb: WriteVerb, object: KubeObject): Promise<void> {
   const { access } = deps;
@@ -34,7 +42,7 @@ export async function authorizeWrite(deps: ApiDependencies, route: ResourceRoute
 
 /** A create, replace or server-side apply: the body decoded (as ObjectService will decode it) and authorized. */
 export async function authorizeBody(deps: ApiDependencies, route: ResourceRoute, verb: WriteVerb, body: JsonObject): Promise<void> {
-  if (deps.access) await authorizeWrite(deps, route, verb, decodeObject(body));
+  if (deps.access) await authorizeWrite(deps, route, verb, decodeForAuthorization(body));
 }
 
 async function existing(deps: ApiDependencies, route: ResourceRoute, ref: ObjectRef): Promise<KubeObject> {
@@ -53,7 +61,7 @@ export async function authorizePatch(
   deps: ApiDependencies,
   route: ResourceRoute,
   ref: ObjectRef,
-  patch: JsonObject,
+  patch: unknown,
   applyPatch: (target: unknown, patch: unknown) => unknown = applyMergePatch,
 ): Promise<void> {
   const { access } = deps;
@@ -64,7 +72,7 @@ export async function authorizePatch(
   const scoped = access.authorizer.decideScope(access.identity, { verb: 'patch', resource: route.resource.info.plural, object: current });
   if (!scoped.allowed) throw forbidden(route.resource, current.metadata.name, scoped.message);
   const patched = applyPatch(current, patch) as JsonObject;
-  await authorizeWrite(deps, route, 'patch', decodeObject({ ...patched, apiVersion: current.apiVersion, kind: current.kind }));
+  await authorizeWrite(deps, route, 'patch', decodeForAuthorization({ ...patched, apiVersion: current.apiVersion, kind: current.kind }));
 }
 
 /** A delete, authorized against the object as it is stored. */

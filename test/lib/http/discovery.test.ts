@@ -80,13 +80,6 @@ describe('discovery', () => {
     expect(reply.body).toMatchObject({ major: '1', minor: '32', gitVersion: expect.stringMatching(/^v1\.32\./) });
   });
 
-  it.each(['/openapi/v2', '/openapi/v3', '/openapi/v3/apis/apps/v1'])('%s is a 404 Status telling to use --validate=false', async (path) => {
-    const reply = await api.get(path);
-    expect(reply.statusCode).toBe(404);
-    expect(reply.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'NotFound', code: 404 });
-    expect(reply.body.message).toContain('--validate=false');
-  });
-
   it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('%s on a discovery document is 405', async (method) => {
     const reply = await api.send(method, '/apis', { body: {} });
     expect(reply.statusCode).toBe(405);

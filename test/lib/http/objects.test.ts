@@ -297,15 +297,26 @@ describe('request checks, all before anything is written', () => {
   });
 
   it.each([
-    ['POST', collection],
-    ['PUT', `${collection}/web`],
-    ['DELETE', `${collection}/web`],
-  ])('refuses a dry run (%s) with 400 rather than write what was only to be checked', async (method, path) => {
+    ['POST of a new object', 'POST', collection, { ...deployment, metadata: { ...deployment.metadata, name: 'other' } }, 201],
+    ['POST of an existing object', 'POST', collection, deployment, 409],
+    ['PUT', 'PUT', `${collection}/web`, { ...deployment, spec: { ...deployment.spec, replicas: 5 } }, 200],
+    ['DELETE', 'DELETE', `${collection}/web`, undefined, 200],
+  ])('dryRun=All (%s) answers as the write would and writes nothing', async (_, method, path, body, code) => {
     const api = new Api();
     await api.seed(deployment);
     const before = await api.snapshot();
-    const reply = await api.send(method, path, { body: deployment, query: { dryRun: 'All' } });
+    const reply = await api.send(method, path, { body, query: { dryRun: 'All' } });
+    expect(reply.statusCode).toBe(code);
+    if (method === 'PUT') expect(reply.body.spec.replicas).toBe(5);
+    expect(await api.snapshot()).toEqual(before);
+  });
+
+  it('refuses a dryRun value other than All with 400, naming the parameter', async () => {
+    const api = new Api();
+    const before = await api.snapshot();
+    const reply = await api.send('POST', collection, { body: deployment, query: { dryRun: 'true' } });
     expect(reply.statusCode).toBe(400);
+    expect(reply.body.message).toContain('dryRun');
     expect(await api.snapshot()).toEqual(before);
   });
 

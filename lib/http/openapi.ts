@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import * as z from 'zod';
+import { schemaOf } from '../api/decode';
+import { resourcesOf, SERVED_RESOURCES, type ServedResource, type Verb } from './served-resources';
+
+/**
+ * OpenAPI v3 documents of the served kinds, generated from the zod schemas that validate them, as
+ * kube-apiserver serves them: /openapi/v3 lists one document per group-version, each with the paths
+ * of its resources and the schemas of its kinds. kubectl reads them to learn that the server
+ * validates fields itself (the `fieldValidation` parameter of each PATCH, found by the operation's
+ * `x-kubernetes-group-version-kind`), for `kubectl explain`, and for the merge keys of its patches.
+ * OpenAPI v2 is not served: kubectl asks for it only in protobuf and, finding v3, does not need it.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+interface Parameter {
+  readonly name: string;
+  readonly in: 'query' | 'path';
+  readonly description: string;
+  readonly required?: boolean;
+  readonly schema: JsonSchema;
+}
+
+const STRING = { type: 'string' };
+
+function query(name: string, description: string, schema: JsonSchema = STRING): Parameter {
+  return { name, in: 'query', description, schema };
+}
+
+const WRITE_PARAMETERS: readonly Parameter[] = [
+  query('dryRun', 'All: validate and answer what would be stored, writing nothing.', { type: 'string', enum: ['All'] }),
+  query('fieldValidation', 'What to do with unknown and duplicate fields: Strict (the default here) refuses the request, Warn drops them with a Warning header, Ignore drops them.', {
+    type: 'string',
+    enum: ['Strict', 'Warn', 'Ignore'],
+  }),
+  query('fieldManager', 'The name of the actor making the change (accepted; outrank keeps no managedFields).'),
+];
+const PATCH_PARAMETERS: readonly Parameter[] = [...WRITE_PARAMETERS, query('force', 'Server-side apply (accepted; with no managedFields there are no conflicts to force).', { type: 'boolean' })];
+const LIST_PARAMETERS: readonly Parameter[] = [
+  query('labelSelector', 'Only objects whose labels match.'),
+  query('fieldSelector', 'Only objects whose fields match (metadata.name, metadata.namespace).'),
+];
+
+const PATCH_MEDIA_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+
+function gvk(resource: ServedResource): { group: string; version: string; kind: string } {
+  return { group: resource.group, version: resource.version, kind: resource.info.kind };
+}
+
+/** io.k8s.api.apps.v1.Deployment for Kubernetes' groups, the reversed domain (io.karmada.policy.v1alpha1.PropagationPolicy) for the others. */
+export function schemaName(resource: ServedResource): string {
+  const { group, version, kind } = gvk(resource);
+  if (!group.includes('.') || group.endsWith('.k8s.io')) return `io.k8s.api.${group.replace(/\.k8s\.io$/, '') || 'core'}.${version}.${kind}`;
+  return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
+}
+
+function kindSchema(resource: ServedResource): JsonSchema {
+  const schema = schemaOf(resource.info.apiVersion, resource.info.kind);
+  const generated = schema
+    ? (z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as JsonSchema)
+    : { type: 'object', description: `outrank's ${resource.info.kind} records, read-only.`, 'x-kubernetes-preserve-unknown-fields': true };
+  const { $schema: _dialect, ...body } = generated;
+  return { ...body, 'x-kubernetes-group-version-kind': [gvk(resource)] };
+}
+
+function reference(resource: ServedResource): JsonSchema {
+  return { $ref: `#/components/schemas/${schemaName(resource)}` };
+}
+
+function operation(resource: ServedResource, action: string, verb: Verb | 'listAllNamespaces', extra: Record<string, unknown>): Record<string, unknown> {
+  const body = { content: { 'application/json': { schema: reference(resource) } } };
+  return {
+    operationId: `${verb}${resource.info.kind}`,
+    'x-kubernetes-action': action,
+    'x-kubernetes-group-version-kind': gvk(resource),
+    responses: { '200': { description: 'OK', ...body } },
+    ...extra,
+  };
+}
+
+function requestBody(resource: ServedResource, mediaTypes: readonly string[]): Record<string, unknown> {
+  return { required: true, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: reference(resource) }])) };
+}
+
+const NAME: Parameter = { name: 'name', in: 'path', required: true, description: 'The name of the object.', schema: STRING };
+const NAMESPACE: Parameter = { name: 'namespace', in: 'path', required: true, description: 'The namespace of the objects.', schema: STRING };
+
+function collectionItem(resource: ServedResource): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  if (resource.verbs.includes('list')) item.get = operation(resource, 'list', 'list', { parameters: LIST_PARAMETERS });
+  if (resource.verbs.includes('create')) {
+    item.post = operation(resource, 'post', 'create', { parameters: WRITE_PARAMETERS, requestBody: requestBody(resource, ['application/json', 'application/yaml']) });
+  }
+  return item;
+}
+
+function objectItem(resource: ServedResource): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  if (resource.verbs.includes('get')) item.get = operation(resource, 'get', 'get', {});
+  if (resource.verbs.includes('update')) {
+    item.put = operation(resource, 'put', 'update', { parameters: WRITE_PARAMETERS, requestBody: requestBody(resource, ['application/json', 'application/yaml']) });
+  }
+  if (resource.verbs.includes('patch')) item.patch = operation(resource, 'patch', 'patch', { parameters: PATCH_PARAMETERS, requestBody: requestBody(resource, PATCH_MEDIA_TYPES) });
+  if (resource.verbs.includes('delete')) item.delete = operation(resource, 'delete', 'delete', { parameters: [WRITE_PARAMETERS[0]!] });
+  return item;
+}
+
+function pathsOf(resource: ServedResource): Record<string, unknown> {
+  const root = resource.group ? `/apis/${resource.group}/${resource.version}` : `/api/${resource.version}`;
+  const plural = resource.info.plural;
+  if (!resource.info.namespaced) {
+    return { [`${root}/${plural}`]: collectionItem(resource), [`${root}/${plural}/{name}`]: { parameters: [NAME], ...objectItem(resource) } };
+  }
+  return {
+    [`${root}/${plural}`]: { get: operation(resource, 'list', 'listAllNamespaces', { parameters: LIST_PARAMETERS }) },
+    [`${root}/namespaces/{namespace}/${plural}`]: { parameters: [NAMESPACE], ...collectionItem(resource) },
+    [`${root}/namespaces/{namespace}/${plural}/{name}`]: { parameters: [NAMESPACE, NAME], ...objectItem(resource) },
+  };
+}
+
+interface Served {
+  readonly body: string;
+  readonly hash: string;
+}
+
+function served(document: object): Served {
+  const body = JSON.stringify(document);
+  return { body, hash: createHash('sha256').update(body).digest('hex').slice(0, 32).toUpperCase() };
+}
+
+/** The key of a group-version in /openapi/v3: api/v1 or apis/<group>/<version>. */
+function pathKey(group: string, version: string): string {
+  return group ? `apis/${group}/${version}` : `api/${version}`;
+}
+
+const documents = new Map<string, Served>();
+
+/** The OpenAPI v3 document of one group-version, or undefined when it serves nothing. Built once per process. */
+export function groupVersionDocument(group: string, version: string): string | undefined {
+  return groupVersionServed(group, version)?.body;
+}
+
+function groupVersionServed(group: string, version: string): Served | undefined {
+  const key = pathKey(group, version);
+  const cached = documents.get(key);
+  if (cached) return cached;
+  const resources = resourcesOf(group, version);
+  if (resources.length === 0) return undefined;
+  const document = served({
+    openapi: '3.0.0',
+    info: { title: 'outrank', version: resources[0]!.info.apiVersion },
+    paths: Object.assign({}, ...resources.map(pathsOf)),
+    components: { schemas: Object.fromEntries(resources.map((resource) => [schemaName(resource), kindSchema(resource)])) },
+  });
+  documents.set(key, document);
+  return document;
+}
+
+/** GET /openapi/v3: where each group-version's document is, with a hash that changes with it. */
+export function openApiRoot(): object {
+  const keys = new Map(SERVED_RESOURCES.map((resource) => [pathKey(resource.group, resource.version), resource]));
+  return {
+    paths: Object.fromEntries(
+      [...keys].map(([key, resource]) => [key, { serverRelativeURL: `/openapi/v3/${key}?hash=${groupVersionServed(resource.group, resource.version)!.hash}` }]),
+    ),
+  };
+}
