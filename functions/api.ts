@@ -29,7 +29,7 @@ const ANSWER_MARGIN_MS = 1_500;
 /** API Gateway HTTP API (payload v2) → the Kubernetes-style API, answered within the function's time (answer-within.ts). */
 export const handler = middy(async (event: ApiEvent, lambda: Context): Promise<APIGatewayProxyStructuredResultV2> => {
   const context = controllerContext();
-  const body = event.body === undefined ? undefined : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  const bytes = event.body === undefined ? undefined : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
   const method = event.requestContext.http.method;
   const work = handleApiRequest(
     {
@@ -37,7 +37,8 @@ export const handler = middy(async (event: ApiEvent, lambda: Context): Promise<A
       path: event.rawPath,
       query: event.queryStringParameters ?? {},
       headers: lowerCaseHeaders(event.headers),
-      body,
+      body: bytes?.toString('utf8'),
+      ...(bytes ? { bodyBytes: bytes } : {}),
     },
     {
       objects: new ObjectService(context),
@@ -46,6 +47,7 @@ export const handler = middy(async (event: ApiEvent, lambda: Context): Promise<A
       queues: context.queues,
       clock: context.clock,
       onInternalError: (error) => logger.error('internal error', error as Error),
+      caller: callerIdentity(event),
       ...accessOf(event),
     },
   );

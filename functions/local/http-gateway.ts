@@ -17,6 +17,7 @@ const MAX_IN_FLIGHT = 64;
 
 class BodyTooLargeError extends Error {}
 
+/** The body as API Gateway passes any body it does not take for text: base64, so that binary bodies (protobuf) arrive intact. */
 async function readBody(request: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -25,7 +26,7 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
     if (size > MAX_BODY_BYTES) throw new BodyTooLargeError(`the request body is too large: at most ${MAX_BODY_BYTES} bytes are read`);
     chunks.push(chunk as Buffer);
   }
-  return chunks.length === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
+  return chunks.length === 0 ? undefined : Buffer.concat(chunks).toString('base64');
 }
 
 function failure(response: ServerResponse, code: number, reason: string, message: string, headers: Record<string, string> = {}): void {
@@ -75,7 +76,7 @@ function toEvent(request: IncomingMessage, body: string | undefined, identify: L
       authorizer: iamAuthorizer(identify(request.headers)),
     },
     body,
-    isBase64Encoded: false,
+    isBase64Encoded: body !== undefined,
   };
 }
 

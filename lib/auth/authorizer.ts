@@ -3,7 +3,7 @@ import { priorityClassRefusal } from './priority-class-access';
 import type { PriorityClassLookup } from './priority-class-lookup';
 import { priorityClassUses } from './priority-class-uses';
 import type { TenancySettings } from './tenancy-settings';
-import type { WriteRequest } from './write-request';
+import type { WriteRequest, WriteVerb } from './write-request';
 import { writeScopeOf } from './write-scope';
 
 export type Decision = { readonly allowed: true } | { readonly allowed: false; readonly message: string };
@@ -20,12 +20,17 @@ function outsideScopeRule(namespaces: ReadonlySet<string>): string {
   return namespaces.size === 0 ? 'the user is neither an admin nor in any tenant' : `not a namespace of this tenant (${[...namespaces].join(', ')})`;
 }
 
+/** The rule a write at `namespace` (undefined: the cluster scope) breaks for this scope, or undefined when none. */
+function scopeRefusal(scope: ReturnType<typeof writeScopeOf>, namespace: string | undefined): string | undefined {
+  if (scope.admin) return undefined;
+  if (namespace === undefined) return 'only admins write cluster-scoped objects';
+  if (!scope.namespaces.has(namespace)) return outsideScopeRule(scope.namespaces);
+  return undefined;
+}
+
 function scopeDecision(scope: ReturnType<typeof writeScopeOf>, principal: string, request: WriteRequest): Decision {
-  if (scope.admin) return ALLOWED;
-  const { namespace } = request.object.metadata;
-  if (namespace === undefined) return refusal(principal, request, 'only admins write cluster-scoped objects');
-  if (!scope.namespaces.has(namespace)) return refusal(principal, request, outsideScopeRule(scope.namespaces));
-  return ALLOWED;
+  const rule = scopeRefusal(scope, request.object.metadata.namespace);
+  return rule === undefined ? ALLOWED : refusal(principal, request, rule);
 }
 
 /**
@@ -66,5 +71,17 @@ export class Authorizer {
    */
   decideScope(principal: string, request: WriteRequest): Decision {
     return scopeDecision(writeScopeOf(this.tenancy, principal), principal, request);
+  }
+
+  /**
+   * Whether the principal may write anything at `namespace` (undefined: the cluster scope), as a
+   * SelfSubjectAccessReview asks it: the scope alone, since what an object names (its PriorityClass,
+   * non-preemptibility) is judged when it is written.
+   */
+  decideScopeAt(principal: string, verb: WriteVerb, resource: string, namespace: string | undefined): Decision {
+    const rule = scopeRefusal(writeScopeOf(this.tenancy, principal), namespace);
+    if (rule === undefined) return ALLOWED;
+    const where = namespace === undefined ? ' at the cluster scope' : ` in namespace "${namespace}"`;
+    return { allowed: false, message: `user "${principal}" cannot ${verb} ${resource}${where}: ${rule}` };
   }
 }

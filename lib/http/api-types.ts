@@ -14,6 +14,8 @@ export interface ApiRequest {
   /** Header names in lower case. */
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly body: string | undefined;
+  /** The body as it arrived, for the media types that are not text (protobuf). */
+  readonly bodyBytes?: Uint8Array;
 }
 
 export interface ApiResponse {
@@ -50,4 +52,6 @@ export interface ApiDependencies {
    * Reads are never restricted.
    */
   readonly access?: ApiAccess;
+  /** The caller's principal as the transport knows it, with or without tenancy: what SelfSubjectReview answers. */
+  readonly caller?: string;
 }

@@ -52,14 +52,19 @@ export function apiResourceList(group: string, version: string): object | undefi
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: resources[0]!.info.apiVersion,
-    resources: resources.map((r) => ({
-      name: r.info.plural,
-      singularName: r.info.kind.toLowerCase(),
-      namespaced: r.info.namespaced,
-      kind: r.info.kind,
-      verbs: r.verbs,
-      ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
-    })),
+    resources: resources.flatMap((r) => [
+      {
+        name: r.info.plural,
+        singularName: r.info.kind.toLowerCase(),
+        namespaced: r.info.namespaced,
+        kind: r.info.kind,
+        verbs: r.verbs,
+        ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
+        ...(r.categories.length > 0 ? { categories: r.categories } : {}),
+      },
+      // kubectl scale finds the Scale kind of a resource here.
+      ...(r.scalable ? [{ name: `${r.info.plural}/scale`, singularName: '', namespaced: r.info.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }] : []),
+    ]),
   };
 }
 

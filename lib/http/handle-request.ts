@@ -9,8 +9,10 @@ import { operationOf, parseRoute, type Operation, type ResourceRoute, type Route
 import { qualifiedResource, type ServedResource } from './served-resources';
 import { ApiError, statusResponse } from './status';
 import { systemClock } from '../ports/clock';
+import { scaleResponse } from './scale';
 import { withTableOutput } from './table-output';
 import { checkAuthenticated } from './write-authorization';
+import { SELF_SUBJECT_ACCESS_REVIEWS_PATH, SELF_SUBJECT_REVIEWS_PATH, selfSubjectAccessReview, selfSubjectReview } from './self-reviews';
 
 function pathNotFound(): ApiError {
   return new ApiError('NotFound', 'the server could not find the requested resource');
@@ -58,6 +60,7 @@ function eventResponse(route: ResourceRoute, operation: Operation, request: ApiR
 }
 
 async function resourceResponse(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  if (route.subresource === 'scale') return scaleResponse(route, request, deps);
   const operation = operationOf(request.method, route);
   if (!operation || !route.resource.verbs.includes(operation.verb)) throw methodNotAllowed(route.resource);
   checkQuery(request, operation);
@@ -80,6 +83,8 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDependencie
       if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed();
       return await queueStatus(deps.queues);
     }
+    if (request.path === SELF_SUBJECT_ACCESS_REVIEWS_PATH) return selfSubjectAccessReview(request, deps);
+    if (request.path === SELF_SUBJECT_REVIEWS_PATH) return selfSubjectReview(request, deps);
     const route = parseRoute(request.path);
     if (!route) throw pathNotFound();
     if (route.type !== 'resource') return documentResponse(request, route);

@@ -10,6 +10,8 @@ export interface ResourceRoute {
   readonly namespace: string | undefined;
   /** Undefined for the collection. */
   readonly name: string | undefined;
+  /** The scale subresource of a workload template (…/deployments/web/scale). */
+  readonly subresource?: 'scale';
 }
 
 export type Route =
@@ -43,6 +45,10 @@ function groupVersionRoute(group: string, version: string, rest: readonly string
   if (rest.length === 0) return document(apiResourceList(group, version));
   if (rest[0] === 'namespaces' && rest.length >= 3 && rest.length <= 4) {
     return resourceRoute(findResource(group, version, rest[2]!), rest[1], rest[3]);
+  }
+  if (rest[0] === 'namespaces' && rest.length === 5 && rest[4] === 'scale') {
+    const resource = findResource(group, version, rest[2]!);
+    return resource?.scalable ? { type: 'resource', resource, namespace: rest[1], name: rest[3], subresource: 'scale' } : undefined;
   }
   if (rest.length <= 2) return resourceRoute(findResource(group, version, rest[0]!), undefined, rest[1]);
   return undefined;

@@ -19,6 +19,10 @@ export interface ServedResource {
    * lists), so there a strategic merge patch means the same as a JSON merge patch.
    */
   readonly mergesListsByKey: boolean;
+  /** Has the scale subresource (kubectl scale): Deployments, StatefulSets and ReplicaSets, as in Kubernetes. */
+  readonly scalable: boolean;
+  /** Groups kubectl can name instead of the resource: `kubectl get all` lists the workloads. */
+  readonly categories: readonly string[];
 }
 
 const READ_WRITE: readonly Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update'];
@@ -59,6 +63,8 @@ function serve(info: KindInfo): ServedResource {
     shortNames: SHORT_NAMES[info.plural] ?? [],
     source: info === EVENT ? 'events' : 'store',
     mergesListsByKey: !SYSTEM_KINDS.includes(info),
+    scalable: info.apiVersion === 'apps/v1',
+    categories: TEMPLATE_KINDS.includes(info) ? ['all'] : [],
   };
 }
 

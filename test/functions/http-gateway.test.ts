@@ -13,7 +13,8 @@ describe('the local HTTP gateway', () => {
     const handled: string[] = [];
     const server = await startHttpGateway(
       async (event) => {
-        handled.push(event.body ?? '');
+        // As API Gateway passes binary bodies: base64, said by isBase64Encoded.
+        handled.push(event.body === undefined ? '' : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body);
         await hold;
         return { statusCode: 200, body: 'ok' };
       },

@@ -18,10 +18,12 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-async function readBody(request: IncomingMessage): Promise<string | undefined> {
+async function readBody(request: IncomingMessage): Promise<{ body?: string; bodyBytes?: Buffer }> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return chunks.length === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
+  if (chunks.length === 0) return {};
+  const bytes = Buffer.concat(chunks);
+  return { body: bytes.toString('utf8'), bodyBytes: bytes };
 }
 
 /** Everything the scheduling cycle does not do: the policy controller makes bindings and queues them. */
@@ -51,7 +53,8 @@ export async function startTestApi(mode: SchedulingMode = 'after-each-request'):
           path: url.pathname,
           query: Object.fromEntries(url.searchParams),
           headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value])),
-          body: await readBody(request),
+          body: undefined,
+          ...(await readBody(request)),
         },
         { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues, clock: system.clock },
       );

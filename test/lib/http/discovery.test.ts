@@ -56,8 +56,28 @@ describe('discovery', () => {
     const reply = await api.get(`/apis/${groupVersion}`);
     expect(reply.statusCode).toBe(200);
     expect(reply.body).toMatchObject({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion });
-    expect(reply.body.resources.map((r: Record<string, unknown>) => [r.name, r.kind, r.namespaced, r.shortNames])).toEqual(expected);
-    for (const resource of reply.body.resources) expect(resource.singularName).toBe(resource.kind.toLowerCase());
+    const resources = reply.body.resources.filter((r: { name: string }) => !r.name.includes('/'));
+    expect(resources.map((r: Record<string, unknown>) => [r.name, r.kind, r.namespaced, r.shortNames])).toEqual(expected);
+    for (const resource of resources) expect(resource.singularName).toBe(resource.kind.toLowerCase());
+  });
+
+  it('lists the scale subresource of Deployments, StatefulSets and ReplicaSets, and the workloads in the category all', async () => {
+    const apps = (await api.get('/apis/apps/v1')).body.resources;
+    expect(apps.filter((r: { name: string }) => r.name.endsWith('/scale'))).toEqual(
+      ['deployments', 'statefulsets', 'replicasets'].map((plural) => ({
+        name: `${plural}/scale`,
+        singularName: '',
+        namespaced: true,
+        group: 'autoscaling',
+        version: 'v1',
+        kind: 'Scale',
+        verbs: ['get', 'patch', 'update'],
+      })),
+    );
+    expect(apps[0].categories).toEqual(['all']);
+    const jobs = (await api.get('/apis/batch/v1')).body.resources;
+    expect(jobs.map((r: { name: string }) => r.name)).toEqual(['jobs']);
+    expect((await api.get('/apis/work.karmada.io/v1alpha2')).body.resources[0].categories).toBeUndefined();
   });
 
   it('lists the verbs each resource supports', async () => {

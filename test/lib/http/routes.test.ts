@@ -32,7 +32,8 @@ describe('parseRoute', () => {
   it.each([
     '/apis/apps/v1/deployments/web', // a namespaced object needs its namespace
     '/apis/scheduling.k8s.io/v1/namespaces/default/priorityclasses', // a cluster-scoped kind has none
-    '/apis/apps/v1/namespaces/default/deployments/web/scale', // no subresources
+    '/apis/batch/v1/namespaces/default/jobs/report/scale', // a Job has no scale subresource, as in Kubernetes
+    '/apis/apps/v1/namespaces/default/deployments/web/status', // nor status
     '/apis/apps/v1/namespaces/default',
     '/apis/apps/v1/pods',
     '/api/v1/namespaces/default/pods',
