@@ -1,0 +1,144 @@
+/**
+ * The real kubectl (v1.32 on these machines) against the API, with no flags: it reads the OpenAPI v3
+ * documents, validates on the server (fieldValidation=Strict), and every command a platform team
+ * uses on workloads works. Skipped, saying so, where kubectl is not installed.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from './support/api-server';
+
+function kubectlInstalled(): boolean {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    console.info('kubectl-commands: kubectl is not installed; skipping');
+    return false;
+  }
+}
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+let api: TestApi;
+let home: string;
+
+/** kubectl with no kubeconfig and a cache of its own, so no discovery or OpenAPI document of another server is reused. */
+function kubectl(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile('kubectl', [...args, '--server', api.url], { env: { ...process.env, KUBECONFIG: '/dev/null', HOME: home, ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+function deployment(name: string, replicas: number, resources = 'requests'): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: {app: ${name}}
+  template:
+    metadata:
+      labels: {app: ${name}}
+    spec:
+      containers:
+      - name: main
+        image: nginx
+        resources:
+          ${resources}:
+            cpu: 500m
+`;
+}
+
+async function manifest(name: string, text: string): Promise<string> {
+  const path = join(home, `${name}.yaml`);
+  await writeFile(path, text);
+  return path;
+}
+
+async function replicas(name: string): Promise<string> {
+  return (await kubectl(['get', 'deployment', name, '-o', 'jsonpath={.spec.replicas}'])).stdout;
+}
+
+describe.runIf(kubectlInstalled())('kubectl against the outrank API, with no flags', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'outrank-kubectl-'));
+    api = await startTestApi();
+    const applied = await kubectl(['apply', '-f', await manifest('web', deployment('web', 2))]);
+    expect(applied).toMatchObject({ code: 0, stdout: 'deployment.apps/web created\n' });
+  });
+  afterAll(() => api.close());
+
+  it('apply validates on the server: a misspelt field is refused naming its path, and nothing is written', async () => {
+    const result = await kubectl(['apply', '-f', await manifest('typo', deployment('typo', 1, 'requets'))]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('spec.template.spec.containers[0].resources.requets: unknown field');
+    expect(result.stderr).not.toContain('--validate=false');
+    expect((await kubectl(['get', 'deployment', 'typo'])).code).toBe(1);
+  });
+
+  it('apply of an unchanged manifest says unchanged', async () => {
+    expect((await kubectl(['apply', '-f', join(home, 'web.yaml')])).stdout).toBe('deployment.apps/web unchanged\n');
+  });
+
+  it('explain shows the fields and their descriptions', async () => {
+    const result = await kubectl(['explain', 'deployment.spec.template.spec.containers.resources']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/requests\s+<map\[string\]/);
+    expect(result.stdout).toContain('outrank places replicas by');
+    expect((await kubectl(['explain', 'propagationpolicy.spec.preemption'])).stdout).toContain('Policy priority and preemption (002)');
+  });
+
+  it('diff shows what apply would change, and --dry-run=server changes nothing', async () => {
+    const scaled = await manifest('web-3', deployment('web', 3));
+    const diff = await kubectl(['diff', '-f', scaled]);
+    expect(diff.code).toBe(1);
+    expect(diff.stdout).toMatch(/^\+\s+replicas: 3$/m);
+    const dryRun = await kubectl(['apply', '-f', scaled, '--dry-run=server']);
+    expect(dryRun).toMatchObject({ code: 0, stdout: 'deployment.apps/web configured (server dry run)\n' });
+    expect(await replicas('web')).toBe('2');
+  });
+
+  it('create of an existing object is AlreadyExists', async () => {
+    const result = await kubectl(['create', '-f', join(home, 'web.yaml')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('(AlreadyExists)');
+  });
+
+  it('server-side apply, JSON patch, scale and edit each change the Deployment', async () => {
+    expect((await kubectl(['apply', '--server-side', '-f', await manifest('web-4', deployment('web', 4))])).stdout).toBe('deployment.apps/web serverside-applied\n');
+    expect(await replicas('web')).toBe('4');
+    expect((await kubectl(['patch', 'deployment', 'web', '--type=json', '-p', '[{"op":"replace","path":"/spec/replicas","value":5}]'])).code).toBe(0);
+    expect(await replicas('web')).toBe('5');
+    expect((await kubectl(['scale', 'deployment', 'web', '--replicas=6'])).stdout).toBe('deployment.apps/web scaled\n');
+    expect(await replicas('web')).toBe('6');
+    const edited = await kubectl(['edit', 'deployment', 'web'], { EDITOR: 'sed -i s/replicas:\\ 6/replicas:\\ 7/' });
+    expect(edited).toMatchObject({ code: 0, stdout: 'deployment.apps/web edited\n' });
+    expect(await replicas('web')).toBe('7');
+  });
+
+  it('get pages with --chunk-size and lists workloads under the category all', async () => {
+    await kubectl(['apply', '-f', await manifest('api', deployment('api', 1))]);
+    const chunked = await kubectl(['get', 'deployments', '--chunk-size=1', '-o', 'name']);
+    expect(chunked.stdout).toBe('deployment.apps/api\ndeployment.apps/web\n');
+    expect((await kubectl(['get', 'all', '-o', 'name'])).stdout).toBe('deployment.apps/api\ndeployment.apps/web\n');
+  });
+
+  it('auth can-i tells the truth about bindings and kinds the API does not serve; auth whoami answers', async () => {
+    expect((await kubectl(['auth', 'can-i', 'create', 'deployments'])).stdout).toBe('yes\n');
+    const bindings = await kubectl(['auth', 'can-i', 'create', 'resourcebindings']);
+    expect(bindings).toMatchObject({ code: 1, stdout: 'no - resourcebindings supports only get, list, patch\n' });
+    expect((await kubectl(['auth', 'can-i', 'patch', 'resourcebindings'])).stdout).toBe('yes\n');
+    expect((await kubectl(['auth', 'whoami'])).stdout).toMatch(/^Username\s+\S+$/m);
+  });
+});
