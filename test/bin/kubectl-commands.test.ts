@@ -3,22 +3,13 @@
  * documents, validates on the server (fieldValidation=Strict), and every command a platform team
  * uses on workloads works. Skipped, saying so, where kubectl is not installed.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api-server';
-
-function kubectlInstalled(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    console.info('kubectl-commands: kubectl is not installed; skipping');
-    return false;
-  }
-}
+import { kubectlInstalled } from './support/kubectl-installed';
 
 interface Run {
   readonly code: number;
@@ -70,7 +61,7 @@ async function replicas(name: string): Promise<string> {
   return (await kubectl(['get', 'deployment', name, '-o', 'jsonpath={.spec.replicas}'])).stdout;
 }
 
-describe.runIf(kubectlInstalled())('kubectl against the outrank API, with no flags', { timeout: 60_000 }, () => {
+describe.runIf(kubectlInstalled('kubectl-commands'))('kubectl against the outrank API, with no flags', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'outrank-kubectl-'));
     api = await startTestApi();

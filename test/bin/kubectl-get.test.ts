@@ -2,28 +2,19 @@
  * kubectl itself (v1.32 on these machines) against the API: `kubectl get` asks for a meta.k8s.io Table
  * and prints the columns outrank chose, with no flags. Skipped, saying so, where kubectl is not installed.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api-server';
+import { kubectlInstalled } from './support/kubectl-installed';
 import { outrank, rows } from './support/run-cli';
 
 const run = promisify(execFile);
 
-function kubectlInstalled(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    console.info('kubectl-get: kubectl is not installed; skipping');
-    return false;
-  }
-}
-
 let api: TestApi;
 const kubectl = async (...args: string[]) => (await run('kubectl', [...args, '--server', api.url], { env: { ...process.env, KUBECONFIG: '/dev/null' } })).stdout;
 
-describe.runIf(kubectlInstalled())('kubectl get against the outrank API', () => {
+describe.runIf(kubectlInstalled('kubectl-get'))('kubectl get against the outrank API', () => {
   beforeAll(async () => {
     api = await startTestApi();
     expect((await outrank('apply', '-f', 'examples/000-binding-preemption.yaml', '--server', api.url)).code).toBe(0);
