@@ -181,6 +181,21 @@ export class DynamoDbObjectStore implements ObjectStore {
     return { changes, cursor: String(startedAt) };
   }
 
+  /**
+   * A version's first digits are its write time, and the feed's cursor is a time: the feed read from
+   * there (less its overlap) holds every change committed after the version. Deletion markers last a
+   * day, so an older version is too old.
+   */
+  cursorAt(resourceVersion: string): string | undefined {
+    if (!/^[0-9a-z]{9}[0-9a-f]{12}$/.test(resourceVersion)) return undefined;
+    const ms = Number.parseInt(resourceVersion.slice(0, TIME_DIGITS), 36);
+    return ms < Date.now() - DELETION_MARKER_TTL_SECONDS * 1000 ? undefined : String(ms);
+  }
+
+  versionAt(cursor: string): string {
+    return `${timePrefix(Number(cursor))}${'0'.repeat(RANDOM_HEX_DIGITS)}`;
+  }
+
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
     const markers = writes.filter((write) => write.op === 'delete').length;
     if (writes.length + markers > MAX_TRANSACTION_ITEMS) {

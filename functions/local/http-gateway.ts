@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2WithIAMAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiEvent } from '../caller-identity';
+import type { ResponseStream } from '../watch';
 import { localLambdaContext } from './lambda-context';
 import { localIdentity, type LocalIdentity } from './local-identity';
 
@@ -15,7 +16,38 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
  */
 const MAX_IN_FLIGHT = 64;
 
+/** Watches stay open for minutes: they are counted apart from requests, and bounded on their own. */
+const MAX_WATCHES = 256;
+
 class BodyTooLargeError extends Error {}
+
+/** As a Lambda function URL in RESPONSE_STREAM mode calls its handler: the event, a stream for the answer, and a signal for a client gone. */
+export type StreamingHandler = (event: APIGatewayProxyEventV2WithIAMAuthorizer, stream: ResponseStream, signal: AbortSignal) => Promise<void>;
+
+function isWatch(request: IncomingMessage): boolean {
+  const watch = new URL(request.url ?? '/', 'http://localhost').searchParams.get('watch');
+  return request.method === 'GET' && (watch === '1' || watch === 'true');
+}
+
+async function streamTo(response: ServerResponse, streamHandler: StreamingHandler, request: IncomingMessage, identify: LocalIdentity): Promise<void> {
+  const controller = new AbortController();
+  response.on('close', () => controller.abort());
+  try {
+    await streamHandler(
+      toEvent(request, await readBody(request), identify),
+      {
+        // Headers go out at once: a watching client waits for them before it reads any event.
+        start: (statusCode, headers) => response.writeHead(statusCode, headers).flushHeaders(),
+        write: (chunk) => response.write(chunk),
+        end: () => response.end(),
+      },
+      controller.signal,
+    );
+  } catch {
+    if (!response.headersSent) failure(response, 500, 'InternalError', 'an internal error occurred');
+    else response.end();
+  }
+}
 
 /** The body as API Gateway passes any body it does not take for text: base64, so that binary bodies (protobuf) arrive intact. */
 async function readBody(request: IncomingMessage): Promise<string | undefined> {
@@ -90,9 +122,21 @@ export function startHttpGateway(
   port: number,
   identify: LocalIdentity = localIdentity(process.env),
   maxInFlight = MAX_IN_FLIGHT,
+  streamHandler?: StreamingHandler,
 ): Promise<Server> {
   let inFlight = 0;
+  let watching = 0;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    if (streamHandler && isWatch(request)) {
+      if (watching >= MAX_WATCHES) {
+        failure(response, 429, 'TooManyRequests', `more than ${MAX_WATCHES} watches at once; retry after 1 s`, { 'retry-after': '1' });
+        request.resume();
+        return;
+      }
+      watching += 1;
+      void streamTo(response, streamHandler, request, identify).finally(() => (watching -= 1));
+      return;
+    }
     if (inFlight >= maxInFlight) {
       failure(response, 429, 'TooManyRequests', `more than ${maxInFlight} requests at once; retry after 1 s`, { 'retry-after': '1' });
       request.resume();

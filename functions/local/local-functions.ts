@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import type { AwsClients, AwsResources } from '../adapters/aws-context';
 import { resetControllerContext } from '../context';
 import { environmentFor, parseSettings, type OutrankSettingsWithTenancy } from '../environment';
-import type { HttpApiHandler } from './http-gateway';
+import type { HttpApiHandler, StreamingHandler } from './http-gateway';
 import { localLambdaContext } from './lambda-context';
 import type { Poller } from './poller';
 import { SqsPoller, type SqsHandler } from './sqs-poller';
@@ -23,12 +23,18 @@ export interface LocalFunctionOptions {
   readonly streamStart?: StreamStart;
 }
 
+/** A local watch lasts at most as long as one on the stack's function URL (15 minutes), and reads the feed four times a second. */
+const LOCAL_WATCH_LIMIT_MS = 15 * 60_000;
+const LOCAL_WATCH_POLL_MS = 250;
+
 /** As the stack's stream event source mapping: batches of up to 100 records, 10 retries. */
 const STREAM_BATCH_SIZE = 100;
 const STREAM_MAX_ATTEMPTS = 11;
 
 export interface LocalFunctions {
   readonly api: HttpApiHandler;
+  /** The watch function, as its function URL streams: every request, watches event by event. */
+  readonly watch: StreamingHandler;
   /**
    * policy-change (on the objects table's stream and its queue), binding-enqueue and schedule-cycle (on
    * the tick queue), as event source mappings drive them.
@@ -61,9 +67,10 @@ export async function loadLocalFunctions(
   Object.assign(process.env, environmentFor(resources, settings));
   resetControllerContext();
 
-  const [{ handler: api }, { handler: policyChange }, { handler: bindingEnqueue }, { handler: scheduleCycle }, { handler: reconcile }] =
+  const [{ handler: api }, { streamApiRequest, watchTiming }, { handler: policyChange }, { handler: bindingEnqueue }, { handler: scheduleCycle }, { handler: reconcile }] =
     await Promise.all([
       import('../api'),
+      import('../watch'),
       import('../policy-change'),
       import('../binding-enqueue'),
       import('../schedule-cycle'),
@@ -87,6 +94,7 @@ export async function loadLocalFunctions(
 
   return {
     api,
+    watch: (event, stream, signal) => streamApiRequest(event, stream, signal, watchTiming(LOCAL_WATCH_LIMIT_MS, LOCAL_WATCH_POLL_MS)),
     pollers: [
       objectStream,
       await poller('outrank-policy-change', policyChange as SqsHandler, resources.policyChangeQueueUrl),

@@ -68,7 +68,7 @@ async function startOn(endpoint: AwsEndpoint, options: LocalRuntimeOptions): Pro
   const reconcileTimer = setInterval(() => functions.reconcile().catch(onError), options.reconcileIntervalMs);
   const scheduleTimer = setInterval(() => functions.scheduleCycle().catch(onError), options.scheduleIntervalMs);
   const resyncTimer = setInterval(() => functions.resync().catch(onError), options.resyncIntervalMs);
-  const server: Server = await startHttpGateway(functions.api, options.port);
+  const server: Server = await startHttpGateway(functions.api, options.port, undefined, undefined, functions.watch);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
 

@@ -32,7 +32,7 @@ function documentResponse(request: ApiRequest, route: Exclude<Route, ResourceRou
 /** Refusals that depend on the query, not the body; like every routing check, before anything is written. */
 function checkQuery(request: ApiRequest, operation: Operation): void {
   if (operation.verb === 'list' && (request.query.watch === 'true' || request.query.watch === '1')) {
-    throw new ApiError('MethodNotAllowed', 'watch is not supported: list instead');
+    throw new ApiError('MethodNotAllowed', 'watch is served by the streaming endpoint (the local runtime, or the stack\'s watch function URL), not here: list instead');
   }
 }
 

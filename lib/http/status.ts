@@ -10,6 +10,7 @@ const CODES = {
   MethodNotAllowed: 405,
   AlreadyExists: 409,
   Conflict: 409,
+  Expired: 410,
   RequestEntityTooLarge: 413,
   UnsupportedMediaType: 415,
   Invalid: 422,

@@ -48,24 +48,30 @@ function rowObject(object: ListedObject & { apiVersion?: string; kind?: string }
 }
 
 /**
- * A get or list answered as a meta.k8s.io Table when the client asks for one (kubectl get does), with the
- * columns `outrank get` prints (lib/format/columns.ts); otherwise the response as it is.
+ * The objects as the meta.k8s.io Table the request asks for, with the columns `outrank get` prints
+ * (lib/format/columns.ts); undefined when it asks for no Table. A watch sends each event's object so.
  */
-export function withTableOutput(request: ApiRequest, resource: ServedResource, response: ApiResponse, now: number): ApiResponse {
+export function tableFor(request: ApiRequest, resource: ServedResource, objects: readonly ListedObject[], metadata: object, now: number): object | undefined {
   const version = requestedTableVersion(request.headers.accept);
-  if (!version || response.statusCode !== 200) return response;
+  if (!version) return undefined;
   const include = includeObjectOf(request);
-  const body = JSON.parse(response.body) as { items?: ListedObject[]; metadata?: { resourceVersion?: string } } & ListedObject;
-  const objects = body.items ?? [body];
   const columns = columnsOf(resource.info.kind);
-  return jsonResponse(200, {
+  return {
     kind: 'Table',
     apiVersion: `meta.k8s.io/${version}`,
-    metadata: body.items ? { resourceVersion: body.metadata?.resourceVersion ?? '' } : {},
+    metadata,
     columnDefinitions: columns.map(columnDefinition),
     rows: objects.map((object) => {
       const row = rowObject(object, include);
       return { cells: columns.map((column) => column.value(object, now)), ...(row === undefined ? {} : { object: row }) };
     }),
-  });
+  };
+}
+
+/** A get or list answered as a Table when the client asks for one (kubectl get does); otherwise the response as it is. */
+export function withTableOutput(request: ApiRequest, resource: ServedResource, response: ApiResponse, now: number): ApiResponse {
+  if (response.statusCode !== 200 || !requestedTableVersion(request.headers.accept)) return response;
+  const body = JSON.parse(response.body) as { items?: ListedObject[]; metadata?: { resourceVersion?: string } } & ListedObject;
+  const metadata = body.items ? { resourceVersion: body.metadata?.resourceVersion ?? '' } : {};
+  return jsonResponse(200, tableFor(request, resource, body.items ?? [body], metadata, now));
 }

@@ -91,6 +91,15 @@ export class MemoryObjectStore implements ObjectStore {
     return { changes, cursor: position };
   }
 
+  /** Versions are the store's commit sequence, and the feed's cursor is that sequence: the two are one. */
+  cursorAt(resourceVersion: string): string | undefined {
+    return /^\d{1,15}$/.test(resourceVersion) && Number(resourceVersion) <= this.sequence ? resourceVersion : undefined;
+  }
+
+  versionAt(cursor: string): string {
+    return cursor;
+  }
+
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
     const refs = writes.map((w) => (w.op === 'put' ? refOf(w.object) : w.ref));
     refs.forEach((ref, index) => {
@@ -116,7 +125,7 @@ export class MemoryObjectStore implements ObjectStore {
       }
       const stored = frozenCopy({ ...write.object, metadata: { ...write.object.metadata, resourceVersion: revision } } as StoredObject);
       objects.set(refKey(ref), stored);
-      committed.push({ ref, object: stored, revision });
+      committed.push({ ref, object: stored, revision, created: write.expectedVersion === null });
       objects.log.push({ sequence: this.sequence, change: committed.at(-1)! });
       return stored;
     });

@@ -52,6 +52,11 @@ export interface StoredChange<T extends StoredObject = StoredObject> {
    * Revisions of different objects say nothing.
    */
   readonly revision: string;
+  /**
+   * True when this change created the object, false when it replaced one; undefined when the store
+   * cannot tell (DynamoDB's feed reads items as they are now). A watch says ADDED or MODIFIED by it.
+   */
+  readonly created?: boolean;
 }
 
 /** Orders two revisions of one object: the longer is the later, then the greater string. */
@@ -83,4 +88,13 @@ export interface ObjectStore {
    * greater than the one it has). Its cost is in the changes, not in the number of objects.
    */
   changes<T extends StoredObject>(group: string, kind: string, cursor?: string): Promise<ChangePage<T>>;
+  /**
+   * The cursor of the change feed for a resourceVersion a client holds (an object's, a list's or a
+   * watch bookmark's): reading `changes` from it gives every change committed after that version,
+   * possibly with some before it. Undefined when the feed no longer reaches back that far, or the
+   * version is not one this store gave (a watch then answers 410 Gone and the client lists again).
+   */
+  cursorAt(resourceVersion: string): string | undefined;
+  /** A resourceVersion that `cursorAt` maps back to `cursor`: what a watch bookmark carries. */
+  versionAt(cursor: string): string;
 }

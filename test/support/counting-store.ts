@@ -52,6 +52,14 @@ export class CountingStore implements ObjectStore {
     return page;
   }
 
+  cursorAt(resourceVersion: string): string | undefined {
+    return this.store.cursorAt(resourceVersion);
+  }
+
+  versionAt(cursor: string): string {
+    return this.store.versionAt(cursor);
+  }
+
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
     this.count('transact', 0, writes.length);
     return this.store.transact(writes);

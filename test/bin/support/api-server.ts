@@ -1,4 +1,8 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ApiResponse } from '../../../lib/http/api-types';
+import { isWatchRequest, type OpenWatch, type WatchTiming } from '../../../lib/http/watch';
+import { serveWatch } from '../../../lib/http/watch-request';
 import type { AddressInfo } from 'node:net';
 import { handleApiRequest } from '../../../lib/http';
 import type { MessageQueue } from '../../../lib/ports/message-queue';
@@ -15,6 +19,10 @@ export type SchedulingMode = 'after-each-request' | 'background' | 'without-sche
 export interface TestApi {
   readonly url: string;
   readonly system: MemorySystem;
+  /** Every request's method and URL (path and query), in the order they arrived. */
+  readonly requests: string[];
+  /** Cuts every open connection, watches among them, as a network failure would; the server goes on. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -40,24 +48,52 @@ async function runWithoutScheduler(system: MemorySystem): Promise<void> {
   await drain(system.bindingEnqueueQueue, (request) => system.bindingEnqueue.handle(request));
 }
 
+/** Watches read the change feed every 20 ms, so that tests see events at once; they last at most a minute. */
+const TEST_WATCH_TIMING: WatchTiming = {
+  pollIntervalMs: 20,
+  bookmarkIntervalMs: 1_000,
+  maxTimeoutSeconds: 60,
+  now: Date.now,
+  sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
+};
+
+/** A watch written as the local gateway writes one: one JSON event per line, until it ends or the client goes. */
+async function streamWatch(served: ApiResponse | OpenWatch, response: ServerResponse): Promise<void> {
+  if ('statusCode' in served) {
+    response.writeHead(served.statusCode, served.headers).end(served.body);
+    return;
+  }
+  const controller = new AbortController();
+  response.on('close', () => controller.abort());
+  // Headers go out at once: a client waits for them before it reads any event.
+  response.writeHead(200, { 'content-type': 'application/json' }).flushHeaders();
+  await served.run({ signal: controller.signal, send: (event) => void response.write(`${JSON.stringify(event)}\n`) });
+  response.end();
+}
+
 /** The HTTP API over a fresh in-memory system, on a free loopback port. */
 export async function startTestApi(mode: SchedulingMode = 'after-each-request'): Promise<TestApi> {
   const system = new MemorySystem();
   const afterRequest = mode === 'after-each-request' ? () => system.runUntilIdle() : mode === 'without-scheduler' ? () => runWithoutScheduler(system) : async () => {};
+  const requests: string[] = [];
   const server = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-      const reply = await handleApiRequest(
-        {
-          method: request.method ?? 'GET',
-          path: url.pathname,
-          query: Object.fromEntries(url.searchParams),
-          headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value])),
-          body: undefined,
-          ...(await readBody(request)),
-        },
-        { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues, clock: system.clock },
-      );
+      const apiRequest = {
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value])),
+        body: undefined,
+        ...(await readBody(request)),
+      };
+      const deps = { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues, clock: system.clock };
+      if (isWatchRequest(apiRequest)) {
+        await streamWatch(serveWatch(apiRequest, deps, TEST_WATCH_TIMING), response);
+        return;
+      }
+      const reply = await handleApiRequest(apiRequest, deps);
       await afterRequest();
       // The system's clock is virtual: the Date header tells clients its time, as a server's tells its own.
       response.writeHead(reply.statusCode, { ...reply.headers, date: new Date(system.clock.now()).toUTCString() }).end(reply.body);
@@ -76,6 +112,8 @@ export async function startTestApi(mode: SchedulingMode = 'after-each-request'):
   return {
     url: `http://127.0.0.1:${port}`,
     system,
+    requests,
+    dropConnections: () => server.closeAllConnections(),
     close: async () => {
       clearInterval(timer);
       await running;

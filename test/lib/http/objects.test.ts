@@ -328,6 +328,8 @@ describe('request checks, all before anything is written', () => {
       transact: () => Promise.reject(new Error('unused')),
       getMany: () => Promise.reject(new Error('unused')),
       changes: () => Promise.reject(new Error('unused')),
+      cursorAt: () => undefined,
+      versionAt: (cursor) => cursor,
     };
     const errors: unknown[] = [];
     const reply = parseReply(

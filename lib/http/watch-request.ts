@@ -1,0 +1,43 @@
+import type { ListedObject } from '../format/columns';
+import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
+import { errorStatus, type ErrorTarget } from './error-status';
+import { parseRoute } from './routes';
+import { ApiError, statusResponse } from './status';
+import { tableFor } from './table-output';
+import { openWatch, type OpenWatch, type WatchEvent, type WatchTiming } from './watch';
+import { checkAuthenticated } from './write-authorization';
+import { systemClock } from '../ports/clock';
+
+/** Events of objects, as Tables when the client asked for Tables (kubectl get -w does). */
+function asTables(request: ApiRequest, watch: OpenWatch, route: Extract<ReturnType<typeof parseRoute>, { type: 'resource' }>, deps: ApiDependencies): OpenWatch {
+  return {
+    run: (sink) =>
+      watch.run({
+        signal: sink.signal,
+        send: (event: WatchEvent) => {
+          if (event.type === 'ERROR' || event.type === 'BOOKMARK') return sink.send(event);
+          const table = tableFor(request, route.resource, [event.object as ListedObject], {}, (deps.clock ?? systemClock).now());
+          return sink.send(table ? { type: event.type, object: table } : event);
+        },
+      }),
+  };
+}
+
+/**
+ * A watch request (`?watch=1`) as a streaming transport serves it: a refusal as an ordinary Status
+ * response (checked like a list: authentication, the URL, the query), else the watch to run, whose
+ * events the transport writes as they come, one JSON object per line.
+ */
+export function serveWatch(request: ApiRequest, deps: ApiDependencies, timing: WatchTiming): ApiResponse | OpenWatch {
+  let target: ErrorTarget | undefined;
+  try {
+    checkAuthenticated(deps);
+    const route = parseRoute(request.path);
+    if (!route || route.type !== 'resource') throw new ApiError('NotFound', 'the server could not find the requested resource');
+    target = { resource: route.resource };
+    if (!route.resource.verbs.includes('list')) throw new ApiError('MethodNotAllowed', `${route.resource.info.plural} cannot be watched`);
+    return asTables(request, openWatch(route, request, deps, timing), route, deps);
+  } catch (error) {
+    return statusResponse(errorStatus(error, target));
+  }
+}

@@ -1,0 +1,171 @@
+import { refKey } from '../api/kinds';
+import { compareRevisions, type ChangePage, type StoredChange, type StoredObject } from '../ports/object-store';
+import type { ApiDependencies, ApiRequest } from './api-types';
+import { METADATA_FIELDS, selectionOf, type Selection } from './lists';
+import type { ResourceRoute } from './routes';
+import { ApiError, failureStatus } from './status';
+
+/**
+ * Watch with Kubernetes semantics (`?watch=1`), read from the store's change feed of the kind — the
+ * same feed the controllers' informers read, so its cost is in the changes, not the objects.
+ *
+ * - Without a resourceVersion (or "0"): ADDED for every object that matches now, then its changes.
+ * - From a resourceVersion (a list's, an event's, a bookmark's): every change committed after it. On
+ *   the memory store versions are the commit sequence and nothing repeats; on DynamoDB versions are
+ *   write times, so the first read repeats the changes of the feed's overlap before the version (a
+ *   MODIFIED the client already has) rather than miss one committed late. A version the feed no longer
+ *   reaches is an ERROR event with a 410 Expired Status, and the client lists again.
+ * - Label and field selectors as in Kubernetes: an object that comes to match is ADDED, one that stops
+ *   matching is DELETED.
+ * - BOOKMARK events (allowWatchBookmarks) carry a resourceVersion to resume from; the stream ends after
+ *   timeoutSeconds (at most the transport's limit), and the client watches again from its last version.
+ */
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchEvent {
+  readonly type: WatchEventType;
+  readonly object: unknown;
+}
+
+/** Where a watch writes its events, and how its reader says it has gone. */
+export interface WatchSink {
+  send(event: WatchEvent): void | Promise<void>;
+  readonly signal: AbortSignal;
+}
+
+export interface WatchTiming {
+  /** How often the change feed is read. */
+  readonly pollIntervalMs: number;
+  readonly bookmarkIntervalMs: number;
+  /** The longest a stream stays open (the transport's limit); timeoutSeconds asks for less. */
+  readonly maxTimeoutSeconds: number;
+  readonly now: () => number;
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** A watch whose request was checked: run it to stream its events until it times out or its reader goes. */
+export interface OpenWatch {
+  run(sink: WatchSink): Promise<void>;
+}
+
+export function isWatchRequest(request: ApiRequest): boolean {
+  return request.method.toUpperCase() === 'GET' && (request.query.watch === 'true' || request.query.watch === '1');
+}
+
+function timeoutOf(value: string | undefined, max: number): number {
+  if (value === undefined || value === '') return max;
+  const seconds = Number(value);
+  if (!Number.isSafeInteger(seconds) || seconds < 0) throw new ApiError('BadRequest', `timeoutSeconds: must be a non-negative integer, not "${value}"`);
+  return Math.min(seconds, max);
+}
+
+function inNamespace(route: ResourceRoute, ref: { namespace: string }): boolean {
+  return route.namespace === undefined || ref.namespace === route.namespace;
+}
+
+/** The deleted object as the client last knew it, at the version of its deletion. */
+function deletedObject(last: StoredObject | undefined, change: StoredChange, route: ResourceRoute): StoredObject {
+  const base = last ?? {
+    apiVersion: route.resource.info.apiVersion,
+    kind: route.resource.info.kind,
+    metadata: { name: change.ref.name, ...(change.ref.namespace ? { namespace: change.ref.namespace } : {}) },
+  };
+  return { ...base, metadata: { ...base.metadata, resourceVersion: change.revision } };
+}
+
+class StoreWatch implements OpenWatch {
+  /** The objects as the client knows them now, by key: what a selector matched, what a DELETED carries. */
+  private readonly known = new Map<string, StoredObject>();
+  /** The revision last sent per object, so that a change the feed gives twice is sent once. */
+  private readonly sent = new Map<string, string>();
+
+  constructor(
+    private readonly route: ResourceRoute,
+    private readonly deps: ApiDependencies,
+    private readonly selection: Selection<StoredObject>,
+    private readonly resourceVersion: string | undefined,
+    private readonly timeoutMs: number,
+    private readonly bookmarks: boolean,
+    private readonly timing: WatchTiming,
+  ) {}
+
+  async run(sink: WatchSink): Promise<void> {
+    const { group, info } = this.route.resource;
+    const store = this.deps.store;
+    const deadline = this.timing.now() + this.timeoutMs;
+    const initial = await store.changes(group, info.kind);
+    for (const change of initial.changes) if (inNamespace(this.route, change.ref) && change.object) this.known.set(refKey(change.ref), change.object);
+    const from = this.resourceVersion === undefined ? initial.cursor : store.cursorAt(this.resourceVersion);
+    if (from === undefined) {
+      await sink.send({ type: 'ERROR', object: failureStatus('Expired', `too old resource version: ${this.resourceVersion}`) });
+      return;
+    }
+    if (this.resourceVersion === undefined) await this.sendInitial(initial.changes, sink);
+    let cursor = from;
+    let nextBookmark = this.timing.now() + this.timing.bookmarkIntervalMs;
+    while (!sink.signal.aborted && this.timing.now() < deadline) {
+      const page: ChangePage = await store.changes(group, info.kind, cursor);
+      cursor = page.cursor;
+      for (const change of [...page.changes].sort((a, b) => compareRevisions(a.revision, b.revision))) await this.apply(change, sink);
+      if (this.bookmarks && this.timing.now() >= nextBookmark) {
+        await sink.send({ type: 'BOOKMARK', object: { apiVersion: info.apiVersion, kind: info.kind, metadata: { resourceVersion: store.versionAt(cursor) } } });
+        nextBookmark = this.timing.now() + this.timing.bookmarkIntervalMs;
+      }
+      await this.timing.sleep(Math.min(this.timing.pollIntervalMs, Math.max(0, deadline - this.timing.now())), sink.signal);
+    }
+  }
+
+  private async sendInitial(changes: readonly StoredChange[], sink: WatchSink): Promise<void> {
+    const objects = changes.filter((change) => change.object && inNamespace(this.route, change.ref));
+    objects.sort((a, b) => compareRevisions(a.revision, b.revision));
+    for (const change of objects) {
+      this.sent.set(refKey(change.ref), change.revision);
+      if (this.selection.matches(change.object!)) await sink.send({ type: 'ADDED', object: change.object });
+    }
+  }
+
+  private async apply(change: StoredChange, sink: WatchSink): Promise<void> {
+    if (!inNamespace(this.route, change.ref)) return;
+    const key = refKey(change.ref);
+    const sent = this.sent.get(key);
+    if (sent !== undefined && compareRevisions(change.revision, sent) <= 0) return;
+    this.sent.set(key, change.revision);
+    const previous = this.known.get(key);
+    const wasMatching = previous !== undefined && this.selection.matches(previous);
+    if (change.object === undefined) {
+      this.known.delete(key);
+      // From now on, a deletion of an object the client never had is not news; from a version, it may be.
+      if (wasMatching || (previous === undefined && this.resourceVersion !== undefined)) await sink.send({ type: 'DELETED', object: deletedObject(previous, change, this.route) });
+      return;
+    }
+    this.known.set(key, change.object);
+    const matches = this.selection.matches(change.object);
+    if (matches) await sink.send({ type: this.isNews(previous, wasMatching, change, sent) ? 'ADDED' : 'MODIFIED', object: change.object });
+    else if (wasMatching) await sink.send({ type: 'DELETED', object: change.object });
+  }
+
+  /**
+   * Whether the client cannot have had the object: it did not match before, or it was created after the
+   * watch began. From a version, an object the store says it created is new; one the store cannot
+   * tell about is taken to be known (MODIFIED), which informers treat alike.
+   */
+  private isNews(previous: StoredObject | undefined, wasMatching: boolean, change: StoredChange, sent: string | undefined): boolean {
+    if (previous === undefined) return true;
+    if (!wasMatching) return true;
+    return this.resourceVersion !== undefined && sent === undefined && change.created === true;
+  }
+}
+
+/**
+ * Checks a watch request as a list request is checked (a refusal is an ordinary Status, before any
+ * event), and returns the watch to run.
+ */
+export function openWatch(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies, timing: WatchTiming): OpenWatch {
+  if (route.name !== undefined || route.subresource !== undefined) throw new ApiError('MethodNotAllowed', 'watch a collection, with fieldSelector=metadata.name=<name> for one object');
+  if (route.resource.source !== 'store') throw new ApiError('MethodNotAllowed', `watch of ${route.resource.info.plural} is not served: list them instead`);
+  const selection = selectionOf<StoredObject>(request, METADATA_FIELDS);
+  const version = request.query.resourceVersion;
+  const timeoutSeconds = timeoutOf(request.query.timeoutSeconds, timing.maxTimeoutSeconds);
+  return new StoreWatch(route, deps, selection, version === undefined || version === '' || version === '0' ? undefined : version, timeoutSeconds * 1000, request.query.allowWatchBookmarks === 'true', timing);
+}

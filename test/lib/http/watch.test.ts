@@ -1,0 +1,155 @@
+/**
+ * Watch with Kubernetes semantics, on the in-memory store (whose versions are its commit sequence, so
+ * a watch from a version gives exactly the changes after it).
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { ApiRequest } from '../../../lib/http/api-types';
+import { isWatchRequest, type WatchEvent, type WatchTiming } from '../../../lib/http/watch';
+import { serveWatch } from '../../../lib/http/watch-request';
+import { Api, workload } from './support';
+
+const TIMING: WatchTiming = {
+  pollIntervalMs: 5,
+  bookmarkIntervalMs: 30,
+  maxTimeoutSeconds: 60,
+  now: Date.now,
+  sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
+};
+
+const ALL = '/apis/apps/v1/deployments';
+const DEFAULT = '/apis/apps/v1/namespaces/default/deployments';
+
+function request(path: string, query: Record<string, string> = {}, headers: Record<string, string> = {}): ApiRequest {
+  return { method: 'GET', path, query: { watch: '1', ...query }, headers, body: undefined };
+}
+
+interface Watching {
+  readonly events: WatchEvent[];
+  /** Waits until the events satisfy `done`, then stops the watch and returns them. */
+  until(done: (events: readonly WatchEvent[]) => boolean): Promise<WatchEvent[]>;
+  readonly ended: Promise<void>;
+}
+
+function watch(api: Api, watched: ApiRequest): Watching {
+  const served = serveWatch(watched, { objects: api.system.objects, store: api.system.store, events: api.system.events }, TIMING);
+  if ('statusCode' in served) throw new Error(`refused: ${served.body}`);
+  const events: WatchEvent[] = [];
+  const controller = new AbortController();
+  const ended = served.run({ signal: controller.signal, send: (event) => void events.push(event) });
+  return {
+    events,
+    ended,
+    until: async (done) => {
+      for (let waited = 0; !done(events); waited += 5) {
+        if (waited > 5_000) throw new Error(`watch events so far: ${JSON.stringify(events.map((e) => e.type))}`);
+        await delay(5);
+      }
+      controller.abort();
+      await ended;
+      return events;
+    },
+  };
+}
+
+const summary = (events: readonly WatchEvent[]) =>
+  events.filter((e) => e.type !== 'BOOKMARK').map((e) => [e.type, (e.object as { metadata: { name: string } }).metadata.name]);
+
+const scaled = (name: string, replicas: number, labels: Record<string, string> = {}) => {
+  const object = workload('apps/v1', 'Deployment', name, 'default', labels) as { spec: object };
+  return { ...object, spec: { ...object.spec, replicas } };
+};
+
+describe('watch', () => {
+  it('without a resourceVersion: ADDED for what exists, then MODIFIED and DELETED as it changes', async () => {
+    const api = new Api();
+    await api.seed(workload('apps/v1', 'Deployment', 'a'), workload('apps/v1', 'Deployment', 'b'));
+    const watching = watch(api, request(ALL));
+    await delay(20);
+    await api.system.objects.apply(scaled('a', 3));
+    await api.system.objects.delete({ group: 'apps', kind: 'Deployment', namespace: 'default', name: 'b' });
+    const events = await watching.until((e) => e.length >= 4);
+    expect(summary(events)).toEqual([['ADDED', 'a'], ['ADDED', 'b'], ['MODIFIED', 'a'], ['DELETED', 'b']]);
+    expect((events[3]!.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion).toMatch(/^\d+$/);
+  });
+
+  it('from a list\'s resourceVersion: exactly the changes after it, none before', async () => {
+    const api = new Api();
+    await api.seed(workload('apps/v1', 'Deployment', 'a'));
+    const list = await api.get(DEFAULT);
+    await api.system.objects.apply(scaled('a', 2));
+    await api.system.objects.apply(workload('apps/v1', 'Deployment', 'c'));
+    const events = await watch(api, request(DEFAULT, { resourceVersion: list.body.metadata.resourceVersion })).until((e) => e.length >= 2);
+    expect(summary(events)).toEqual([['MODIFIED', 'a'], ['ADDED', 'c']]);
+  });
+
+  it('resumes from a bookmark without missing a change', async () => {
+    const api = new Api();
+    await api.seed(workload('apps/v1', 'Deployment', 'a'));
+    const first = await watch(api, request(DEFAULT, { allowWatchBookmarks: 'true' })).until((e) => e.some((event) => event.type === 'BOOKMARK'));
+    const bookmark = first.find((event) => event.type === 'BOOKMARK')!.object as { metadata: { resourceVersion: string } };
+    await api.system.objects.apply(scaled('a', 4));
+    const resumed = await watch(api, request(DEFAULT, { resourceVersion: bookmark.metadata.resourceVersion })).until((e) => e.length >= 1);
+    expect(summary(resumed)).toEqual([['MODIFIED', 'a']]);
+    expect((resumed[0]!.object as { spec: { replicas: number } }).spec.replicas).toBe(4);
+  });
+
+  it('with a label selector: ADDED when an object comes to match, DELETED when it stops', async () => {
+    const api = new Api();
+    await api.seed(workload('apps/v1', 'Deployment', 'a'));
+    const watching = watch(api, request(DEFAULT, { labelSelector: 'tier=web' }));
+    await delay(20);
+    await api.system.objects.apply(scaled('a', 1, { tier: 'web' }));
+    await api.system.objects.apply(scaled('a', 2, { tier: 'web' }));
+    await api.system.objects.apply(scaled('a', 2, { tier: 'db' }));
+    expect(summary(await watching.until((e) => e.length >= 3))).toEqual([['ADDED', 'a'], ['MODIFIED', 'a'], ['DELETED', 'a']]);
+  });
+
+  it('in a namespace sees only that namespace', async () => {
+    const api = new Api();
+    const watching = watch(api, request(DEFAULT));
+    await delay(20);
+    await api.system.objects.apply(workload('apps/v1', 'Deployment', 'elsewhere', 'team'));
+    await api.system.objects.apply(workload('apps/v1', 'Deployment', 'here'));
+    expect(summary(await watching.until((e) => e.length >= 1))).toEqual([['ADDED', 'here']]);
+  });
+
+  it.each(['999999', 'not-a-version'])('from a version the feed does not reach (%s): an ERROR event with 410 Expired, then the end', async (version) => {
+    const api = new Api();
+    const watching = watch(api, request(DEFAULT, { resourceVersion: version }));
+    await watching.ended;
+    expect(watching.events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired' }) }]);
+  });
+
+  it('ends after timeoutSeconds', async () => {
+    const api = new Api();
+    const watching = watch(api, request(DEFAULT, { timeoutSeconds: '0' }));
+    await watching.ended;
+    expect(watching.events).toEqual([]);
+  });
+
+  it('sends each object as a Table when the client asks for Tables (kubectl get -w)', async () => {
+    const api = new Api();
+    await api.seed(workload('apps/v1', 'Deployment', 'a'));
+    const events = await watch(api, request(DEFAULT, {}, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })).until((e) => e.length >= 1);
+    expect(events[0]).toMatchObject({ type: 'ADDED', object: { kind: 'Table', rows: [{ cells: expect.arrayContaining(['a']) }] } });
+  });
+
+  it.each([
+    ['events, which the store does not keep', '/api/v1/namespaces/default/events', {}, 405],
+    ['one object by its URL', `${DEFAULT}/a`, {}, 405],
+    ['a negative timeoutSeconds', DEFAULT, { timeoutSeconds: '-1' }, 400],
+    ['a kind not served', '/apis/apps/v1/namespaces/default/daemonsets', {}, 404],
+  ])('refuses to watch %s with an ordinary Status', (_, path, query, code) => {
+    const api = new Api();
+    const served = serveWatch(request(path, query), { objects: api.system.objects, store: api.system.store, events: api.system.events }, TIMING);
+    expect('statusCode' in served && served.statusCode).toBe(code);
+  });
+
+  it('is recognised by watch=1 or watch=true on a GET only', () => {
+    expect(isWatchRequest(request(DEFAULT))).toBe(true);
+    expect(isWatchRequest({ ...request(DEFAULT), query: { watch: 'true' } })).toBe(true);
+    expect(isWatchRequest({ ...request(DEFAULT), query: { watch: 'false' } })).toBe(false);
+    expect(isWatchRequest({ ...request(DEFAULT), method: 'POST' })).toBe(false);
+  });
+});
