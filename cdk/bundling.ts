@@ -4,7 +4,7 @@
  */
 
 /** The handlers in functions/, each exporting `handler`. */
-export const HANDLERS = ['api', 'policy-change', 'binding-enqueue', 'schedule-cycle', 'reconcile'] as const;
+export const HANDLERS = ['api', 'watch', 'policy-change', 'binding-enqueue', 'schedule-cycle', 'reconcile'] as const;
 export type HandlerName = (typeof HANDLERS)[number];
 
 export const BUNDLE_TARGET = 'node20';

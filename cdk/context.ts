@@ -12,6 +12,7 @@ export const CONTEXT = {
   removalPolicy: 'outrank:removalPolicy',
   lambdaEventSources: 'outrank:lambdaEventSources',
   sourceMaps: 'outrank:sourceMaps',
+  watchFunctionUrl: 'outrank:watchFunctionUrl',
 } as const;
 
 const REMOVAL_POLICIES: Record<string, RemovalPolicy> = { retain: RemovalPolicy.RETAIN, destroy: RemovalPolicy.DESTROY };
@@ -54,6 +55,8 @@ export function stackPropsFromContext(node: Node): OutrankStackProps {
   }
   const sourceMaps = read(node, CONTEXT.sourceMaps);
   if (sourceMaps !== undefined && typeof sourceMaps !== 'boolean') throw invalid(CONTEXT.sourceMaps, 'true or false', sourceMaps);
+  const watchFunctionUrl = read(node, CONTEXT.watchFunctionUrl);
+  if (watchFunctionUrl !== undefined && typeof watchFunctionUrl !== 'boolean') throw invalid(CONTEXT.watchFunctionUrl, 'true or false', watchFunctionUrl);
   return {
     prefix: prefix === undefined ? undefined : String(prefix),
     settings: settings as OutrankSettingsWithTenancy | undefined,
@@ -61,5 +64,6 @@ export function stackPropsFromContext(node: Node): OutrankStackProps {
     removalPolicy: removalPolicy === undefined ? undefined : REMOVAL_POLICIES[String(removalPolicy)],
     lambdaEventSources,
     sourceMaps,
+    watchFunctionUrl,
   };
 }

@@ -61,7 +61,8 @@ function throughEndpoint(queueUrl: string, endpointUrl: string): string {
 }
 
 /**
- * Synthesizes the stack without SQS event source mappings (the emulator cannot run Lambda), then
+ * Synthesizes the stack without SQS event source mappings (the emulator cannot run Lambda) nor the
+ * watch function's URL (moto's CloudFormation has no AWS::Lambda::Url), then
  * bootstraps the endpoint and deploys to it with the CDK CLI.
  */
 export async function deployToEndpoint(options: EndpointDeployOptions): Promise<EndpointDeployment> {
@@ -72,6 +73,7 @@ export async function deployToEndpoint(options: EndpointDeployOptions): Promise<
       ...(options.stackName ? { [CONTEXT.stackName]: options.stackName } : {}),
       ...(options.prefix ? { [CONTEXT.prefix]: options.prefix } : {}),
       [CONTEXT.lambdaEventSources]: false,
+      [CONTEXT.watchFunctionUrl]: false,
       [CONTEXT.removalPolicy]: 'destroy',
     },
     options.outdir,

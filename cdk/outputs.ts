@@ -9,6 +9,8 @@ export const OUTPUTS = {
   apiUrl: 'ApiUrl',
   /** What a caller's IAM policy allows `execute-api:Invoke` on. */
   apiInvokeArn: 'ApiInvokeArn',
+  /** The API with watch: the watch function's URL (IAM authorization, service lambda). */
+  watchUrl: 'WatchUrl',
   objectsTable: 'ObjectsTableName',
   eventsTable: 'EventsTableName',
 } as const;

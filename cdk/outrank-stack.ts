@@ -38,6 +38,8 @@ export interface OutrankStackProps extends StackProps {
   readonly removalPolicy?: RemovalPolicy;
   /** False leaves out the SQS event source mappings, for an emulator that cannot run Lambda. Default true. */
   readonly lambdaEventSources?: boolean;
+  /** False leaves out the watch function's URL, for an emulator whose CloudFormation has no AWS::Lambda::Url. Default true. */
+  readonly watchFunctionUrl?: boolean;
   /**
    * Ship each bundle's source map and run with --enable-source-maps, for stack traces into the
    * TypeScript sources. Default false: the maps add 1.0–1.6 MiB to each function's package, for traces
@@ -171,9 +173,15 @@ export class OutrankStack extends Stack {
       reservedConcurrentExecutions: reservedConcurrency,
     });
     const reconcile = handlerFunction(this, 'ReconcileFunction', { ...common, handler: 'reconcile', timeout: Duration.minutes(1) });
+    // Watches stream for minutes, which API Gateway cannot: a function URL streams its responses
+    // (RESPONSE_STREAM) for up to the function's 15 minutes, then the client watches again.
+    const watch = handlerFunction(this, 'WatchFunction', { ...common, handler: 'watch', timeout: Duration.minutes(15) });
+    const watchUrl = (props.watchFunctionUrl ?? true)
+      ? watch.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM, invokeMode: lambda.InvokeMode.RESPONSE_STREAM })
+      : undefined;
 
     // Informers read the objects table's change feed, its index by version (dynamodb-object-store.ts).
-    for (const fn of [api, policyChangeFunction, bindingEnqueueFunction, scheduleCycle, reconcile]) {
+    for (const fn of [api, watch, policyChangeFunction, bindingEnqueueFunction, scheduleCycle, reconcile]) {
       NagSuppressions.addResourceSuppressions(
         fn.role!,
         [
@@ -188,9 +196,12 @@ export class OutrankStack extends Stack {
     }
 
     // What each handler does, and nothing more (see lib/controllers).
-    objects.grantReadWriteData(api);
-    eventLog.grantReadData(api);
-    bindingEnqueue.queue.grantSendMessages(api);
+    // The watch function serves the whole API (watches streamed), so it may do what api does.
+    for (const server of [api, watch]) {
+      objects.grantReadWriteData(server);
+      eventLog.grantReadData(server);
+      bindingEnqueue.queue.grantSendMessages(server);
+    }
 
     policyChange.queue.grantConsumeMessages(policyChangeFunction);
     // A policy over many templates hands those past the first hundred on to its own queue (template-claims.ts).
@@ -277,6 +288,7 @@ export class OutrankStack extends Stack {
 
     new CfnOutput(this, OUTPUTS.apiUrl, { value: stage.url, description: 'HTTP API (IAM authorization: sign requests with SigV4, service execute-api)' });
     new CfnOutput(this, OUTPUTS.apiInvokeArn, { value: httpApi.arnForExecuteApi(), description: 'Resource for execute-api:Invoke in the callers\' IAM policies' });
+    if (watchUrl) new CfnOutput(this, OUTPUTS.watchUrl, { value: watchUrl.url, description: 'The API with watch, streamed (IAM authorization: sign requests with SigV4, service lambda)' });
     new CfnOutput(this, OUTPUTS.objectsTable, { value: objects.tableName });
     new CfnOutput(this, OUTPUTS.eventsTable, { value: eventLog.tableName });
     for (const queue of [policyChange, bindingEnqueue, scheduleTick, ...bandQueues]) {

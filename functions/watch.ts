@@ -64,7 +64,9 @@ interface LambdaStreaming {
   HttpResponseStream: { from(stream: NodeJS.WritableStream, metadata: { statusCode: number; headers: Record<string, string> }): NodeJS.WritableStream };
 }
 
-const streaming = (globalThis as { awslambda?: LambdaStreaming }).awslambda;
+/** The Lambda runtime's, when this runs in one; elsewhere (the local runtime, tests) absent or without streaming. */
+const runtime = (globalThis as { awslambda?: Partial<LambdaStreaming> }).awslambda;
+const streaming = typeof runtime?.streamifyResponse === 'function' ? (runtime as LambdaStreaming) : undefined;
 
 /** How often a watch on the stack reads the change feed: one DynamoDB Query per open watch per second. */
 const LAMBDA_POLL_INTERVAL_MS = 1_000;

@@ -3,7 +3,7 @@
  * documents, validates on the server (fieldValidation=Strict), and every command a platform team
  * uses on workloads works. Skipped, saying so, where kubectl is not installed.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +123,31 @@ describe.runIf(kubectlInstalled('kubectl-commands'))('kubectl against the outran
     const chunked = await kubectl(['get', 'deployments', '--chunk-size=1', '-o', 'name']);
     expect(chunked.stdout).toBe('deployment.apps/api\ndeployment.apps/web\n');
     expect((await kubectl(['get', 'all', '-o', 'name'])).stdout).toBe('deployment.apps/api\ndeployment.apps/web\n');
+  });
+
+  it('get -w prints each change as it is written, and wait returns once its condition holds', async () => {
+    const watching = spawn('kubectl', ['get', 'deployment', 'web', '-w', '--output-watch-events', '--server', api.url], { env: { ...process.env, KUBECONFIG: '/dev/null', HOME: home } });
+    let printed = '';
+    watching.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    try {
+      for (let waited = 0; !printed.includes('ADDED'); waited += 50) {
+        if (waited > 10_000) throw new Error(`kubectl get -w printed: ${printed}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await kubectl(['scale', 'deployment', 'web', '--replicas=8']);
+      for (let waited = 0; !/MODIFIED\s+web\s+8\b/.test(printed); waited += 50) {
+        if (waited > 10_000) throw new Error(`kubectl get -w printed: ${printed}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(printed.split('\n')[0]).toMatch(/^EVENT\s+NAME\s+REPLICAS\s+AGE$/);
+    } finally {
+      watching.kill();
+    }
+    const waiting = kubectl(['wait', '--for=jsonpath={.spec.replicas}=9', 'deployment/web', '--timeout=20s']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await kubectl(['scale', 'deployment', 'web', '--replicas=9']);
+    expect(await waiting).toMatchObject({ code: 0, stdout: 'deployment.apps/web condition met\n' });
+    expect((await waiting).stderr).toBe('');
   });
 
   it('auth can-i tells the truth about bindings and kinds the API does not serve; auth whoami answers', async () => {

@@ -220,6 +220,18 @@ describe('HTTP API', () => {
   });
 });
 
+describe('watch function URL', () => {
+  it('streams the API with watch from the watch function, signed with IAM, for up to 15 minutes', () => {
+    template.resourceCountIs('AWS::Lambda::Url', 1);
+    template.hasResourceProperties('AWS::Lambda::Url', {
+      AuthType: 'AWS_IAM',
+      InvokeMode: 'RESPONSE_STREAM',
+      TargetFunctionArn: { 'Fn::GetAtt': [model.functionId('outrank-watch'), 'Arn'] },
+    });
+    expect(model.resources[model.functionId('outrank-watch')]!.Properties.Timeout).toBe(900);
+  });
+});
+
 describe('IAM', () => {
   it('has no wildcard action and no wildcard resource (but dynamodb:ListStreams, which has no resource-level permissions)', () => {
     for (const name of FUNCTIONS) {
@@ -290,10 +302,10 @@ describe('alarms', () => {
 });
 
 describe('outputs', () => {
-  it('give the API URL and invoke ARN, the table names and every queue URL', () => {
+  it('give the API URL and invoke ARN, the watch URL, the table names and every queue URL', () => {
     const queueIds = [QUEUE_IDS.policyChange, QUEUE_IDS.bindingEnqueue, QUEUE_IDS.scheduleTick, ...DEFAULT_BANDS.map((band) => QUEUE_IDS.band(band.name))];
     expect(Object.keys(template.toJSON().Outputs).sort()).toEqual(
-      [OUTPUTS.apiUrl, OUTPUTS.apiInvokeArn, OUTPUTS.objectsTable, OUTPUTS.eventsTable, ...queueIds.flatMap((id) => [queueUrlOutput(id), deadLetterQueueUrlOutput(id)])].sort(),
+      [OUTPUTS.apiUrl, OUTPUTS.apiInvokeArn, OUTPUTS.watchUrl, OUTPUTS.objectsTable, OUTPUTS.eventsTable, ...queueIds.flatMap((id) => [queueUrlOutput(id), deadLetterQueueUrlOutput(id)])].sort(),
     );
     template.hasOutput(queueUrlOutput(QUEUE_IDS.band('high')), { Value: { Ref: model.queueId(definitions.bandQueues.get('high')!.name) } });
   });

@@ -24,6 +24,7 @@ const { stack } = outrankApp({
   'outrank:removalPolicy': 'destroy',
   'outrank:lambdaEventSources': 'false',
   'outrank:sourceMaps': 'true',
+  'outrank:watchFunctionUrl': 'false',
 });
 const model = new TemplateModel(Template.fromStack(stack));
 
@@ -51,10 +52,11 @@ describe('stack properties from context', () => {
     }
   });
 
-  it('set the reserved concurrency, the removal policy, and leave out the event source mappings', () => {
+  it('set the reserved concurrency, the removal policy, and leave out the event source mappings and the watch URL', () => {
     expect(model.resources[model.functionId('acme-schedule-cycle')]!.Properties.ReservedConcurrentExecutions).toBe(3);
     expect(model.ofType('AWS::DynamoDB::Table').map(([, table]) => table.DeletionPolicy)).toEqual(['Delete', 'Delete']);
     expect(model.ofType('AWS::Lambda::EventSourceMapping')).toEqual([]);
+    expect(model.ofType('AWS::Lambda::Url')).toEqual([]);
   });
 
   it('ship source maps when asked, with Node.js told to use them', () => {
@@ -69,6 +71,7 @@ describe('stack properties that cannot work', () => {
     ['outrank:removalPolicy', 'keep'],
     ['outrank:lambdaEventSources', 'no'],
     ['outrank:sourceMaps', 'yes'],
+    ['outrank:watchFunctionUrl', 'off'],
   ])('are refused from context: %s=%s', (key, value) => {
     expect(() => outrankApp({ [key]: value })).toThrow(key);
   });
