@@ -1,6 +1,8 @@
 import { Command, Option } from 'commander';
 import { stringify } from 'yaml';
-import type { ServedResource } from '../../lib/http/served-resources';
+import type { ClusterAllocation } from '../../lib/controllers/allocations';
+import type { TableContext } from '../../lib/format/columns';
+import { findResource, type ServedResource } from '../../lib/http/served-resources';
 import { resourcePath, type ApiClient } from '../client/api-client';
 import { CliError } from '../client/cli-error';
 import { resolveKind } from '../client/kind-aliases';
@@ -8,6 +10,9 @@ import type { CommandContext } from './context';
 import type { ApiObject } from './object-actions';
 import { connect, namespaceOption, serverOption, type ServerOptions } from './options';
 import { renderObjects } from './printers';
+
+const CLUSTERS = findResource('cluster.karmada.io', 'v1alpha1', 'clusters');
+const ALLOCATIONS = findResource('scheduling.outrank.io', 'v1alpha1', 'clusterallocations')!;
 
 interface GetOptions extends ServerOptions {
   readonly namespace: string;
@@ -28,6 +33,14 @@ async function read(client: ApiClient, resource: ServedResource, namespace: stri
   }
   const list = await client.get<ObjectList>(resourcePath(resource, namespace), { labelSelector: selector });
   return { found: list, items: list.items };
+}
+
+/** The time of the ages, and for clusters what outrank placed on each (one more read: the ClusterAllocations). */
+async function tableContext(client: ApiClient, resource: ServedResource): Promise<TableContext> {
+  const now = Date.now();
+  if (resource !== CLUSTERS) return { now };
+  const allocations = await client.get<{ items: ClusterAllocation[] }>(resourcePath(ALLOCATIONS, undefined));
+  return { now, placed: new Map(allocations.items.map((allocation) => [allocation.metadata.name, allocation.spec.placed])) };
 }
 
 /** The object, or the List the server answered with, as kubectl -o json|yaml prints them. */
@@ -60,7 +73,7 @@ export function getCommand(context: CommandContext): Command {
         // On stderr, as kubectl prints it: a script reading the table gets nothing rather than a sentence.
         context.err(namespace === undefined ? 'No resources found' : `No resources found in ${namespace} namespace.`);
       } else {
-        const table = { wide: options.output === 'wide', withNamespace: namespaced && options.allNamespaces === true, now: Date.now() };
+        const table = { wide: options.output === 'wide', withNamespace: namespaced && options.allNamespaces === true, context: await tableContext(client, resource) };
         context.out(renderObjects(resource.info.kind, items, table));
       }
     });

@@ -1,11 +1,11 @@
 import { renderTable } from '../../lib/format/table';
-import { columnsOf, type Column, type ListedObject } from '../../lib/format/columns';
+import { columnsOf, type Column, type ListedObject, type TableContext } from '../../lib/format/columns';
 
 export interface TableOptions {
   readonly wide: boolean;
   /** With -A on a namespaced kind: a NAMESPACE column first. */
   readonly withNamespace: boolean;
-  readonly now: number;
+  readonly context: TableContext;
 }
 
 export function renderObjects(kind: string, objects: readonly ListedObject[], options: TableOptions): string {
@@ -14,6 +14,6 @@ export function renderObjects(kind: string, objects: readonly ListedObject[], op
   const all = [...namespace, ...columns];
   return renderTable(
     all.map((c) => c.header),
-    objects.map((o) => all.map((c) => c.value(o, options.now))),
+    objects.map((o) => all.map((c) => c.value(o, options.context))),
   );
 }

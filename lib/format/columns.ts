@@ -13,11 +13,20 @@ import {
   type ResourceBinding,
 } from '../api/resource-binding';
 import { templatePodSpec, templateReplicas, type ResourceTemplate } from '../api/resource-template';
+import { formatQuantity } from '../quantity';
+import { amountOf, type ResourceList } from '../resources';
 import { age } from './age';
 
 /** What every listed object has: the fields the NAME and AGE columns read. */
 export interface ListedObject {
   readonly metadata: { readonly name: string; readonly namespace?: string; readonly creationTimestamp?: string };
+}
+
+/** What a table shows beside its objects: the time of the ages, and what outrank placed on each cluster. */
+export interface TableContext {
+  readonly now: number;
+  /** Each cluster's placed resources (its ClusterAllocation), for the Cluster columns; a cluster absent has none placed. */
+  readonly placed?: ReadonlyMap<string, ResourceList>;
 }
 
 /**
@@ -26,7 +35,7 @@ export interface ListedObject {
  */
 export interface Column<T> {
   readonly header: string;
-  readonly value: (object: T, now: number) => string;
+  readonly value: (object: T, context: TableContext) => string;
   /** Only with -o wide. */
   readonly wide?: true;
 }
@@ -34,7 +43,7 @@ export interface Column<T> {
 const NONE = '<none>';
 
 const NAME: Column<ListedObject> = { header: 'NAME', value: (o) => o.metadata.name };
-const AGE: Column<ListedObject> = { header: 'AGE', value: (o, now) => age(o.metadata.creationTimestamp, now) };
+const AGE: Column<ListedObject> = { header: 'AGE', value: (o, { now }) => age(o.metadata.creationTimestamp, now) };
 
 function quantity(value: string | number | undefined): string {
   return value === undefined ? NONE : String(value);
@@ -67,14 +76,25 @@ const BINDING: Column<ResourceBinding>[] = [
   { header: 'RESOURCE', value: (b) => `${b.spec.resource.kind.toLowerCase()}/${b.spec.resource.name}`, wide: true },
 ];
 
+/** "placed/allocatable" of one resource on a cluster, as quantities: 2500m/8, 3Gi/32Gi. */
+function placedOf(resource: string): (cluster: Cluster, context: TableContext) => string {
+  return (cluster, { placed }) => {
+    const allocatable = cluster.status?.resourceSummary?.allocatable?.[resource];
+    const onCluster = amountOf(placed?.get(cluster.metadata.name) ?? {}, resource);
+    return `${formatQuantity(onCluster, resource)}/${quantity(allocatable)}`;
+  };
+}
+
+/** Each resource as placed/allocatable: what outrank placed there (its ClusterAllocation) against what the cluster offers. */
 const CLUSTER: Column<Cluster>[] = [
   NAME,
   // A cluster that reports no Ready condition counts as ready (isClusterReady).
   { header: 'READY', value: (c) => c.status?.conditions?.find((condition) => condition.type === 'Ready')?.status ?? 'True' },
-  { header: 'CPU', value: (c) => quantity(c.status?.resourceSummary?.allocatable?.cpu) },
-  { header: 'MEMORY', value: (c) => quantity(c.status?.resourceSummary?.allocatable?.memory) },
+  { header: 'CPU', value: placedOf('cpu') },
+  { header: 'MEMORY', value: placedOf('memory') },
+  { header: 'TAINTS', value: (c) => (c.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`).join(',') || NONE },
   AGE,
-  { header: 'PODS', value: (c) => quantity(c.status?.resourceSummary?.allocatable?.pods), wide: true },
+  { header: 'PODS', value: placedOf('pods'), wide: true },
   { header: 'REGION', value: (c) => c.spec?.region ?? NONE, wide: true },
   { header: 'ZONE', value: (c) => c.spec?.zone ?? NONE, wide: true },
 ];
@@ -117,7 +137,7 @@ const TEMPLATE: Column<ResourceTemplate>[] = [
 ];
 
 const EVENT: Column<KubeEvent>[] = [
-  { header: 'LAST SEEN', value: (e, now) => age(e.lastTimestamp ?? e.firstTimestamp ?? e.metadata.creationTimestamp, now) },
+  { header: 'LAST SEEN', value: (e, { now }) => age(e.lastTimestamp ?? e.firstTimestamp ?? e.metadata.creationTimestamp, now) },
   { header: 'TYPE', value: (e) => e.type },
   { header: 'REASON', value: (e) => e.reason },
   { header: 'OBJECT', value: (e) => `${e.involvedObject.kind.toLowerCase()}/${e.involvedObject.name}` },

@@ -8,8 +8,8 @@ import { QUEUE_STATUS_PATH, queueStatus } from './queue-status';
 import { operationOf, parseRoute, type Operation, type ResourceRoute, type Route } from './routes';
 import { qualifiedResource, type ServedResource } from './served-resources';
 import { ApiError, statusResponse } from './status';
-import { systemClock } from '../ports/clock';
 import { scaleResponse } from './scale';
+import { tableContext } from './table-context';
 import { withTableOutput } from './table-output';
 import { checkAuthenticated } from './write-authorization';
 import { SELF_SUBJECT_ACCESS_REVIEWS_PATH, SELF_SUBJECT_REVIEWS_PATH, selfSubjectAccessReview, selfSubjectReview } from './self-reviews';
@@ -65,7 +65,7 @@ async function resourceResponse(route: ResourceRoute, request: ApiRequest, deps:
   if (!operation || !route.resource.verbs.includes(operation.verb)) throw methodNotAllowed(route.resource);
   checkQuery(request, operation);
   const response = await (route.resource.source === 'events' ? eventResponse(route, operation, request, deps) : objectResponse(route, operation, request, deps));
-  return operation.verb === 'get' || operation.verb === 'list' ? withTableOutput(request, route.resource, response, (deps.clock ?? systemClock).now()) : response;
+  return operation.verb === 'get' || operation.verb === 'list' ? withTableOutput(request, route.resource, response, await tableContext(request, route.resource, deps)) : response;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { columnsOf, type Column, type ListedObject } from '../format/columns';
+import { columnsOf, type Column, type ListedObject, type TableContext } from '../format/columns';
 import type { ApiRequest, ApiResponse } from './api-types';
 import { jsonResponse } from './response';
 import type { ServedResource } from './served-resources';
@@ -51,7 +51,7 @@ function rowObject(object: ListedObject & { apiVersion?: string; kind?: string }
  * The objects as the meta.k8s.io Table the request asks for, with the columns `outrank get` prints
  * (lib/format/columns.ts); undefined when it asks for no Table. A watch sends each event's object so.
  */
-export function tableFor(request: ApiRequest, resource: ServedResource, objects: readonly ListedObject[], metadata: object, now: number): object | undefined {
+export function tableFor(request: ApiRequest, resource: ServedResource, objects: readonly ListedObject[], metadata: object, context: TableContext): object | undefined {
   const version = requestedTableVersion(request.headers.accept);
   if (!version) return undefined;
   const include = includeObjectOf(request);
@@ -63,15 +63,15 @@ export function tableFor(request: ApiRequest, resource: ServedResource, objects:
     columnDefinitions: columns.map(columnDefinition),
     rows: objects.map((object) => {
       const row = rowObject(object, include);
-      return { cells: columns.map((column) => column.value(object, now)), ...(row === undefined ? {} : { object: row }) };
+      return { cells: columns.map((column) => column.value(object, context)), ...(row === undefined ? {} : { object: row }) };
     }),
   };
 }
 
 /** A get or list answered as a Table when the client asks for one (kubectl get does); otherwise the response as it is. */
-export function withTableOutput(request: ApiRequest, resource: ServedResource, response: ApiResponse, now: number): ApiResponse {
+export function withTableOutput(request: ApiRequest, resource: ServedResource, response: ApiResponse, context: TableContext): ApiResponse {
   if (response.statusCode !== 200 || !requestedTableVersion(request.headers.accept)) return response;
   const body = JSON.parse(response.body) as { items?: ListedObject[]; metadata?: { resourceVersion?: string } } & ListedObject;
   const metadata = body.items ? { resourceVersion: body.metadata?.resourceVersion ?? '' } : {};
-  return jsonResponse(200, tableFor(request, resource, body.items ?? [body], metadata, now));
+  return jsonResponse(200, tableFor(request, resource, body.items ?? [body], metadata, context));
 }

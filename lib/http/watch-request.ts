@@ -3,10 +3,10 @@ import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { errorStatus, type ErrorTarget } from './error-status';
 import { parseRoute } from './routes';
 import { ApiError, statusResponse } from './status';
+import { tableContext } from './table-context';
 import { tableFor } from './table-output';
 import { openWatch, type OpenWatch, type WatchEvent, type WatchTiming } from './watch';
 import { checkAuthenticated } from './write-authorization';
-import { systemClock } from '../ports/clock';
 
 /** Events of objects, as Tables when the client asked for Tables (kubectl get -w does). */
 function asTables(request: ApiRequest, watch: OpenWatch, route: Extract<ReturnType<typeof parseRoute>, { type: 'resource' }>, deps: ApiDependencies): OpenWatch {
@@ -14,9 +14,9 @@ function asTables(request: ApiRequest, watch: OpenWatch, route: Extract<ReturnTy
     run: (sink) =>
       watch.run({
         signal: sink.signal,
-        send: (event: WatchEvent) => {
+        send: async (event: WatchEvent) => {
           if (event.type === 'ERROR' || event.type === 'BOOKMARK') return sink.send(event);
-          const table = tableFor(request, route.resource, [event.object as ListedObject], {}, (deps.clock ?? systemClock).now());
+          const table = tableFor(request, route.resource, [event.object as ListedObject], {}, await tableContext(request, route.resource, deps));
           return sink.send(table ? { type: event.type, object: table } : event);
         },
       }),

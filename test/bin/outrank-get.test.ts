@@ -41,8 +41,9 @@ describe('outrank get', () => {
 
   it('prints clusters, priority classes, policies and templates with their own columns', async () => {
     expect(await table('clusters')).toEqual([
-      ['NAME', 'READY', 'CPU', 'MEMORY'],
-      ['member1', 'True', '8', '32Gi'],
+      // Placed by outrank / allocatable.
+      ['NAME', 'READY', 'CPU', 'MEMORY', 'TAINTS'],
+      ['member1', 'True', '4/8', '0/32Gi', '<none>'],
     ]);
     expect(await table('pc')).toEqual([
       ['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'PREEMPTION-POLICY'],
