@@ -64,6 +64,7 @@ export function apiResourceList(group: string, version: string): object | undefi
       },
       // kubectl scale finds the Scale kind of a resource here.
       ...(r.scalable ? [{ name: `${r.info.plural}/scale`, singularName: '', namespaced: r.info.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }] : []),
+      ...(r.hasStatus ? [{ name: `${r.info.plural}/status`, singularName: '', namespaced: r.info.namespaced, kind: r.info.kind, verbs: r.verbs.includes('update') ? ['get', 'patch', 'update'] : ['get'] }] : []),
     ]),
   };
 }

@@ -9,6 +9,7 @@ import { operationOf, parseRoute, type Operation, type ResourceRoute, type Route
 import { qualifiedResource, type ServedResource } from './served-resources';
 import { ApiError, statusResponse } from './status';
 import { scaleResponse } from './scale';
+import { statusSubresourceResponse } from './status-subresource';
 import { tableContext } from './table-context';
 import { withTableOutput } from './table-output';
 import { checkAuthenticated } from './write-authorization';
@@ -61,6 +62,7 @@ function eventResponse(route: ResourceRoute, operation: Operation, request: ApiR
 
 async function resourceResponse(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   if (route.subresource === 'scale') return scaleResponse(route, request, deps);
+  if (route.subresource === 'status') return statusSubresourceResponse(route, request, deps);
   const operation = operationOf(request.method, route);
   if (!operation || !route.resource.verbs.includes(operation.verb)) throw methodNotAllowed(route.resource);
   checkQuery(request, operation);

@@ -10,8 +10,8 @@ export interface ResourceRoute {
   readonly namespace: string | undefined;
   /** Undefined for the collection. */
   readonly name: string | undefined;
-  /** The scale subresource of a workload template (…/deployments/web/scale). */
-  readonly subresource?: 'scale';
+  /** A subresource: a workload template's scale (…/deployments/web/scale), an object's status. */
+  readonly subresource?: Subresource;
 }
 
 export type Route =
@@ -40,17 +40,26 @@ function resourceRoute(resource: ServedResource | undefined, namespace: string |
   return { type: 'resource', resource, namespace, name };
 }
 
-/** What follows /api/v1 or /apis/<group>/<version>: [namespaces/<ns>/]<plural>[/<name>]. */
+export type Subresource = 'scale' | 'status';
+
+/** …/<plural>/<name>/<subresource>, when the resource has that subresource. */
+function subresourceRoute(resource: ServedResource | undefined, namespace: string | undefined, name: string, subresource: string): Route | undefined {
+  const route = resourceRoute(resource, namespace, name);
+  if (route?.type !== 'resource') return undefined;
+  if (subresource === 'scale' && route.resource.scalable) return { ...route, subresource };
+  if (subresource === 'status' && route.resource.hasStatus) return { ...route, subresource };
+  return undefined;
+}
+
+/** What follows /api/v1 or /apis/<group>/<version>: [namespaces/<ns>/]<plural>[/<name>[/<subresource>]]. */
 function groupVersionRoute(group: string, version: string, rest: readonly string[]): Route | undefined {
   if (rest.length === 0) return document(apiResourceList(group, version));
   if (rest[0] === 'namespaces' && rest.length >= 3 && rest.length <= 4) {
     return resourceRoute(findResource(group, version, rest[2]!), rest[1], rest[3]);
   }
-  if (rest[0] === 'namespaces' && rest.length === 5 && rest[4] === 'scale') {
-    const resource = findResource(group, version, rest[2]!);
-    return resource?.scalable ? { type: 'resource', resource, namespace: rest[1], name: rest[3], subresource: 'scale' } : undefined;
-  }
+  if (rest[0] === 'namespaces' && rest.length === 5) return subresourceRoute(findResource(group, version, rest[2]!), rest[1], rest[3]!, rest[4]!);
   if (rest.length <= 2) return resourceRoute(findResource(group, version, rest[0]!), undefined, rest[1]);
+  if (rest.length === 3) return subresourceRoute(findResource(group, version, rest[0]!), undefined, rest[1]!, rest[2]!);
   return undefined;
 }
 

@@ -46,12 +46,22 @@ function servedResource(attributes: ResourceAttributes): ServedResource | undefi
   return SERVED_RESOURCES.find((resource) => resource.info.plural === attributes.resource && (group === '*' || resource.group === group));
 }
 
+/** The verbs of a resource or of one of its subresources (none when it has not that subresource). */
+function verbsOf(resource: ServedResource, subresource: string | undefined): readonly string[] {
+  if (!subresource) return resource.verbs;
+  const writable = resource.verbs.includes('update');
+  if (subresource === 'scale' && resource.scalable) return ['get', 'patch', 'update'];
+  if (subresource === 'status' && resource.hasStatus) return writable ? ['get', 'patch', 'update'] : ['get'];
+  return [];
+}
+
 function resourceVerdict(attributes: ResourceAttributes, deps: ApiDependencies): Verdict {
   const resource = servedResource(attributes);
   if (!resource) return { allowed: false, reason: `the server does not serve ${attributes.resource ?? 'that resource'}${attributes.group ? ` in group ${attributes.group}` : ''}` };
-  const verbs = resource.verbs as readonly string[];
-  if (attributes.subresource) return { allowed: false, reason: `${resource.info.plural} has no ${attributes.subresource} subresource here` };
-  if (!verbs.includes(attributes.verb)) return { allowed: false, reason: `${resource.info.plural} supports only ${verbs.join(', ')}` };
+  const verbs = verbsOf(resource, attributes.subresource);
+  const named = attributes.subresource ? `${resource.info.plural}/${attributes.subresource}` : resource.info.plural;
+  if (verbs.length === 0) return { allowed: false, reason: `${resource.info.plural} has no ${attributes.subresource} subresource` };
+  if (!verbs.includes(attributes.verb)) return { allowed: false, reason: `${named} supports only ${verbs.join(', ')}` };
   if (READ_VERBS.has(attributes.verb)) return { allowed: true, reason: 'every authenticated caller may read everything' };
   const access = deps.access;
   if (!access) return { allowed: true, reason: 'no tenancy is configured: every caller may write everything' };

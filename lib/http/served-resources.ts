@@ -1,4 +1,4 @@
-import { CLUSTER_ALLOCATION, EVENT, RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING, SYSTEM_KINDS, TEMPLATE_KINDS, type KindInfo } from '../api/kinds';
+import { CLUSTER, CLUSTER_ALLOCATION, EVENT, RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING, SYSTEM_KINDS, TEMPLATE_KINDS, type KindInfo } from '../api/kinds';
 import { apiGroupOf } from '../api/resource-template';
 
 /** Kubernetes verbs, as discovery lists them and as requests map onto them. */
@@ -21,6 +21,11 @@ export interface ServedResource {
   readonly mergesListsByKey: boolean;
   /** Has the scale subresource (kubectl scale): Deployments, StatefulSets and ReplicaSets, as in Kubernetes. */
   readonly scalable: boolean;
+  /**
+   * Has the status subresource, as in Kubernetes and Karmada: workload templates, clusters and bindings.
+   * Writes to it change the status alone; a binding's status is the scheduler's, so read-only there.
+   */
+  readonly hasStatus: boolean;
   /** Groups kubectl can name instead of the resource: `kubectl get all` lists the workloads. */
   readonly categories: readonly string[];
 }
@@ -64,6 +69,7 @@ function serve(info: KindInfo): ServedResource {
     source: info === EVENT ? 'events' : 'store',
     mergesListsByKey: !SYSTEM_KINDS.includes(info),
     scalable: info.apiVersion === 'apps/v1',
+    hasStatus: TEMPLATE_KINDS.includes(info) || info === CLUSTER || info === RESOURCE_BINDING || info === CLUSTER_RESOURCE_BINDING,
     categories: TEMPLATE_KINDS.includes(info) ? ['all'] : [],
   };
 }

@@ -106,13 +106,16 @@ describe.runIf(kubectlInstalled('kubectl-commands'))('kubectl against the outran
     expect(result.stderr).toContain('(AlreadyExists)');
   });
 
-  it('server-side apply, JSON patch, scale and edit each change the Deployment', async () => {
+  it('server-side apply, JSON patch, scale, a status patch and edit each change the Deployment', async () => {
     expect((await kubectl(['apply', '--server-side', '-f', await manifest('web-4', deployment('web', 4))])).stdout).toBe('deployment.apps/web serverside-applied\n');
     expect(await replicas('web')).toBe('4');
     expect((await kubectl(['patch', 'deployment', 'web', '--type=json', '-p', '[{"op":"replace","path":"/spec/replicas","value":5}]'])).code).toBe(0);
     expect(await replicas('web')).toBe('5');
     expect((await kubectl(['scale', 'deployment', 'web', '--replicas=6'])).stdout).toBe('deployment.apps/web scaled\n');
     expect(await replicas('web')).toBe('6');
+    const status = await kubectl(['patch', 'deployment', 'web', '--subresource=status', '--type=merge', '-p', '{"status":{"readyReplicas":6}}']);
+    expect(status.code).toBe(0);
+    expect((await kubectl(['get', 'deployment', 'web', '--subresource=status', '-o', 'jsonpath={.status.readyReplicas}'])).stdout).toBe('6');
     const edited = await kubectl(['edit', 'deployment', 'web'], { EDITOR: 'sed -i s/replicas:\\ 6/replicas:\\ 7/' });
     expect(edited).toMatchObject({ code: 0, stdout: 'deployment.apps/web edited\n' });
     expect(await replicas('web')).toBe('7');

@@ -61,7 +61,7 @@ describe('discovery', () => {
     for (const resource of resources) expect(resource.singularName).toBe(resource.kind.toLowerCase());
   });
 
-  it('lists the scale subresource of Deployments, StatefulSets and ReplicaSets, and the workloads in the category all', async () => {
+  it('lists the scale subresource of Deployments, StatefulSets and ReplicaSets, the status subresources, and the workloads in the category all', async () => {
     const apps = (await api.get('/apis/apps/v1')).body.resources;
     expect(apps.filter((r: { name: string }) => r.name.endsWith('/scale'))).toEqual(
       ['deployments', 'statefulsets', 'replicasets'].map((plural) => ({
@@ -76,7 +76,9 @@ describe('discovery', () => {
     );
     expect(apps[0].categories).toEqual(['all']);
     const jobs = (await api.get('/apis/batch/v1')).body.resources;
-    expect(jobs.map((r: { name: string }) => r.name)).toEqual(['jobs']);
+    expect(jobs.map((r: { name: string }) => r.name)).toEqual(['jobs', 'jobs/status']);
+    const bindings = (await api.get('/apis/work.karmada.io/v1alpha2')).body.resources;
+    expect(bindings.find((r: { name: string }) => r.name === 'resourcebindings/status').verbs).toEqual(['get']);
     expect((await api.get('/apis/work.karmada.io/v1alpha2')).body.resources[0].categories).toBeUndefined();
   });
 

@@ -33,7 +33,8 @@ describe('parseRoute', () => {
     '/apis/apps/v1/deployments/web', // a namespaced object needs its namespace
     '/apis/scheduling.k8s.io/v1/namespaces/default/priorityclasses', // a cluster-scoped kind has none
     '/apis/batch/v1/namespaces/default/jobs/report/scale', // a Job has no scale subresource, as in Kubernetes
-    '/apis/apps/v1/namespaces/default/deployments/web/status', // nor status
+    '/apis/scheduling.k8s.io/v1/priorityclasses/high/status', // a PriorityClass has no status
+    '/apis/apps/v1/namespaces/default/deployments/web/logs', // nor a subresource Kubernetes gives only to pods
     '/apis/apps/v1/namespaces/default',
     '/apis/apps/v1/pods',
     '/api/v1/namespaces/default/pods',

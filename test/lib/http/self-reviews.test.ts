@@ -32,6 +32,9 @@ describe('SelfSubjectAccessReview', () => {
     ['an admin may write anywhere', 'ops', { verb: 'delete', group: 'cluster.karmada.io', resource: 'clusters' }, true],
     ['a tenant may not write in every namespace at once', 'alice', { verb: 'delete', group: 'apps', resource: 'deployments' }, false],
     ['a resource the API does not serve is not allowed', 'ops', { verb: 'get', resource: 'pods', namespace: 'team-a' }, false],
+    ['a tenant may scale deployments in its namespace', 'alice', { verb: 'patch', group: 'apps', resource: 'deployments', subresource: 'scale', namespace: 'team-a' }, true],
+    ['nobody writes a binding\'s status: the scheduler does', 'ops', { verb: 'patch', group: 'work.karmada.io', resource: 'resourcebindings', subresource: 'status', namespace: 'team-a' }, false],
+    ['a subresource that does not exist is not allowed', 'ops', { verb: 'get', group: 'apps', resource: 'deployments', subresource: 'logs', namespace: 'team-a' }, false],
   ])('%s', async (_, identity, attributes, allowed) => {
     const status = await canI(api, identity, attributes);
     expect(status.allowed).toBe(allowed);

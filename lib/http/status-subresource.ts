@@ -1,0 +1,77 @@
+import type { ObjectRef } from '../api/kinds';
+import { applyJsonPatch } from '../api/json-patch';
+import { applyMergePatch } from '../api/merge-patch';
+import { isPlainObject } from '../api/plain-object';
+import { applyStrategicMergePatch } from '../api/strategic-merge-patch';
+import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
+import { notFound } from './error-status';
+import { mediaTypeOf, readObjectBody, readPatchOperations, unsupportedMediaType } from './request-body';
+import { jsonResponse } from './response';
+import type { ResourceRoute } from './routes';
+import { ApiError } from './status';
+import { authorizePatch } from './write-authorization';
+import { withWarnings, writeOptionsOf } from './write-options';
+
+/**
+ * The status subresource (…/<name>/status), as Kubernetes serves it: GET answers the object; PUT and
+ * PATCH change its status alone, whatever else the body says — what a member cluster's status agent
+ * writes. A binding's status is the scheduler's, so there it is read-only. Writes to the object itself
+ * keep the status they carry: outrank has no status agents of its own, and clusters report their
+ * capacity by the Cluster objects applied.
+ */
+
+type Patch = (target: unknown, patch: unknown) => unknown;
+
+/** A patch of the status alone: the result's status on the object as it is. */
+function statusOnly(patch: Patch): Patch {
+  return (target, body) => {
+    const patched = patch(target, body);
+    const status = isPlainObject(patched) ? patched.status : undefined;
+    const { status: _current, ...rest } = target as Record<string, unknown>;
+    return status === undefined ? rest : { ...rest, status };
+  };
+}
+
+/** PUT replaces the status with the body's, on the version the body names (else the version read). */
+function replacement(body: Record<string, unknown>): Patch {
+  return (target) => {
+    const { status: _current, ...rest } = target as Record<string, unknown>;
+    const version = isPlainObject(body.metadata) ? body.metadata.resourceVersion : undefined;
+    const withStatus = body.status === undefined ? rest : { ...rest, status: body.status };
+    return version === undefined ? withStatus : { ...withStatus, metadata: { ...(rest.metadata as object), resourceVersion: version } };
+  };
+}
+
+function patchOf(request: ApiRequest, route: ResourceRoute): { patch: Patch; body: unknown } {
+  if (request.method.toUpperCase() === 'PUT') {
+    const body = readObjectBody(request, 'json');
+    return { patch: replacement(body), body };
+  }
+  const mediaType = mediaTypeOf(request);
+  if (mediaType === 'application/json-patch+json') return { patch: statusOnly(applyJsonPatch), body: readPatchOperations(request) };
+  if (mediaType === 'application/merge-patch+json') return { patch: statusOnly(applyMergePatch), body: readObjectBody(request, 'json') };
+  if (mediaType === 'application/strategic-merge-patch+json') {
+    return { patch: statusOnly(route.resource.mergesListsByKey ? applyStrategicMergePatch : applyMergePatch), body: readObjectBody(request, 'json') };
+  }
+  throw unsupportedMediaType(mediaType, ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+}
+
+/** GET, PUT or PATCH …/<plural>/<name>/status. */
+export async function statusSubresourceResponse(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  const ref: ObjectRef = { group: route.resource.group, kind: route.resource.info.kind, namespace: route.namespace ?? '', name: route.name! };
+  const method = request.method.toUpperCase();
+  if (method === 'GET') {
+    const object = await deps.store.get(ref);
+    if (!object) throw notFound(route.resource, ref.name);
+    return jsonResponse(200, object);
+  }
+  const writable = route.resource.verbs.includes('update');
+  if ((method !== 'PUT' && method !== 'PATCH') || !writable) {
+    throw new ApiError('MethodNotAllowed', `${route.resource.info.plural}/status supports ${writable ? 'get, update and patch' : 'get: the scheduler writes it'}`);
+  }
+  const options = writeOptionsOf(request);
+  const { patch, body } = patchOf(request, route);
+  await authorizePatch(deps, route, ref, body, patch);
+  const { object, warnings } = await deps.objects.patch(ref, body, patch, options);
+  return withWarnings(jsonResponse(200, object), warnings);
+}
