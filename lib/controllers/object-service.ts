@@ -15,6 +15,7 @@ import {
 } from '../api/resource-binding';
 import { ConflictError, MAX_OBJECT_BYTES, type StoredObject } from '../ports/object-store';
 import { requestScheduling } from './binding-requests';
+import { serverSideApplied, updatedManagedFields } from './server-side-apply';
 import type { ControllerContext } from './context';
 
 export interface WriteResult {
@@ -30,6 +31,17 @@ export interface WriteOptions {
   readonly fieldValidation?: FieldValidation;
   /** Validate, check every rule and answer what would be stored, writing nothing and telling no controller. */
   readonly dryRun?: boolean;
+  /**
+   * Who writes, for metadata.managedFields: the fields the write changes become this manager's. Without
+   * one (the simulator, in-process writes) the managedFields stay as they were.
+   */
+  readonly fieldManager?: string;
+}
+
+/** A server-side apply's options: a field manager is required, and force takes fields other managers own. */
+export interface ApplyOptions extends WriteOptions {
+  readonly fieldManager: string;
+  readonly force?: boolean;
 }
 
 /** The object as decoded, and the warnings its unknown fields give under the write's field validation. */
@@ -163,8 +175,30 @@ export class ObjectService {
     return existing;
   }
 
-  private async write({ object, warnings }: Accepted, existing: KubeObject | undefined, options: WriteOptions): Promise<WriteResult> {
-    const next = stamped(object, existing, this.now());
+  /**
+   * Server-side apply: `config` (the fields this manager wants, as a partial object) merged into the
+   * object by the structured-merge rules (server-side-apply.ts), or created from it. A conflict with
+   * another manager's fields is refused with ApplyConflictError unless forced; a concurrent write is
+   * met by applying again to the newer object.
+   */
+  async serverSideApply(ref: ObjectRef, config: Record<string, unknown>, merge: PatchFunction, options: ApplyOptions): Promise<WriteResult> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const existing = await this.context.store.get<KubeObject>(ref);
+        const applied = serverSideApplied(existing as Record<string, unknown> | undefined, config, options.fieldManager, options.force ?? false, this.managedTime(), merge);
+        const accepted = writable(existing ? { ...applied, apiVersion: existing.apiVersion, kind: existing.kind } : applied, options);
+        const requested = accepted.object.metadata.resourceVersion;
+        if (requested !== undefined && requested !== existing?.metadata.resourceVersion) throw new ConflictError([ref]);
+        if (existing && isPriorityClass(accepted.object)) checkPriorityClassUpdate(accepted.object, existing as PriorityClass);
+        return await this.write(accepted, existing, options, 'as-applied');
+      } catch (error) {
+        if (!(error instanceof ConflictError) || patchedVersion(config) !== undefined || attempt >= this.context.config.maxCommitAttempts) throw error;
+      }
+    }
+  }
+
+  private async write({ object, warnings }: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
+    const next = this.withManagedFields(stamped(object, existing, this.now()), existing, options, managedFields);
     // As in Kubernetes, writing what is already stored changes nothing: same version. A binding is
     // requested again all the same: this may be a client retrying a patch whose request was lost to a
     // failure after the write took effect, and binding-enqueue is idempotent.
@@ -187,6 +221,24 @@ export class ObjectService {
 
   private now(): string {
     return new Date(this.context.clock.now()).toISOString();
+  }
+
+  /** managedFields times are to the second, as Kubernetes writes them. */
+  private managedTime(): string {
+    return new Date(this.context.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  /**
+   * The managedFields the written object carries: as an apply computed them; else, with a field manager,
+   * those of the stored object with the fields this write changes made the manager's; else as they were.
+   */
+  private withManagedFields(next: KubeObject, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied'): KubeObject {
+    if (managedFields === 'as-applied') return next;
+    if (options.fieldManager) {
+      return updatedManagedFields(existing as Record<string, unknown> | undefined, next as Record<string, unknown>, options.fieldManager, this.managedTime()) as KubeObject;
+    }
+    const kept = next.metadata.managedFields ?? existing?.metadata.managedFields;
+    return { ...next, metadata: { ...next.metadata, ...(kept ? { managedFields: kept } : {}) } } as KubeObject;
   }
 
   /**

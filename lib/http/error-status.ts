@@ -1,5 +1,6 @@
 import { InvalidObjectError } from '../api/invalid-object-error';
 import { JsonPatchError } from '../api/json-patch';
+import { ApplyConflictError } from '../controllers/server-side-apply';
 import { StrategicMergePatchError } from '../api/strategic-merge-patch';
 import { NotFoundError } from '../api/not-found-error';
 import { ConflictError, UnavailableError } from '../ports/object-store';
@@ -69,6 +70,13 @@ export function errorStatus(error: unknown, target: ErrorTarget | undefined): St
   if (error instanceof StrategicMergePatchError) return failureStatus('BadRequest', error.message);
   // As kube-apiserver answers a JSON patch it cannot apply (a failed test among them).
   if (error instanceof JsonPatchError) return failureStatus('Invalid', error.message);
+  // As kube-apiserver words an apply conflict; kubectl lists the causes and suggests --force-conflicts.
+  if (error instanceof ApplyConflictError) {
+    return failureStatus('Conflict', error.message, {
+      ...(target ? resourceDetails(target.resource, target.name ?? '') : {}),
+      causes: error.conflicts.map((conflict) => ({ reason: 'FieldManagerConflict', message: `conflict with "${conflict.manager}" using ${conflict.apiVersion}`, field: conflict.field })),
+    });
+  }
   // Throttled, nothing written: the client waits and tries again, as client-go does on 503 with Retry-After.
   if (error instanceof UnavailableError) return failureStatus('ServiceUnavailable', 'the server is busy: try again in a second', { retryAfterSeconds: 1 });
   return failureStatus('InternalError', 'an internal error occurred');

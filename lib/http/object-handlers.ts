@@ -120,12 +120,20 @@ async function patchWith(
   return withWarnings(jsonResponse(200, object), [...duplicates, ...warnings]);
 }
 
-/** Server-side apply, simplified: the body is the whole object, created or replaced (no field managers). */
-async function serverSideApply(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
-  const body = withUrlIdentity(readObjectBody(request, 'yaml'), route);
-  const options = writeOptionsOf(request);
-  await authorizeBody(deps, route, 'patch', body);
-  const { object, created, warnings } = await deps.objects.apply(body, options);
+/**
+ * Server-side apply: the body is the configuration one field manager wants, merged into the object by
+ * the structured-merge rules with field ownership kept in managedFields (lib/controllers/server-side-apply.ts);
+ * a conflict with another manager's fields is a 409 unless force=true.
+ */
+async function serverSideApply(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  const config = withUrlIdentity(readObjectBody(request, 'yaml'), route);
+  if (!request.query.fieldManager) throw new ApiError('BadRequest', 'fieldManager: is required for apply requests');
+  const options = { ...writeOptionsOf(request), fieldManager: request.query.fieldManager, force: request.query.force === 'true' };
+  const merge = route.resource.mergesListsByKey ? applyStrategicMergePatch : applyMergePatch;
+  const ref = refAt(route, name);
+  const current = await deps.store.get(ref);
+  await (current ? authorizePatch(deps, route, ref, config, merge) : authorizeBody(deps, route, 'patch', config));
+  const { object, created, warnings } = await deps.objects.serverSideApply(ref, config, merge, options);
   return withWarnings(jsonResponse(created ? 201 : 200, object), warnings);
 }
 
@@ -140,7 +148,7 @@ export async function patchObject(route: ResourceRoute, name: string, request: A
     case STRATEGIC_MERGE_PATCH:
       return patchWith(route, name, request, deps, route.resource.mergesListsByKey ? applyStrategicMergePatch : applyMergePatch);
     case APPLY_PATCH:
-      return serverSideApply(route, request, deps);
+      return serverSideApply(route, name, request, deps);
     default:
       throw unsupportedMediaType(mediaType, [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH]);
   }

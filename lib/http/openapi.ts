@@ -34,9 +34,9 @@ const WRITE_PARAMETERS: readonly Parameter[] = [
     type: 'string',
     enum: ['Strict', 'Warn', 'Ignore'],
   }),
-  query('fieldManager', 'The name of the actor making the change (accepted; outrank keeps no managedFields).'),
+  query('fieldManager', 'Who makes the change: the fields it changes become its own in managedFields. Required for server-side apply; else taken from the user agent.'),
 ];
-const PATCH_PARAMETERS: readonly Parameter[] = [...WRITE_PARAMETERS, query('force', 'Server-side apply (accepted; with no managedFields there are no conflicts to force).', { type: 'boolean' })];
+const PATCH_PARAMETERS: readonly Parameter[] = [...WRITE_PARAMETERS, query('force', 'Server-side apply: take the fields other managers own instead of refusing with a conflict.', { type: 'boolean' })];
 const LIST_PARAMETERS: readonly Parameter[] = [
   query('labelSelector', 'Only objects whose labels match.'),
   query('fieldSelector', 'Only objects whose fields match (metadata.name, metadata.namespace).'),

@@ -24,7 +24,7 @@ export type StatusReason = keyof typeof CODES;
 export interface StatusCause {
   readonly field: string;
   readonly message: string;
-  readonly reason: 'FieldValueInvalid';
+  readonly reason: 'FieldValueInvalid' | 'FieldManagerConflict';
 }
 
 export interface StatusDetails {

@@ -23,7 +23,24 @@ function dryRunOf(value: string | undefined): boolean {
  */
 export function writeOptionsOf(request: ApiRequest): WriteOptions {
   const fieldValidation = fieldValidationOf(request.query.fieldValidation);
-  return { ...(fieldValidation ? { fieldValidation } : {}), dryRun: dryRunOf(request.query.dryRun) };
+  return { ...(fieldValidation ? { fieldValidation } : {}), dryRun: dryRunOf(request.query.dryRun), fieldManager: fieldManagerOf(request) };
+}
+
+/** Printable, at most 128 characters, as kube-apiserver requires of a field manager. */
+const FIELD_MANAGER = /^[\x21-\x7e][\x20-\x7e]{0,127}$/;
+
+/**
+ * Who writes, for managedFields: the fieldManager parameter, else (as kube-apiserver infers it) the
+ * user agent up to its first "/" (kubectl/v1.32.4 … → kubectl), else "unknown".
+ */
+function fieldManagerOf(request: ApiRequest): string {
+  const given = request.query.fieldManager;
+  if (given !== undefined && given !== '') {
+    if (!FIELD_MANAGER.test(given)) throw new ApiError('BadRequest', 'fieldManager: must be printable and at most 128 characters');
+    return given;
+  }
+  const agent = request.headers['user-agent']?.split('/')[0]?.trim().slice(0, 128);
+  return agent && FIELD_MANAGER.test(agent) ? agent : 'unknown';
 }
 
 /** Warnings as Kubernetes sends them (RFC 7234 warn-code 299), which kubectl prints as "Warning: …". */

@@ -107,7 +107,16 @@ describe.runIf(kubectlInstalled('kubectl-commands'))('kubectl against the outran
   });
 
   it('server-side apply, JSON patch, scale, a status patch and edit each change the Deployment', async () => {
-    expect((await kubectl(['apply', '--server-side', '-f', await manifest('web-4', deployment('web', 4))])).stdout).toBe('deployment.apps/web serverside-applied\n');
+    // The replicas were set by client-side apply: server-side apply conflicts, as on Kubernetes, until forced.
+    const web4 = await manifest('web-4', deployment('web', 4));
+    const conflict = await kubectl(['apply', '--server-side', '-f', web4]);
+    expect(conflict.code).toBe(1);
+    expect(conflict.stderr).toContain('conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas');
+    expect(conflict.stderr).toContain('--force-conflicts');
+    expect((await kubectl(['apply', '--server-side', '--force-conflicts', '-f', web4])).stdout).toBe('deployment.apps/web serverside-applied\n');
+    const managers = await kubectl(['get', 'deployment', 'web', '--show-managed-fields', '-o', 'jsonpath={.metadata.managedFields[*].manager}']);
+    // kubectl-last-applied: kubectl keeps the client-side apply annotation in step after a server-side apply, as on Kubernetes.
+    expect(managers.stdout.split(' ').sort()).toEqual(['kubectl', 'kubectl-client-side-apply', 'kubectl-last-applied']);
     expect(await replicas('web')).toBe('4');
     expect((await kubectl(['patch', 'deployment', 'web', '--type=json', '-p', '[{"op":"replace","path":"/spec/replicas","value":5}]'])).code).toBe(0);
     expect(await replicas('web')).toBe('5');

@@ -81,12 +81,12 @@ describe('server-side apply', () => {
     `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  replicas: ${replicas}\n  template:\n    spec:\n      containers: [{name: api, image: api}]\n`;
   const path = '/apis/apps/v1/namespaces/default/deployments/api';
 
-  it('creates (201), then replaces (200) with the whole object', async () => {
+  it('creates (201), then applies again (200) for the same field manager', async () => {
     const api = new Api();
     const created = await api.send('PATCH', path, { text: yaml(1), contentType: APPLY, query: { fieldManager: 'kubectl', force: 'false' } });
     expect(created.statusCode).toBe(201);
     expect(created.body).toMatchObject({ metadata: { name: 'api', namespace: 'default' }, spec: { replicas: 1 } });
-    const replaced = await api.send('PATCH', path, { text: yaml(3), contentType: APPLY });
+    const replaced = await api.send('PATCH', path, { text: yaml(3), contentType: APPLY, query: { fieldManager: 'kubectl' } });
     expect(replaced.statusCode).toBe(200);
     expect(replaced.body.spec.replicas).toBe(3);
     expect(replaced.body.metadata.generation).toBe(2);

@@ -41,11 +41,13 @@ export class Api {
 
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
     const text = options.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    // As kubectl does, a server-side apply names its field manager (the API requires one).
+    const apply = options.contentType === 'application/apply-patch+yaml' ? { fieldManager: 'tester' } : {};
     const response = await handleApiRequest(
       {
         method,
         path,
-        query: options.query ?? {},
+        query: { ...apply, ...options.query },
         headers: text === undefined ? {} : { 'content-type': options.contentType ?? 'application/json' },
         body: text,
       },
