@@ -63,7 +63,7 @@ describe('the stack deployed to the local endpoint (npm run deploy:local)', () =
 
     beforeAll(async () => {
       functions = await loadLocalFunctions(clients, deployment.resources, deployment.settings, (error) => errors.push(error));
-      server = await startHttpGateway(functions.api, 0);
+      server = await startHttpGateway(functions.api, 0, undefined, undefined, functions.watch);
       const address = server.address();
       apiUrl = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`;
     });
@@ -113,6 +113,13 @@ describe('the stack deployed to the local endpoint (npm run deploy:local)', () =
       expect(items).toHaveLength(1);
       expect(items[0]!.spec.clusters?.map((cluster) => cluster.name)).toEqual(['member1']);
       expect(items[0]!.status?.conditions?.find((condition) => condition.type === 'Scheduled')?.status).toBe('True');
+    });
+
+    it('streams a watch of the deployed objects table through the watch function (its URL the emulator cannot make)', async () => {
+      const response = await fetch(`${apiUrl}/apis/work.karmada.io/v1alpha2/namespaces/default/resourcebindings?watch=1&timeoutSeconds=1`);
+      expect(response.status).toBe(200);
+      const events = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string; object: ResourceBinding });
+      expect(events.map((event) => [event.type, event.object.metadata.name])).toEqual([['ADDED', 'web-deployment']]);
     });
   });
 });
