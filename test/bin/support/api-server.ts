@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { ApiResponse } from '../../../lib/http/api-types';
-import { isWatchRequest, type OpenWatch, type WatchTiming } from '../../../lib/http/watch';
+import { isWatchRequest, type OpenWatch } from '../../../lib/http/watch';
+import { testWatchTiming } from '../../support/watch-timing';
 import { serveWatch } from '../../../lib/http/watch-request';
 import type { AddressInfo } from 'node:net';
 import { handleApiRequest } from '../../../lib/http';
@@ -49,13 +49,7 @@ async function runWithoutScheduler(system: MemorySystem): Promise<void> {
 }
 
 /** Watches read the change feed every 20 ms, so that tests see events at once; they last at most a minute. */
-const TEST_WATCH_TIMING: WatchTiming = {
-  pollIntervalMs: 20,
-  bookmarkIntervalMs: 1_000,
-  maxTimeoutSeconds: 60,
-  now: Date.now,
-  sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
-};
+const TEST_WATCH_TIMING = testWatchTiming(20, 1_000);
 
 /** A watch written as the local gateway writes one: one JSON event per line, until it ends or the client goes. */
 async function streamWatch(served: ApiResponse | OpenWatch, response: ServerResponse): Promise<void> {

@@ -5,17 +5,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest } from '../../../lib/http/api-types';
-import { isWatchRequest, type WatchEvent, type WatchTiming } from '../../../lib/http/watch';
+import { isWatchRequest, type WatchEvent } from '../../../lib/http/watch';
+import { testWatchTiming } from '../../support/watch-timing';
 import { serveWatch } from '../../../lib/http/watch-request';
 import { Api, workload } from './support';
 
-const TIMING: WatchTiming = {
-  pollIntervalMs: 5,
-  bookmarkIntervalMs: 30,
-  maxTimeoutSeconds: 60,
-  now: Date.now,
-  sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
-};
+const TIMING = testWatchTiming(5, 30);
 
 const ALL = '/apis/apps/v1/deployments';
 const DEFAULT = '/apis/apps/v1/namespaces/default/deployments';
