@@ -1,6 +1,7 @@
 // Compiles the command line into one JavaScript file, dist/outrank.mjs, so that each call starts without
-// compiling TypeScript. Run by `npm run build`, and so by `npm ci` (prepare) and `npm test`.
+// compiling TypeScript, and bundles the web console into dist/console/. Run by `npm run build`, and so by `npm ci` (prepare) and `npm test`.
 import { build } from 'esbuild';
+import { buildConsole } from './build-console.mjs';
 
 await build({
   entryPoints: [new URL('cli.ts', import.meta.url).pathname],
@@ -13,3 +14,5 @@ await build({
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+await buildConsole(new URL('../dist/console/', import.meta.url).pathname);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { OutrankSettingsWithTenancy } from '../functions/environment';
 import { IDENTITY_HEADER } from '../functions/local/local-identity';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     [
       `outrank is running`,
       `  API:            ${runtime.apiUrl}`,
+      `  console:        ${existsSync(new URL('../dist/console/app.js', import.meta.url)) ? `${runtime.apiUrl}/` : 'not built: run npm run build'}`,
       `  AWS endpoint:   ${runtime.endpoint.url}${runtime.endpoint.started ? ' (moto_server started for this run)' : ''}`,
       `  try:            npx outrank apply -f examples/000-binding-preemption.yaml${server} && npx outrank get bindings${server}`,
       `  stop:           Ctrl-C`,

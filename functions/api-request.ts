@@ -1,7 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Authorizer } from '../lib/auth/authorizer';
 import { storedPriorityClasses } from '../lib/auth/priority-class-lookup';
 import { ObjectService } from '../lib/controllers/object-service';
 import type { ApiAccess, ApiDependencies, ApiRequest } from '../lib/http/api-types';
+import { consoleAssets, type ConsoleAssets } from '../lib/http/console-assets';
 import { callerIdentity, type ApiEvent } from './caller-identity';
 import { controllerContext, tenancySettings } from './context';
 import { logger } from './observability';
@@ -30,6 +34,19 @@ function accessOf(event: ApiEvent): { access?: ApiAccess } {
   return { access: { identity: callerIdentity(event), authorizer: new Authorizer(tenancy, storedPriorityClasses(controllerContext().store)) } };
 }
 
+let consoleFiles: ConsoleAssets | undefined | null = null;
+
+/**
+ * The console as `npm run build` bundled it (dist/console), or where OUTRANK_CONSOLE_DIR says; read once.
+ * Without it the API serves no console.
+ */
+function bundledConsole(): ConsoleAssets | undefined {
+  if (consoleFiles !== null) return consoleFiles;
+  const folder = process.env.OUTRANK_CONSOLE_DIR ?? fileURLToPath(new URL('../dist/console/', import.meta.url));
+  consoleFiles = existsSync(join(folder, 'app.js')) ? consoleAssets((file) => readFileSync(join(folder, file), 'utf8')) : undefined;
+  return consoleFiles;
+}
+
 /** What the API needs to serve the event's caller, on this execution environment's shared context. */
 export function apiDependenciesOf(event: ApiEvent): ApiDependencies {
   const context = controllerContext();
@@ -38,6 +55,8 @@ export function apiDependenciesOf(event: ApiEvent): ApiDependencies {
     store: context.store,
     events: context.events,
     queues: context.queues,
+    bands: context.config.bands,
+    ...(bundledConsole() ? { console: bundledConsole() } : {}),
     clock: context.clock,
     onInternalError: (error) => logger.error('internal error', error as Error),
     caller: callerIdentity(event),

@@ -1,4 +1,6 @@
 import type { Authorizer } from '../auth/authorizer';
+import type { PriorityBand } from '../config';
+import type { ConsoleAssets } from './console-assets';
 import type { Queues } from '../controllers/context';
 import type { ObjectService } from '../controllers/object-service';
 import type { Clock } from '../ports/clock';
@@ -39,6 +41,10 @@ export interface ApiDependencies {
   readonly events: EventLog;
   /** Queue depths for /outrank/v1/queues; without them that path is not served. */
   readonly queues?: Queues;
+  /** The web console's files, served at / and /console/ to whoever may read the API; none when absent. */
+  readonly console?: ConsoleAssets;
+  /** The priority bands, reported with the queue depths. */
+  readonly bands?: readonly PriorityBand[];
   /** The server's clock, for the ages of table output; the system clock when absent. */
   readonly clock?: Clock;
   /**

@@ -8,6 +8,7 @@ import { QUEUE_STATUS_PATH, queueStatus } from './queue-status';
 import { operationOf, parseRoute, type Operation, type ResourceRoute, type Route } from './routes';
 import { qualifiedResource, type ServedResource } from './served-resources';
 import { ApiError, statusResponse } from './status';
+import { consoleResponse } from './console-assets';
 import { scaleResponse } from './scale';
 import { statusSubresourceResponse } from './status-subresource';
 import { tableContext } from './table-context';
@@ -83,8 +84,10 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDependencie
     checkBodySize(request);
     if (request.path === QUEUE_STATUS_PATH && deps.queues) {
       if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed();
-      return await queueStatus(deps.queues);
+      return await queueStatus(deps.queues, deps.bands);
     }
+    const page = consoleResponse(request, deps.console);
+    if (page) return page;
     if (request.path === SELF_SUBJECT_ACCESS_REVIEWS_PATH) return selfSubjectAccessReview(request, deps);
     if (request.path === SELF_SUBJECT_REVIEWS_PATH) return selfSubjectReview(request, deps);
     const route = parseRoute(request.path);

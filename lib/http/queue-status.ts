@@ -1,3 +1,4 @@
+import type { PriorityBand } from '../config';
 import type { Queues } from '../controllers/context';
 import type { ApiResponse } from './api-types';
 import { jsonResponse } from './response';
@@ -9,6 +10,8 @@ export const QUEUE_STATUS_PATH = '/outrank/v1/queues';
 export interface QueueStatusList {
   readonly kind: 'QueueStatusList';
   readonly items: ReadonlyArray<{ readonly name: string; readonly visible: number; readonly inFlight: number; readonly deadLettered: number }>;
+  /** The priority bands, highest first, with the least priority each takes: how the console groups what waits. */
+  readonly bands?: readonly PriorityBand[];
 }
 
 /**
@@ -16,13 +19,13 @@ export interface QueueStatusList {
  * visible and in flight everywhere means the controllers are idle, which is how `outrank apply` knows
  * a step has settled; anything dead-lettered is work that was given up on (`outrank check` reports it).
  */
-export async function queueStatus(queues: Queues): Promise<ApiResponse> {
+export async function queueStatus(queues: Queues, bands?: readonly PriorityBand[]): Promise<ApiResponse> {
   const named = [
     ['policy-change', queues.policyChange] as const,
     ['binding-enqueue', queues.bindingEnqueue] as const,
     ...[...queues.bands].map(([band, queue]) => [`schedule-${band}`, queue] as const),
   ];
   const items = await Promise.all(named.map(async ([name, queue]) => ({ name, ...(await queue.depth()), deadLettered: await queue.deadLettered() })));
-  const list: QueueStatusList & { apiVersion: string } = { kind: 'QueueStatusList', apiVersion: 'outrank.io/v1', items };
+  const list: QueueStatusList & { apiVersion: string } = { kind: 'QueueStatusList', apiVersion: 'outrank.io/v1', items, ...(bands ? { bands } : {}) };
   return jsonResponse(200, list);
 }

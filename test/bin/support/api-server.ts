@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ApiResponse } from '../../../lib/http/api-types';
+import type { ConsoleAssets } from '../../../lib/http/console-assets';
 import { isWatchRequest, type OpenWatch } from '../../../lib/http/watch';
 import { testWatchTiming } from '../../support/watch-timing';
 import { serveWatch } from '../../../lib/http/watch-request';
@@ -66,7 +67,7 @@ async function streamWatch(served: ApiResponse | OpenWatch, response: ServerResp
 }
 
 /** The HTTP API over a fresh in-memory system, on a free loopback port. */
-export async function startTestApi(mode: SchedulingMode = 'after-each-request'): Promise<TestApi> {
+export async function startTestApi(mode: SchedulingMode = 'after-each-request', console?: ConsoleAssets): Promise<TestApi> {
   const system = new MemorySystem();
   const afterRequest = mode === 'after-each-request' ? () => system.runUntilIdle() : mode === 'without-scheduler' ? () => runWithoutScheduler(system) : async () => {};
   const requests: string[] = [];
@@ -82,7 +83,15 @@ export async function startTestApi(mode: SchedulingMode = 'after-each-request'):
         body: undefined,
         ...(await readBody(request)),
       };
-      const deps = { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues, clock: system.clock };
+      const deps = {
+        objects: system.objects,
+        store: system.store,
+        events: system.events,
+        queues: system.context.queues,
+        bands: system.context.config.bands,
+        clock: system.clock,
+        ...(console ? { console } : {}),
+      };
       if (isWatchRequest(apiRequest)) {
         await streamWatch(serveWatch(apiRequest, deps, TEST_WATCH_TIMING), response);
         return;

@@ -1,0 +1,54 @@
+import type { Band, Binding, Cluster, ClusterAllocation, KubeEvent, QueueDepth } from './model';
+
+/** The console reads the same Kubernetes-style API kubectl does, as the caller the page is served to. */
+async function get<T>(path: string): Promise<T> {
+  const response = await fetch(path, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${response.statusText}`);
+  return (await response.json()) as T;
+}
+
+const items = async <T>(path: string): Promise<T[]> => (await get<{ items: T[] }>(path)).items;
+
+export interface Snapshot {
+  readonly bindings: Binding[];
+  readonly clusters: Cluster[];
+  readonly allocations: ClusterAllocation[];
+  readonly events: KubeEvent[];
+  readonly queues: QueueDepth[];
+  readonly bands: Band[];
+  /** The server's time (its Date header), for wait times and ages. */
+  readonly now: number;
+}
+
+/** Everything the pages show, read at once: six lists, whatever page is open. */
+export async function readSnapshot(): Promise<Snapshot> {
+  const queueResponse = await fetch('/outrank/v1/queues');
+  const queueStatus = queueResponse.ok ? ((await queueResponse.json()) as { items: QueueDepth[]; bands?: Band[] }) : { items: [], bands: [] };
+  const serverTime = Date.parse(queueResponse.headers.get('date') ?? '');
+  const [bindings, clusterBindings, clusters, allocations, events] = await Promise.all([
+    items<Binding>('/apis/work.karmada.io/v1alpha2/resourcebindings'),
+    items<Binding>('/apis/work.karmada.io/v1alpha2/clusterresourcebindings'),
+    items<Cluster>('/apis/cluster.karmada.io/v1alpha1/clusters'),
+    items<ClusterAllocation>('/apis/scheduling.outrank.io/v1alpha1/clusterallocations'),
+    items<KubeEvent>('/api/v1/events'),
+  ]);
+  return {
+    bindings: [...bindings, ...clusterBindings],
+    clusters,
+    allocations,
+    events,
+    queues: queueStatus.items,
+    bands: queueStatus.bands ?? [],
+    now: Number.isNaN(serverTime) ? Date.now() : serverTime,
+  };
+}
+
+/** Suspends or resumes a binding's scheduling (scheduling suspension (003)), as the caller; the API authorizes it. */
+export async function setSuspended(namespace: string, name: string, suspended: boolean): Promise<void> {
+  const response = await fetch(`/apis/work.karmada.io/v1alpha2/namespaces/${encodeURIComponent(namespace)}/resourcebindings/${encodeURIComponent(name)}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/merge-patch+json' },
+    body: JSON.stringify({ spec: { suspension: { scheduling: suspended } } }),
+  });
+  if (!response.ok) throw new Error(((await response.json()) as { message?: string }).message ?? `${response.status}`);
+}

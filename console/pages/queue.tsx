@@ -1,0 +1,50 @@
+import type { Snapshot } from '../api';
+import { duration, pendingRows } from '../model';
+
+/** What waits for a placement, band by band as the scheduler takes it, and each queue's depth. */
+export function QueuePage({ snapshot }: { snapshot: Snapshot }) {
+  const rows = pendingRows(snapshot.bindings, snapshot.bands, snapshot.now);
+  return (
+    <section aria-labelledby="queue-title">
+      <h1 id="queue-title">Queue</h1>
+      <h2>Queue depths</h2>
+      <table class="depths">
+        <thead>
+          <tr><th scope="col">Queue</th><th scope="col">Waiting</th><th scope="col">In flight</th><th scope="col">Dead-lettered</th></tr>
+        </thead>
+        <tbody>
+          {snapshot.queues.map((queue) => (
+            <tr key={queue.name}><td>{queue.name}</td><td>{queue.visible}</td><td>{queue.inFlight}</td><td class={queue.deadLettered > 0 ? 'alarm' : ''}>{queue.deadLettered}</td></tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Pending bindings ({rows.length})</h2>
+      {rows.length === 0 ? (
+        <p>Every binding is placed.</p>
+      ) : (
+        <table class="pending">
+          <thead>
+            <tr>
+              <th scope="col">Band</th><th scope="col">Binding</th><th scope="col">Priority</th><th scope="col">Preemptibility</th>
+              <th scope="col">State</th><th scope="col">Waiting</th><th scope="col">Reason</th><th scope="col">Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={`${row.namespace}/${row.name}`} data-binding={`${row.namespace}/${row.name}`}>
+                <td>{row.band}</td>
+                <td><a href={`#/bindings/${row.namespace}/${row.name}`}>{row.namespace ? `${row.namespace}/` : ''}{row.name}</a></td>
+                <td class="number">{row.priority}</td>
+                <td>{row.preemptible ? 'preemptible' : 'non-preemptible'}</td>
+                <td>{row.state}</td>
+                <td class="number">{duration(row.waitingSeconds)}</td>
+                <td>{row.reason}</td>
+                <td class="message">{row.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * The web console in a real headless Chromium (Debian's, driven by playwright-core) against the API
+ * with example 000 applied: each page shows the rows the API holds, a preemption made while a page is
+ * open appears on it, and a screenshot of each page is written to test-results/console/. Skipped,
+ * saying so, where Chromium is not installed (.ci/run installs it).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConsole } from '../../bin/build-console.mjs';
+import { consoleAssets } from '../../lib/http/console-assets';
+import { startTestApi, type TestApi } from '../bin/support/api-server';
+import { outrank } from '../bin/support/run-cli';
+
+const CHROMIUM = process.env.OUTRANK_CHROMIUM ?? '/usr/bin/chromium';
+const ARTEFACTS = join(process.cwd(), 'test-results', 'console');
+
+function chromiumInstalled(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  console.info(`console browser tests: no Chromium at ${CHROMIUM} (apt-get install chromium, or set OUTRANK_CHROMIUM); skipping`);
+  return false;
+}
+
+let api: TestApi;
+let browser: Browser;
+const consoleErrors: string[] = [];
+
+async function open(hash: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  await page.goto(`${api.url}/${hash}`);
+  return page;
+}
+
+async function cells(page: Page, selector: string): Promise<string[][]> {
+  return page.$$eval(`${selector} tbody tr`, (rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')));
+}
+
+describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    const built = await mkdtemp(join(tmpdir(), 'outrank-console-'));
+    await buildConsole(built);
+    const assets = consoleAssets((file) => readFileSync(join(built, file), 'utf8'));
+    api = await startTestApi('after-each-request', assets);
+    expect((await outrank('apply', '-f', 'examples/000-binding-preemption.yaml', '--server', api.url)).code).toBe(0);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    await mkdir(ARTEFACTS, { recursive: true });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  it('Queue: the pending bindings with band, priority, preemptibility and the Scheduled reason; the queue depths', async () => {
+    const page = await open('#/queue');
+    await page.waitForSelector('table.pending tbody tr');
+    const rows = await cells(page, 'table.pending');
+    expect(rows.map((row) => [row[0], row[1], row[2], row[3], row[4], row[6]])).toEqual([
+      ['default', 'default/batch-p2-deployment', '2', 'preemptible', 'Unschedulable', 'Unschedulable'],
+    ]);
+    expect((await cells(page, 'table.depths')).map((row) => row[0])).toContain('schedule-default');
+    await page.screenshot({ path: join(ARTEFACTS, 'queue.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('Clusters: placed against allocatable, and the bindings placed there by priority with their preemptibility', async () => {
+    const page = await open('#/clusters');
+    await page.waitForSelector('[data-cluster="member1"] tbody tr');
+    const rows = await cells(page, '[data-cluster="member1"]');
+    expect(rows.map((row) => [row[0], row[2]])).toEqual([
+      ['urgent-deployment', '10'],
+      ['batch-p3-deployment', '3'],
+      ['batch-p1-deployment', '1'],
+      ['batch-p0-deployment', '0'],
+    ]);
+    expect(await page.textContent('[data-cluster="member1"] .usage')).toContain('cpu');
+    await page.screenshot({ path: join(ARTEFACTS, 'clusters.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('Preemptions: a preemption made while the page is open appears, with the priorities it was decided on', async () => {
+    const page = await open('#/preemptions');
+    await page.waitForSelector('h1#preemptions-title');
+    const before = (await cells(page, 'table.preemptions').catch(() => [])).length;
+    const preemptor = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'late-urgent', namespace: 'default' },
+      spec: { replicas: 1, template: { spec: { priorityClassName: 'urgent', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } } },
+    };
+    // A minute later than the preemptions of the example, so that it is the newest by its time.
+    api.system.clock.advance(60_000);
+    const created = await fetch(`${api.url}/apis/apps/v1/namespaces/default/deployments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(preemptor) });
+    expect(created.status).toBe(201);
+    await page.waitForSelector('[data-victim] >> nth=' + before, { timeout: 10_000 });
+    const rows = await cells(page, 'table.preemptions');
+    expect(rows).toHaveLength(before + 1);
+    expect(rows[0]![1]).toBe('default/late-urgent-deployment');
+    expect(Number(rows[0]![2])).toBeGreaterThan(Number(rows[0]![4]));
+    await page.screenshot({ path: join(ARTEFACTS, 'preemptions.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('a binding\'s page shows its history, and is readable on a narrow screen', async () => {
+    const page = await open('#/bindings/default/batch-p2-deployment', { width: 390, height: 844 });
+    await page.waitForSelector('table.history tbody tr');
+    expect((await cells(page, 'table.history')).map((row) => row[2])).toContain('ScheduleBindingFailed');
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(ARTEFACTS, 'binding-narrow.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('pages are reached by keyboard, and no page logged an error', async () => {
+    const page = await open('#/queue');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('h1#clusters-title');
+    await page.close();
+    expect(consoleErrors).toEqual([]);
+    expect((await readFile(join(ARTEFACTS, 'queue.png'))).length).toBeGreaterThan(1_000);
+  });
+});
