@@ -52,3 +52,18 @@ export async function setSuspended(namespace: string, name: string, suspended: b
   });
   if (!response.ok) throw new Error(((await response.json()) as { message?: string }).message ?? `${response.status}`);
 }
+
+export interface WhatIf {
+  readonly decisions: ReadonlyArray<{ readonly type: string; readonly reason: string; readonly object: { readonly namespace?: string; readonly name: string }; readonly message: string }>;
+  readonly placements: ReadonlyArray<{ readonly binding: string; readonly before: ReadonlyArray<{ name: string; replicas: number }> | null; readonly after: ReadonlyArray<{ name: string; replicas: number }> }>;
+  readonly victims: readonly string[];
+  readonly rejections: ReadonlyArray<{ readonly object: string; readonly message: string }>;
+}
+
+/** What applying the manifests now would do, decided by the API on a copy of the live state; nothing is written. */
+export async function tryManifests(manifests: string): Promise<WhatIf> {
+  const response = await fetch('/outrank/v1/whatif', { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: manifests });
+  const body = (await response.json()) as WhatIf & { message?: string };
+  if (!response.ok) throw new Error(body.message ?? `${response.status}`);
+  return body;
+}

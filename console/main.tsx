@@ -5,6 +5,7 @@ import { BindingPage } from './pages/binding';
 import { ClustersPage } from './pages/clusters';
 import { PreemptionsPage } from './pages/preemptions';
 import { QueuePage } from './pages/queue';
+import { WhatIfPage } from './pages/what-if';
 
 /** How often the open page reads the API again. */
 const REFRESH_MS = 2_000;
@@ -13,6 +14,7 @@ const PAGES = [
   ['#/queue', 'Queue'],
   ['#/clusters', 'Clusters'],
   ['#/preemptions', 'Preemptions'],
+  ['#/what-if', 'What if'],
 ] as const;
 
 function useHash(): string {
@@ -29,6 +31,7 @@ function Page({ hash, snapshot, refresh }: { hash: string; snapshot: Snapshot; r
   const [, page, ...rest] = hash.split('/');
   if (page === 'clusters') return <ClustersPage snapshot={snapshot} />;
   if (page === 'preemptions') return <PreemptionsPage snapshot={snapshot} />;
+  if (page === 'what-if') return <WhatIfPage />;
   if (page === 'bindings') {
     const [namespace, name] = rest.length >= 2 ? [rest[0]!, rest[1]!] : ['', rest[0] ?? ''];
     return <BindingPage snapshot={snapshot} namespace={decodeURIComponent(namespace)} name={decodeURIComponent(name)} refresh={refresh} />;

@@ -55,7 +55,7 @@ export function apiDependenciesOf(event: ApiEvent): ApiDependencies {
     store: context.store,
     events: context.events,
     queues: context.queues,
-    bands: context.config.bands,
+    config: context.config,
     ...(bundledConsole() ? { console: bundledConsole() } : {}),
     clock: context.clock,
     onInternalError: (error) => logger.error('internal error', error as Error),

@@ -1,5 +1,5 @@
 import type { Authorizer } from '../auth/authorizer';
-import type { PriorityBand } from '../config';
+import type { SchedulerConfig } from '../config';
 import type { ConsoleAssets } from './console-assets';
 import type { Queues } from '../controllers/context';
 import type { ObjectService } from '../controllers/object-service';
@@ -43,8 +43,8 @@ export interface ApiDependencies {
   readonly queues?: Queues;
   /** The web console's files, served at / and /console/ to whoever may read the API; none when absent. */
   readonly console?: ConsoleAssets;
-  /** The priority bands, reported with the queue depths. */
-  readonly bands?: readonly PriorityBand[];
+  /** The scheduler's settings: its bands are reported with the queue depths, and a what-if runs with them. */
+  readonly config?: SchedulerConfig;
   /** The server's clock, for the ages of table output; the system clock when absent. */
   readonly clock?: Clock;
   /**

@@ -9,6 +9,7 @@ import { operationOf, parseRoute, type Operation, type ResourceRoute, type Route
 import { qualifiedResource, type ServedResource } from './served-resources';
 import { ApiError, statusResponse } from './status';
 import { consoleResponse } from './console-assets';
+import { WHAT_IF_PATH, whatIfResponse } from './what-if-request';
 import { scaleResponse } from './scale';
 import { statusSubresourceResponse } from './status-subresource';
 import { tableContext } from './table-context';
@@ -84,10 +85,11 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDependencie
     checkBodySize(request);
     if (request.path === QUEUE_STATUS_PATH && deps.queues) {
       if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed();
-      return await queueStatus(deps.queues, deps.bands);
+      return await queueStatus(deps.queues, deps.config?.bands);
     }
     const page = consoleResponse(request, deps.console);
     if (page) return page;
+    if (request.path === WHAT_IF_PATH) return await whatIfResponse(request, deps);
     if (request.path === SELF_SUBJECT_ACCESS_REVIEWS_PATH) return selfSubjectAccessReview(request, deps);
     if (request.path === SELF_SUBJECT_REVIEWS_PATH) return selfSubjectReview(request, deps);
     const route = parseRoute(request.path);

@@ -54,7 +54,7 @@ function locatorRef(locator: ObjectLocator) {
   return { group: apiGroupOf(locator.apiVersion), kind: locator.kind, namespace: locator.namespace ?? '', name: locator.name };
 }
 
-function describeRaw(raw: unknown): ObjectName {
+export function describeRaw(raw: unknown): ObjectName {
   const record = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const metadata = (typeof record.metadata === 'object' && record.metadata !== null ? record.metadata : {}) as Record<string, unknown>;
   return {
@@ -96,7 +96,7 @@ export function summarizeBinding(binding: ResourceBinding): SimulatedBinding {
   };
 }
 
-function summarizeEvent(event: KubeEvent) {
+export function summarizeEvent(event: KubeEvent) {
   return {
     type: event.type,
     reason: event.reason,

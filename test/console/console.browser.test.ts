@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsole } from '../../bin/build-console.mjs';
+import { parseManifests } from '../../lib/api/manifest';
 import { consoleAssets } from '../../lib/http/console-assets';
+import { loadScenario } from '../../lib/simulate/load-scenario';
+import { runScenario } from '../../lib/simulate/run-scenario';
 import { startTestApi, type TestApi } from '../bin/support/api-server';
 import { outrank } from '../bin/support/run-cli';
 
@@ -81,6 +84,36 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     ]);
     expect(await page.textContent('[data-cluster="member1"] .usage')).toContain('cpu');
     await page.screenshot({ path: join(ARTEFACTS, 'clusters.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('What if: shows the victims outrank simulate finds for the same manifest, and writes nothing', async () => {
+    const manifest = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: another-urgent, namespace: default}',
+      'spec:',
+      '  replicas: 1',
+      '  template:',
+      '    spec:',
+      '      priorityClassName: urgent',
+      '      containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]',
+    ].join('\n');
+    const example = loadScenario(await readFile('examples/000-binding-preemption.yaml', 'utf8'));
+    const simulated = await runScenario({ ...example, steps: [...example.steps, { apply: parseManifests(manifest) }] });
+    const preempted = simulated.events.filter((event) => event.reason === 'Preempted').map((event) => `${event.object.namespace}/${event.object.name}`);
+    const expected = preempted.slice(1); // the example's own preemption came first
+    const before = await fetch(`${api.url}/apis/work.karmada.io/v1alpha2/resourcebindings`).then((response) => response.json());
+
+    const page = await open('#/what-if');
+    await page.fill('#manifests', manifest);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('.what-if-result');
+    expect(await page.$$eval('.victims li', (items) => items.map((item) => item.textContent))).toEqual(expected);
+    expect(expected).toEqual(['default/batch-p0-deployment']);
+    const after = await fetch(`${api.url}/apis/work.karmada.io/v1alpha2/resourcebindings`).then((response) => response.json());
+    expect(after).toEqual(before);
+    await page.screenshot({ path: join(ARTEFACTS, 'what-if.png'), fullPage: true });
     await page.close();
   });
 

@@ -88,7 +88,7 @@ export async function startTestApi(mode: SchedulingMode = 'after-each-request', 
         store: system.store,
         events: system.events,
         queues: system.context.queues,
-        bands: system.context.config.bands,
+        config: system.context.config,
         clock: system.clock,
         ...(console ? { console } : {}),
       };

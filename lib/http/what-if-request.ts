@@ -1,0 +1,34 @@
+import { EVENT, SYSTEM_KINDS, TEMPLATE_KINDS } from '../api/kinds';
+import { parseManifests } from '../api/manifest';
+import { apiGroupOf } from '../api/resource-template';
+import { withConfig } from '../config';
+import { systemClock } from '../ports/clock';
+import { whatIf } from '../simulate/what-if';
+import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
+import { jsonResponse } from './response';
+import { ApiError } from './status';
+
+/** Not a Kubernetes resource: outside /apis, beside the queue status. */
+export const WHAT_IF_PATH = '/outrank/v1/whatif';
+
+/**
+ * POST /outrank/v1/whatif with manifests (YAML or JSON, several documents allowed): what applying them
+ * now would do — the decisions, the placements that change and the victims — decided by the
+ * simulator's controllers on a copy of the live state, which is read whole (one list per kind) and
+ * never written. Reads are open to every caller, and nothing is written, so it asks no authorization
+ * beyond the API's authentication.
+ */
+export async function whatIfResponse(request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+  if (request.method.toUpperCase() !== 'POST') throw new ApiError('MethodNotAllowed', 'whatif supports only POST, with the manifests to try as its body');
+  if (request.body === undefined || request.body.trim() === '') throw new ApiError('BadRequest', 'the request body must hold the manifests to try');
+  let manifests: unknown[];
+  try {
+    manifests = parseManifests(request.body);
+  } catch (error) {
+    throw new ApiError('BadRequest', `the manifests cannot be read: ${(error as Error).message}`);
+  }
+  const kinds = [...SYSTEM_KINDS.filter((kind) => kind !== EVENT), ...TEMPLATE_KINDS];
+  const live = (await Promise.all(kinds.map((kind) => deps.store.list(apiGroupOf(kind.apiVersion), kind.kind)))).flat();
+  const result = await whatIf(live, manifests, deps.config ?? withConfig(), (deps.clock ?? systemClock).now());
+  return jsonResponse(200, { kind: 'WhatIf', apiVersion: 'outrank.io/v1', ...result });
+}

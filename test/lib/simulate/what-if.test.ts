@@ -1,0 +1,58 @@
+/**
+ * What-if on a copy of the live state: the same decisions and victims `outrank simulate` reaches for the
+ * same writes (binding priority and preemption (000)), and nothing live is written.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { EVENT, SYSTEM_KINDS, TEMPLATE_KINDS } from '../../../lib/api/kinds';
+import { apiGroupOf } from '../../../lib/api/resource-template';
+import { loadScenario } from '../../../lib/simulate/load-scenario';
+import { runScenario } from '../../../lib/simulate/run-scenario';
+import { whatIf } from '../../../lib/simulate/what-if';
+import type { StoredObject } from '../../../lib/ports/object-store';
+import { MemorySystem } from '../../../lib/runtime/memory-system';
+
+const example = loadScenario(readFileSync('examples/000-binding-preemption.yaml', 'utf8'));
+const [setUp, arrival] = example.steps as [{ apply: unknown[] }, { apply: unknown[] }];
+
+async function liveObjects(system: MemorySystem): Promise<StoredObject[]> {
+  const kinds = [...SYSTEM_KINDS.filter((kind) => kind !== EVENT), ...TEMPLATE_KINDS];
+  return (await Promise.all(kinds.map((kind) => system.store.list(apiGroupOf(kind.apiVersion), kind.kind)))).flat();
+}
+
+async function liveSystem(): Promise<MemorySystem> {
+  const system = new MemorySystem();
+  for (const object of setUp.apply) await system.objects.apply(object);
+  await system.runUntilIdle();
+  return system;
+}
+
+describe('what-if', () => {
+  it('finds the victims simulate finds for the same arrival (binding priority and preemption (000): the fewest victims)', async () => {
+    const system = await liveSystem();
+    const simulated = await runScenario(example);
+    const simulatedVictims = simulated.events.filter((event) => event.reason === 'Preempted').map((event) => `${event.object.namespace}/${event.object.name}`);
+    const result = await whatIf(await liveObjects(system), arrival.apply, system.context.config, system.clock.now());
+    expect(result.victims).toEqual(simulatedVictims);
+    expect(result.victims).toEqual(['default/batch-p2-deployment']);
+    expect(result.placements).toContainEqual({ binding: 'default/urgent-deployment', before: null, after: [{ name: 'member1', replicas: 1 }] });
+    expect(result.placements).toContainEqual({ binding: 'default/batch-p2-deployment', before: [{ name: 'member1', replicas: 1 }], after: [] });
+    expect(result.decisions.map((event) => event.reason)).toContain('Preempted');
+  });
+
+  it('writes nothing to the live state', async () => {
+    const system = await liveSystem();
+    const before = await liveObjects(system);
+    await whatIf(before, arrival.apply, system.context.config, system.clock.now());
+    expect(await liveObjects(system)).toEqual(before);
+  });
+
+  it('reports a manifest that would be refused, and decides nothing for it', async () => {
+    const system = await liveSystem();
+    const bad = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'typo', namespace: 'default' }, spec: { replica: 1 } };
+    const result = await whatIf(await liveObjects(system), [bad], system.context.config, system.clock.now());
+    expect(result.rejections).toEqual([{ object: 'Deployment/typo', message: expect.stringContaining('spec.replica: unknown field') }]);
+    expect(result.victims).toEqual([]);
+    expect(result.placements).toEqual([]);
+  });
+});
