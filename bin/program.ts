@@ -9,6 +9,7 @@ import { CommandContext, type Io } from './commands/context';
 import { deleteCommand } from './commands/delete';
 import { describeCommand } from './commands/describe';
 import { getCommand } from './commands/get';
+import { proxyCommand } from './commands/proxy';
 import { simulateCommand } from './commands/simulate';
 
 function program(context: CommandContext, io: Io): Command {
@@ -20,7 +21,7 @@ function program(context: CommandContext, io: Io): Command {
     // CommanderError instead of ending the process, so tests can run the command line in-process.
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  for (const command of [simulateCommand, applyCommand, getCommand, describeCommand, deleteCommand, checkCommand]) {
+  for (const command of [simulateCommand, applyCommand, getCommand, describeCommand, deleteCommand, checkCommand, proxyCommand]) {
     root.addCommand(command(context).copyInheritedSettings(root));
   }
   root.addCommand(completionCommand(context, root).copyInheritedSettings(root));

@@ -39,18 +39,23 @@ function bytes(data: SourceData): string | Uint8Array {
 }
 
 const EXECUTE_API_HOST = /^[a-z0-9]+\.execute-api\.([a-z0-9-]+)\.amazonaws\.com$/;
+const FUNCTION_URL_HOST = /^[a-z0-9]+\.lambda-url\.([a-z0-9-]+)\.on\.aws$/;
 
-/** The region of an API Gateway default endpoint (https://<id>.execute-api.<region>.amazonaws.com/…). */
-export function executeApiRegion(url: URL): string | undefined {
-  return EXECUTE_API_HOST.exec(url.hostname)?.[1];
+/** How a deployed endpoint is signed: the HTTP API (execute-api) or the watch function's URL (lambda), by its host. */
+export function signingOf(url: URL): { readonly service: 'execute-api' | 'lambda'; readonly region: string } | undefined {
+  const api = EXECUTE_API_HOST.exec(url.hostname)?.[1];
+  if (api) return { service: 'execute-api', region: api };
+  const functionUrl = FUNCTION_URL_HOST.exec(url.hostname)?.[1];
+  return functionUrl ? { service: 'lambda', region: functionUrl } : undefined;
 }
 
 /**
- * Signs requests with SigV4 for execute-api, the IAM authorization of the deployed HTTP API, using
- * the credentials the AWS CLI would use (environment, profile, SSO, instance role).
+ * Signs requests with SigV4 for the IAM authorization of the deployed HTTP API (execute-api) or of the
+ * watch function's URL (lambda), using the credentials the AWS CLI would use (environment, profile,
+ * SSO, instance role).
  */
-export function sigV4Signer(region: string): RequestSigner {
-  const signer = new SignatureV4({ service: 'execute-api', region, credentials: defaultProvider(), sha256: Sha256 });
+export function sigV4Signer(region: string, service: 'execute-api' | 'lambda' = 'execute-api'): RequestSigner {
+  const signer = new SignatureV4({ service, region, credentials: defaultProvider(), sha256: Sha256 });
   return {
     async sign({ method, url, headers, body }) {
       const signed = await signer.sign({

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { ApiClient } from '../client/api-client';
-import { executeApiRegion, sigV4Signer } from '../client/sigv4-signer';
+import { sigV4Signer, signingOf, type RequestSigner } from '../client/sigv4-signer';
 
 /** Where `npm start` serves the API unless OUTRANK_PORT says otherwise. */
 const DEFAULT_SERVER = 'http://localhost:8080';
@@ -18,13 +18,19 @@ export function namespaceOption(): Option {
 }
 
 /**
- * A deployed API (https://<id>.execute-api.<region>.amazonaws.com) takes IAM-signed requests only;
- * OUTRANK_AWS_REGION asks for signing behind a custom domain too.
+ * The signer a server needs: a deployed API (https://<id>.execute-api.<region>.amazonaws.com) or the
+ * watch function's URL (https://<id>.lambda-url.<region>.on.aws) takes IAM-signed requests only;
+ * OUTRANK_AWS_REGION asks for signing (execute-api) behind a custom domain too.
  */
+export function signerFor(server: string): RequestSigner | undefined {
+  const url = URL.canParse(server) ? new URL(server) : undefined;
+  const signing = url ? signingOf(url) : undefined;
+  const region = process.env.OUTRANK_AWS_REGION ?? signing?.region;
+  return region ? sigV4Signer(region, signing?.service) : undefined;
+}
+
 export function connect(options: ServerOptions): ApiClient {
-  const url = URL.canParse(options.server) ? new URL(options.server) : undefined;
-  const region = process.env.OUTRANK_AWS_REGION ?? (url ? executeApiRegion(url) : undefined);
-  return new ApiClient(options.server, region ? sigV4Signer(region) : undefined);
+  return new ApiClient(options.server, signerFor(options.server));
 }
 
 const DURATION = /^(\d+)(ms|s|m|h)$/;

@@ -2,16 +2,17 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../bin/client/api-client';
-import { executeApiRegion, sigV4Signer } from '../../bin/client/sigv4-signer';
+import { signingOf, sigV4Signer } from '../../bin/client/sigv4-signer';
 
-describe('executeApiRegion', () => {
+describe('signingOf: how a deployed endpoint is signed, by its host', () => {
   it.each([
-    ['https://abc123.execute-api.eu-west-1.amazonaws.com/', 'eu-west-1'],
-    ['https://abc123.execute-api.us-east-1.amazonaws.com/prod', 'us-east-1'],
+    ['https://abc123.execute-api.eu-west-1.amazonaws.com/', { service: 'execute-api', region: 'eu-west-1' }],
+    ['https://abc123.execute-api.us-east-1.amazonaws.com/prod', { service: 'execute-api', region: 'us-east-1' }],
+    ['https://abcdefghij1234.lambda-url.eu-west-1.on.aws/', { service: 'lambda', region: 'eu-west-1' }],
     ['http://localhost:8080', undefined],
     ['https://outrank.example.com', undefined],
-  ])('%s → %s', (url, region) => {
-    expect(executeApiRegion(new URL(url))).toBe(region);
+  ])('%s → %j', (url, signing) => {
+    expect(signingOf(new URL(url))).toEqual(signing);
   });
 });
 
