@@ -20,17 +20,27 @@ export interface Snapshot {
   readonly now: number;
 }
 
-/** Everything the pages show, read at once: six lists, whatever page is open. */
-export async function readSnapshot(): Promise<Snapshot> {
+/** What a page reads: only that, so that a page over a large fleet reads no list it does not show. */
+export interface Needs {
+  readonly bindings?: boolean;
+  readonly clusters?: boolean;
+  /** The events to read, by a field selector (reason=Preempted, or one binding's); none when absent. */
+  readonly events?: string;
+}
+
+const none = async <T>(): Promise<T[]> => [];
+
+/** The lists the page needs, the queue depths and bands, and the server's time, read at once. */
+export async function readSnapshot(needs: Needs): Promise<Snapshot> {
   const queueResponse = await fetch('/outrank/v1/queues');
   const queueStatus = queueResponse.ok ? ((await queueResponse.json()) as { items: QueueDepth[]; bands?: Band[] }) : { items: [], bands: [] };
   const serverTime = Date.parse(queueResponse.headers.get('date') ?? '');
   const [bindings, clusterBindings, clusters, allocations, events] = await Promise.all([
-    items<Binding>('/apis/work.karmada.io/v1alpha2/resourcebindings'),
-    items<Binding>('/apis/work.karmada.io/v1alpha2/clusterresourcebindings'),
-    items<Cluster>('/apis/cluster.karmada.io/v1alpha1/clusters'),
-    items<ClusterAllocation>('/apis/scheduling.outrank.io/v1alpha1/clusterallocations'),
-    items<KubeEvent>('/api/v1/events'),
+    needs.bindings ? items<Binding>('/apis/work.karmada.io/v1alpha2/resourcebindings') : none<Binding>(),
+    needs.bindings ? items<Binding>('/apis/work.karmada.io/v1alpha2/clusterresourcebindings') : none<Binding>(),
+    needs.clusters ? items<Cluster>('/apis/cluster.karmada.io/v1alpha1/clusters') : none<Cluster>(),
+    needs.clusters ? items<ClusterAllocation>('/apis/scheduling.outrank.io/v1alpha1/clusterallocations') : none<ClusterAllocation>(),
+    needs.events !== undefined ? items<KubeEvent>(`/api/v1/events?fieldSelector=${encodeURIComponent(needs.events)}`) : none<KubeEvent>(),
   ]);
   return {
     bindings: [...bindings, ...clusterBindings],

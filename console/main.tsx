@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { readSnapshot, type Snapshot } from './api';
+import { readSnapshot, type Needs, type Snapshot } from './api';
 import { BindingPage } from './pages/binding';
 import { ClustersPage } from './pages/clusters';
 import { PreemptionsPage } from './pages/preemptions';
@@ -27,15 +27,32 @@ function useHash(): string {
   return hash;
 }
 
+/** The page a hash names, and what it reads. */
+function route(hash: string): { page: string; namespace: string; name: string; needs: Needs } {
+  const [, page = 'queue', ...rest] = hash.split('/');
+  const [namespace, name] = rest.length >= 2 ? [decodeURIComponent(rest[0]!), decodeURIComponent(rest[1]!)] : ['', decodeURIComponent(rest[0] ?? '')];
+  switch (page) {
+    case 'clusters':
+      return { page, namespace, name, needs: { bindings: true, clusters: true } };
+    case 'preemptions':
+      return { page, namespace, name, needs: { events: 'reason=Preempted' } };
+    case 'bindings': {
+      const kind = namespace ? 'ResourceBinding' : 'ClusterResourceBinding';
+      return { page, namespace, name, needs: { bindings: true, events: `involvedObject.kind=${kind},involvedObject.name=${name},involvedObject.namespace=${namespace}` } };
+    }
+    case 'what-if':
+      return { page, namespace, name, needs: {} };
+    default:
+      return { page: 'queue', namespace, name, needs: { bindings: true } };
+  }
+}
+
 function Page({ hash, snapshot, refresh }: { hash: string; snapshot: Snapshot; refresh: () => void }) {
-  const [, page, ...rest] = hash.split('/');
+  const { page, namespace, name } = route(hash);
   if (page === 'clusters') return <ClustersPage snapshot={snapshot} />;
   if (page === 'preemptions') return <PreemptionsPage snapshot={snapshot} />;
   if (page === 'what-if') return <WhatIfPage />;
-  if (page === 'bindings') {
-    const [namespace, name] = rest.length >= 2 ? [rest[0]!, rest[1]!] : ['', rest[0] ?? ''];
-    return <BindingPage snapshot={snapshot} namespace={decodeURIComponent(namespace)} name={decodeURIComponent(name)} refresh={refresh} />;
-  }
+  if (page === 'bindings') return <BindingPage snapshot={snapshot} namespace={namespace} name={name} refresh={refresh} />;
   return <QueuePage snapshot={snapshot} />;
 }
 
@@ -43,16 +60,19 @@ function Console() {
   const hash = useHash();
   const [snapshot, setSnapshot] = useState<Snapshot>();
   const [error, setError] = useState('');
+  const needs = JSON.stringify(route(hash).needs);
   const refresh = useCallback(() => {
-    readSnapshot().then(
+    readSnapshot(JSON.parse(needs) as Needs).then(
       (read) => {
         setSnapshot(read);
         setError('');
       },
       (failure: Error) => setError(failure.message),
     );
-  }, []);
+  }, [needs]);
   useEffect(() => {
+    // Another page reads other lists: show none of the last page's until they are read.
+    setSnapshot(undefined);
     refresh();
     const timer = setInterval(refresh, REFRESH_MS);
     return () => clearInterval(timer);

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: runs every benchmark and writes BENCHMARKS.md at the top level.
  * `npm run bench -- scale core` runs only the named ones (scale, store-calls, core, victims, pipeline,
- * soak, bundles) and prints their sections instead of writing the file.
+ * soak, bundles, console) and prints their sections instead of writing the file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -56,6 +56,13 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
     },
   },
   bundles: { title: 'Lambda bundles', run: () => bundleBenchmark(log) },
+  console: {
+    title: 'Web console',
+    run: async () => {
+      const { consoleBenchmark } = await import('./console');
+      return consoleBenchmark(log);
+    },
+  },
 };
 
 const requested = process.argv.slice(2);
