@@ -150,6 +150,18 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     await page.close();
   });
 
+  it('suspends a waiting binding from its page, through the API\'s write path (scheduling suspension (003))', async () => {
+    const page = await open('#/bindings/default/batch-p2-deployment');
+    await page.click('button:has-text("Suspend scheduling")');
+    await page.waitForSelector('button:has-text("Resume scheduling")');
+    const stored = await fetch(`${api.url}/apis/work.karmada.io/v1alpha2/namespaces/default/resourcebindings/batch-p2-deployment`).then((response) => response.json());
+    expect(stored.spec.suspension).toEqual({ scheduling: true });
+    expect(api.requests).toContain('PATCH /apis/work.karmada.io/v1alpha2/namespaces/default/resourcebindings/batch-p2-deployment');
+    await page.click('button:has-text("Resume scheduling")');
+    await page.waitForSelector('button:has-text("Suspend scheduling")');
+    await page.close();
+  });
+
   it('pages are reached by keyboard, and no page logged an error', async () => {
     const page = await open('#/queue');
     await page.keyboard.press('Tab');
