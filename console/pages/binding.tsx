@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { setSuspended, type Snapshot } from '../api';
 import { historyOf, isPlaced, isPreemptible, priorityOf } from '../model';
+import { Table } from '../table';
 
 /** One binding: where it is, its priority, and its history (its events); suspend or resume it. */
 export function BindingPage({ snapshot, namespace, name, refresh }: { snapshot: Snapshot; namespace: string; name: string; refresh: () => void }) {
@@ -34,18 +35,13 @@ export function BindingPage({ snapshot, namespace, name, refresh }: { snapshot: 
         </p>
       )}
       <h2>History</h2>
-      <table class="history">
-        <thead>
-          <tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Reason</th><th scope="col">Message</th></tr>
-        </thead>
-        <tbody>
+      <Table className="history" headers={['Time', 'Type', 'Reason', 'Message']}>
           {history.map((event) => (
-            <tr key={event.metadata.name}>
-              <td>{event.lastTimestamp ?? event.firstTimestamp ?? ''}</td><td>{event.type}</td><td>{event.reason}</td><td class="message">{event.message}</td>
-            </tr>
+        <tr key={event.metadata.name}>
+          <td>{event.lastTimestamp ?? event.firstTimestamp ?? ''}</td><td>{event.type}</td><td>{event.reason}</td><td class="message">{event.message}</td>
+        </tr>
           ))}
-        </tbody>
-      </table>
+      </Table>
     </section>
   );
 }

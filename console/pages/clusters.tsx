@@ -1,5 +1,6 @@
 import type { Snapshot } from '../api';
 import { isReady, placedOn, resourceUse, taintsOf } from '../model';
+import { Table } from '../table';
 
 /** Each cluster: how full it is (placed against allocatable), readiness and taints, and who runs there. */
 export function ClustersPage({ snapshot }: { snapshot: Snapshot }) {
@@ -29,21 +30,16 @@ export function ClustersPage({ snapshot }: { snapshot: Snapshot }) {
                   </div>
                 ))}
               </dl>
-              <table>
-                <thead>
-                  <tr><th scope="col">Binding</th><th scope="col">Replicas</th><th scope="col">Priority</th><th scope="col">Preemptibility</th></tr>
-                </thead>
-                <tbody>
+              <Table headers={['Binding', 'Replicas', 'Priority', 'Preemptibility']}>
                   {placed.map((row) => (
-                    <tr key={`${row.namespace}/${row.name}`}>
-                      <td><a href={`#/bindings/${row.namespace}/${row.name}`}>{row.name}</a></td>
-                      <td class="number">{row.replicas}</td>
-                      <td class="number">{row.priority}</td>
-                      <td>{row.preemptible ? 'preemptible' : 'non-preemptible'}</td>
-                    </tr>
+                <tr key={`${row.namespace}/${row.name}`}>
+                  <td><a href={`#/bindings/${row.namespace}/${row.name}`}>{row.name}</a></td>
+                  <td class="number">{row.replicas}</td>
+                  <td class="number">{row.priority}</td>
+                  <td>{row.preemptible ? 'preemptible' : 'non-preemptible'}</td>
+                </tr>
                   ))}
-                </tbody>
-              </table>
+              </Table>
             </article>
           );
         })}

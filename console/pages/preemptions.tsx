@@ -1,5 +1,6 @@
 import type { Snapshot } from '../api';
 import { preemptionRows } from '../model';
+import { Table } from '../table';
 
 /** Every preemption, newest first: who was preempted by whom, at which priorities, and where. */
 export function PreemptionsPage({ snapshot }: { snapshot: Snapshot }) {
@@ -10,27 +11,19 @@ export function PreemptionsPage({ snapshot }: { snapshot: Snapshot }) {
       {rows.length === 0 ? (
         <p>Nothing has been preempted.</p>
       ) : (
-        <table class="preemptions">
-          <thead>
-            <tr>
-              <th scope="col">Time</th><th scope="col">Preemptor</th><th scope="col">Priority</th><th scope="col">Victim</th>
-              <th scope="col">Priority</th><th scope="col">Preemptibility</th><th scope="col">Message</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table className="preemptions" headers={['Time', 'Preemptor', 'Priority', 'Victim', 'Priority', 'Preemptibility', 'Message']}>
             {rows.map((row) => (
-              <tr key={`${row.time}/${row.victim}`} data-victim={row.victim}>
-                <td>{row.time}</td>
-                <td><a href={`#/bindings/${row.preemptor}`}>{row.preemptor}</a></td>
-                <td class="number">{row.preemptorPriority}</td>
-                <td><a href={`#/bindings/${row.victim}`}>{row.victim}</a></td>
-                <td class="number">{row.victimPriority}</td>
-                <td>{row.victimPreemptibility}</td>
-                <td class="message">{row.message}</td>
-              </tr>
+          <tr key={`${row.time}/${row.victim}`} data-victim={row.victim}>
+            <td>{row.time}</td>
+            <td><a href={`#/bindings/${row.preemptor}`}>{row.preemptor}</a></td>
+            <td class="number">{row.preemptorPriority}</td>
+            <td><a href={`#/bindings/${row.victim}`}>{row.victim}</a></td>
+            <td class="number">{row.victimPriority}</td>
+            <td>{row.victimPreemptibility}</td>
+            <td class="message">{row.message}</td>
+          </tr>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
     </section>
   );

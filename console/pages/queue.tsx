@@ -1,5 +1,6 @@
 import type { Snapshot } from '../api';
 import { duration, pendingRows } from '../model';
+import { Table } from '../table';
 
 /** Rows drawn at most: the first are those the scheduler takes next; a thousand rows take the browser half a second to lay out. */
 const SHOWN = 200;
@@ -12,42 +13,29 @@ export function QueuePage({ snapshot }: { snapshot: Snapshot }) {
     <section aria-labelledby="queue-title">
       <h1 id="queue-title">Queue</h1>
       <h2>Queue depths</h2>
-      <table class="depths">
-        <thead>
-          <tr><th scope="col">Queue</th><th scope="col">Waiting</th><th scope="col">In flight</th><th scope="col">Dead-lettered</th></tr>
-        </thead>
-        <tbody>
+      <Table className="depths" headers={['Queue', 'Waiting', 'In flight', 'Dead-lettered']}>
           {snapshot.queues.map((queue) => (
-            <tr key={queue.name}><td>{queue.name}</td><td>{queue.visible}</td><td>{queue.inFlight}</td><td class={queue.deadLettered > 0 ? 'alarm' : ''}>{queue.deadLettered}</td></tr>
+        <tr key={queue.name}><td>{queue.name}</td><td>{queue.visible}</td><td>{queue.inFlight}</td><td class={queue.deadLettered > 0 ? 'alarm' : ''}>{queue.deadLettered}</td></tr>
           ))}
-        </tbody>
-      </table>
+      </Table>
       <h2>Pending bindings ({rows.length})</h2>
       {rows.length === 0 ? (
         <p>Every binding is placed.</p>
       ) : (
-        <table class="pending">
-          <thead>
-            <tr>
-              <th scope="col">Band</th><th scope="col">Binding</th><th scope="col">Priority</th><th scope="col">Preemptibility</th>
-              <th scope="col">State</th><th scope="col">Waiting</th><th scope="col">Reason</th><th scope="col">Message</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table className="pending" headers={['Band', 'Binding', 'Priority', 'Preemptibility', 'State', 'Waiting', 'Reason', 'Message']}>
             {shown.map((row) => (
-              <tr key={`${row.namespace}/${row.name}`} data-binding={`${row.namespace}/${row.name}`}>
-                <td>{row.band}</td>
-                <td><a href={`#/bindings/${row.namespace}/${row.name}`}>{row.namespace ? `${row.namespace}/` : ''}{row.name}</a></td>
-                <td class="number">{row.priority}</td>
-                <td>{row.preemptible ? 'preemptible' : 'non-preemptible'}</td>
-                <td>{row.state}</td>
-                <td class="number">{duration(row.waitingSeconds)}</td>
-                <td>{row.reason}</td>
-                <td class="message">{row.message}</td>
-              </tr>
+          <tr key={`${row.namespace}/${row.name}`} data-binding={`${row.namespace}/${row.name}`}>
+            <td>{row.band}</td>
+            <td><a href={`#/bindings/${row.namespace}/${row.name}`}>{row.namespace ? `${row.namespace}/` : ''}{row.name}</a></td>
+            <td class="number">{row.priority}</td>
+            <td>{row.preemptible ? 'preemptible' : 'non-preemptible'}</td>
+            <td>{row.state}</td>
+            <td class="number">{duration(row.waitingSeconds)}</td>
+            <td>{row.reason}</td>
+            <td class="message">{row.message}</td>
+          </tr>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
       {rows.length > shown.length && <p class="more">Showing the first {shown.length} of {rows.length}: the rest wait behind them.</p>}
     </section>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { tryManifests, type WhatIf } from '../api';
+import { Table } from '../table';
 
 const placement = (clusters: ReadonlyArray<{ name: string; replicas: number }> | null) =>
   clusters === null ? 'new' : clusters.length === 0 ? 'not placed' : clusters.map((c) => `${c.name} (${c.replicas})`).join(', ');
@@ -41,23 +42,17 @@ export function WhatIfPage() {
             </>
           )}
           <h2>Placements that would change</h2>
-          <table class="placements">
-            <thead><tr><th scope="col">Binding</th><th scope="col">Now</th><th scope="col">After</th></tr></thead>
-            <tbody>
+          <Table className="placements" headers={['Binding', 'Now', 'After']}>
               {result.placements.map((change) => (
-                <tr key={change.binding}><td>{change.binding}</td><td>{placement(change.before)}</td><td>{placement(change.after)}</td></tr>
+            <tr key={change.binding}><td>{change.binding}</td><td>{placement(change.before)}</td><td>{placement(change.after)}</td></tr>
               ))}
-            </tbody>
-          </table>
+          </Table>
           <h2>Decisions</h2>
-          <table class="decisions">
-            <thead><tr><th scope="col">Type</th><th scope="col">Reason</th><th scope="col">Object</th><th scope="col">Message</th></tr></thead>
-            <tbody>
+          <Table className="decisions" headers={['Type', 'Reason', 'Object', 'Message']}>
               {result.decisions.map((decision, index) => (
-                <tr key={index}><td>{decision.type}</td><td>{decision.reason}</td><td>{decision.object.namespace ? `${decision.object.namespace}/` : ''}{decision.object.name}</td><td class="message">{decision.message}</td></tr>
+            <tr key={index}><td>{decision.type}</td><td>{decision.reason}</td><td>{decision.object.namespace ? `${decision.object.namespace}/` : ''}{decision.object.name}</td><td class="message">{decision.message}</td></tr>
               ))}
-            </tbody>
-          </table>
+          </Table>
         </div>
       )}
     </section>
