@@ -36,11 +36,11 @@ export function BindingPage({ snapshot, namespace, name, refresh }: { snapshot: 
       )}
       <h2>History</h2>
       <Table className="history" headers={['Time', 'Type', 'Reason', 'Message']}>
-          {history.map((event) => (
-        <tr key={event.metadata.name}>
-          <td>{event.lastTimestamp ?? event.firstTimestamp ?? ''}</td><td>{event.type}</td><td>{event.reason}</td><td class="message">{event.message}</td>
-        </tr>
-          ))}
+        {history.map((event) => (
+          <tr key={event.metadata.name}>
+            <td>{event.lastTimestamp ?? event.firstTimestamp ?? ''}</td><td>{event.type}</td><td>{event.reason}</td><td class="message">{event.message}</td>
+          </tr>
+        ))}
       </Table>
     </section>
   );

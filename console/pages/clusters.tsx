@@ -31,14 +31,14 @@ export function ClustersPage({ snapshot }: { snapshot: Snapshot }) {
                 ))}
               </dl>
               <Table headers={['Binding', 'Replicas', 'Priority', 'Preemptibility']}>
-                  {placed.map((row) => (
-                <tr key={`${row.namespace}/${row.name}`}>
-                  <td><a href={`#/bindings/${row.namespace}/${row.name}`}>{row.name}</a></td>
-                  <td class="number">{row.replicas}</td>
-                  <td class="number">{row.priority}</td>
-                  <td>{row.preemptible ? 'preemptible' : 'non-preemptible'}</td>
-                </tr>
-                  ))}
+                {placed.map((row) => (
+                  <tr key={`${row.namespace}/${row.name}`}>
+                    <td><a href={`#/bindings/${row.namespace}/${row.name}`}>{row.name}</a></td>
+                    <td class="number">{row.replicas}</td>
+                    <td class="number">{row.priority}</td>
+                    <td>{row.preemptible ? 'preemptible' : 'non-preemptible'}</td>
+                  </tr>
+                ))}
               </Table>
             </article>
           );

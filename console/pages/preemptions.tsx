@@ -12,17 +12,17 @@ export function PreemptionsPage({ snapshot }: { snapshot: Snapshot }) {
         <p>Nothing has been preempted.</p>
       ) : (
         <Table className="preemptions" headers={['Time', 'Preemptor', 'Priority', 'Victim', 'Priority', 'Preemptibility', 'Message']}>
-            {rows.map((row) => (
-          <tr key={`${row.time}/${row.victim}`} data-victim={row.victim}>
-            <td>{row.time}</td>
-            <td><a href={`#/bindings/${row.preemptor}`}>{row.preemptor}</a></td>
-            <td class="number">{row.preemptorPriority}</td>
-            <td><a href={`#/bindings/${row.victim}`}>{row.victim}</a></td>
-            <td class="number">{row.victimPriority}</td>
-            <td>{row.victimPreemptibility}</td>
-            <td class="message">{row.message}</td>
-          </tr>
-            ))}
+          {rows.map((row) => (
+            <tr key={`${row.time}/${row.victim}`} data-victim={row.victim}>
+              <td>{row.time}</td>
+              <td><a href={`#/bindings/${row.preemptor}`}>{row.preemptor}</a></td>
+              <td class="number">{row.preemptorPriority}</td>
+              <td><a href={`#/bindings/${row.victim}`}>{row.victim}</a></td>
+              <td class="number">{row.victimPriority}</td>
+              <td>{row.victimPreemptibility}</td>
+              <td class="message">{row.message}</td>
+            </tr>
+          ))}
         </Table>
       )}
     </section>

@@ -14,27 +14,27 @@ export function QueuePage({ snapshot }: { snapshot: Snapshot }) {
       <h1 id="queue-title">Queue</h1>
       <h2>Queue depths</h2>
       <Table className="depths" headers={['Queue', 'Waiting', 'In flight', 'Dead-lettered']}>
-          {snapshot.queues.map((queue) => (
-        <tr key={queue.name}><td>{queue.name}</td><td>{queue.visible}</td><td>{queue.inFlight}</td><td class={queue.deadLettered > 0 ? 'alarm' : ''}>{queue.deadLettered}</td></tr>
-          ))}
+        {snapshot.queues.map((queue) => (
+          <tr key={queue.name}><td>{queue.name}</td><td>{queue.visible}</td><td>{queue.inFlight}</td><td class={queue.deadLettered > 0 ? 'alarm' : ''}>{queue.deadLettered}</td></tr>
+        ))}
       </Table>
       <h2>Pending bindings ({rows.length})</h2>
       {rows.length === 0 ? (
         <p>Every binding is placed.</p>
       ) : (
         <Table className="pending" headers={['Band', 'Binding', 'Priority', 'Preemptibility', 'State', 'Waiting', 'Reason', 'Message']}>
-            {shown.map((row) => (
-          <tr key={`${row.namespace}/${row.name}`} data-binding={`${row.namespace}/${row.name}`}>
-            <td>{row.band}</td>
-            <td><a href={`#/bindings/${row.namespace}/${row.name}`}>{row.namespace ? `${row.namespace}/` : ''}{row.name}</a></td>
-            <td class="number">{row.priority}</td>
-            <td>{row.preemptible ? 'preemptible' : 'non-preemptible'}</td>
-            <td>{row.state}</td>
-            <td class="number">{duration(row.waitingSeconds)}</td>
-            <td>{row.reason}</td>
-            <td class="message">{row.message}</td>
-          </tr>
-            ))}
+          {shown.map((row) => (
+            <tr key={`${row.namespace}/${row.name}`} data-binding={`${row.namespace}/${row.name}`}>
+              <td>{row.band}</td>
+              <td><a href={`#/bindings/${row.namespace}/${row.name}`}>{row.namespace ? `${row.namespace}/` : ''}{row.name}</a></td>
+              <td class="number">{row.priority}</td>
+              <td>{row.preemptible ? 'preemptible' : 'non-preemptible'}</td>
+              <td>{row.state}</td>
+              <td class="number">{duration(row.waitingSeconds)}</td>
+              <td>{row.reason}</td>
+              <td class="message">{row.message}</td>
+            </tr>
+          ))}
         </Table>
       )}
       {rows.length > shown.length && <p class="more">Showing the first {shown.length} of {rows.length}: the rest wait behind them.</p>}

@@ -43,15 +43,15 @@ export function WhatIfPage() {
           )}
           <h2>Placements that would change</h2>
           <Table className="placements" headers={['Binding', 'Now', 'After']}>
-              {result.placements.map((change) => (
-            <tr key={change.binding}><td>{change.binding}</td><td>{placement(change.before)}</td><td>{placement(change.after)}</td></tr>
-              ))}
+            {result.placements.map((change) => (
+              <tr key={change.binding}><td>{change.binding}</td><td>{placement(change.before)}</td><td>{placement(change.after)}</td></tr>
+            ))}
           </Table>
           <h2>Decisions</h2>
           <Table className="decisions" headers={['Type', 'Reason', 'Object', 'Message']}>
-              {result.decisions.map((decision, index) => (
-            <tr key={index}><td>{decision.type}</td><td>{decision.reason}</td><td>{decision.object.namespace ? `${decision.object.namespace}/` : ''}{decision.object.name}</td><td class="message">{decision.message}</td></tr>
-              ))}
+            {result.decisions.map((decision, index) => (
+              <tr key={index}><td>{decision.type}</td><td>{decision.reason}</td><td>{decision.object.namespace ? `${decision.object.namespace}/` : ''}{decision.object.name}</td><td class="message">{decision.message}</td></tr>
+            ))}
           </Table>
         </div>
       )}
