@@ -28,25 +28,31 @@ export interface Needs {
   readonly events?: string;
 }
 
-const none = async <T>(): Promise<T[]> => [];
+/** The lists kept up to date by list and watch (watchList), by what they hold. */
+export const WATCHED = {
+  bindings: '/apis/work.karmada.io/v1alpha2/resourcebindings',
+  clusterBindings: '/apis/work.karmada.io/v1alpha2/clusterresourcebindings',
+  clusters: '/apis/cluster.karmada.io/v1alpha1/clusters',
+  allocations: '/apis/scheduling.outrank.io/v1alpha1/clusterallocations',
+} as const;
 
-/** The lists the page needs, the queue depths and bands, and the server's time, read at once. */
-export async function readSnapshot(needs: Needs): Promise<Snapshot> {
+export interface Polled {
+  readonly events: KubeEvent[];
+  readonly queues: QueueDepth[];
+  readonly bands: Band[];
+  readonly now: number;
+}
+
+/**
+ * What is read again every few seconds rather than watched: the queue depths (not a Kubernetes
+ * resource) and events (kept in the event log, which the API does not watch), with the server's time.
+ */
+export async function readPolled(events: string | undefined): Promise<Polled> {
   const queueResponse = await fetch('/outrank/v1/queues');
   const queueStatus = queueResponse.ok ? ((await queueResponse.json()) as { items: QueueDepth[]; bands?: Band[] }) : { items: [], bands: [] };
   const serverTime = Date.parse(queueResponse.headers.get('date') ?? '');
-  const [bindings, clusterBindings, clusters, allocations, events] = await Promise.all([
-    needs.bindings ? items<Binding>('/apis/work.karmada.io/v1alpha2/resourcebindings') : none<Binding>(),
-    needs.bindings ? items<Binding>('/apis/work.karmada.io/v1alpha2/clusterresourcebindings') : none<Binding>(),
-    needs.clusters ? items<Cluster>('/apis/cluster.karmada.io/v1alpha1/clusters') : none<Cluster>(),
-    needs.clusters ? items<ClusterAllocation>('/apis/scheduling.outrank.io/v1alpha1/clusterallocations') : none<ClusterAllocation>(),
-    needs.events !== undefined ? items<KubeEvent>(`/api/v1/events?fieldSelector=${encodeURIComponent(needs.events)}`) : none<KubeEvent>(),
-  ]);
   return {
-    bindings: [...bindings, ...clusterBindings],
-    clusters,
-    allocations,
-    events,
+    events: events === undefined ? [] : await items<KubeEvent>(`/api/v1/events?fieldSelector=${encodeURIComponent(events)}`),
     queues: queueStatus.items,
     bands: queueStatus.bands ?? [],
     now: Number.isNaN(serverTime) ? Date.now() : serverTime,

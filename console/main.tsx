@@ -1,14 +1,16 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { readSnapshot, type Needs, type Snapshot } from './api';
+import { readPolled, WATCHED, type Needs, type Polled, type Snapshot } from './api';
+import { watchList } from './live-list';
+import type { Binding, Cluster, ClusterAllocation } from './model';
 import { BindingPage } from './pages/binding';
 import { ClustersPage } from './pages/clusters';
 import { PreemptionsPage } from './pages/preemptions';
 import { QueuePage } from './pages/queue';
 import { WhatIfPage } from './pages/what-if';
 
-/** How often the open page reads the API again. */
-const REFRESH_MS = 2_000;
+/** How often what is not watched (queue depths, events) is read again. */
+const POLL_MS = 2_000;
 
 const PAGES = [
   ['#/queue', 'Queue'],
@@ -56,27 +58,56 @@ function Page({ hash, snapshot, refresh }: { hash: string; snapshot: Snapshot; r
   return <QueuePage snapshot={snapshot} />;
 }
 
-function Console() {
-  const hash = useHash();
-  const [snapshot, setSnapshot] = useState<Snapshot>();
+type Lists = Partial<Record<keyof typeof WATCHED, unknown[]>>;
+
+/**
+ * The page's data: the lists it shows kept up to date by list and watch, and the queue depths and
+ * events read again every few seconds; undefined until all of them have been read once.
+ */
+function useSnapshot(needs: Needs): { snapshot: Snapshot | undefined; error: string; refresh: () => void } {
+  const [lists, setLists] = useState<Lists>({});
+  const [polled, setPolled] = useState<Polled>();
   const [error, setError] = useState('');
-  const needs = JSON.stringify(route(hash).needs);
+  // Needs are made afresh on every render: compared by value, so that the same page keeps its watches.
+  const key = JSON.stringify(needs);
   const refresh = useCallback(() => {
-    readSnapshot(JSON.parse(needs) as Needs).then(
+    readPolled(needs.events).then(
       (read) => {
-        setSnapshot(read);
+        setPolled(read);
         setError('');
       },
       (failure: Error) => setError(failure.message),
     );
-  }, [needs]);
+  }, [key]);
   useEffect(() => {
     // Another page reads other lists: show none of the last page's until they are read.
-    setSnapshot(undefined);
+    setLists({});
+    setPolled(undefined);
+    const controller = new AbortController();
+    const watched: Array<keyof typeof WATCHED> = [...(needs.bindings ? (['bindings', 'clusterBindings'] as const) : []), ...(needs.clusters ? (['clusters', 'allocations'] as const) : [])];
+    for (const list of watched) void watchList(WATCHED[list], undefined, (items) => setLists((current) => ({ ...current, [list]: items })), controller.signal);
     refresh();
-    const timer = setInterval(refresh, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [refresh]);
+    const timer = setInterval(refresh, POLL_MS);
+    return () => {
+      controller.abort();
+      clearInterval(timer);
+    };
+  }, [key]);
+  const ready = polled && (!needs.bindings || (lists.bindings && lists.clusterBindings)) && (!needs.clusters || (lists.clusters && lists.allocations));
+  const snapshot: Snapshot | undefined = ready
+    ? {
+        bindings: [...((lists.bindings ?? []) as Binding[]), ...((lists.clusterBindings ?? []) as Binding[])],
+        clusters: (lists.clusters ?? []) as Cluster[],
+        allocations: (lists.allocations ?? []) as ClusterAllocation[],
+        ...polled,
+      }
+    : undefined;
+  return { snapshot, error, refresh };
+}
+
+function Console() {
+  const hash = useHash();
+  const { snapshot, error, refresh } = useSnapshot(route(hash).needs);
   return (
     <>
       <header>

@@ -74,8 +74,8 @@ export async function consoleBenchmark(log: (line: string) => void): Promise<str
   return [
     `\`npm run bench -- console\` (test/bench/console.ts): ${BINDINGS} bindings on ${CLUSTERS} clusters in the in-memory API, Debian's`,
     `Chromium headless, ${LOADS} loads per page; from navigation to the page's rows. The console bundle is ${(bundle / 1024).toFixed(0)} KiB;`,
-    'each refresh (every 2 s) reads the queue status and only the lists its page shows (the Queue: bindings; Clusters: bindings,',
-    'clusters and allocations; Preemptions: the Preempted events); the Queue draws the first 200 waiting bindings.',
+    'each page lists and then watches only the lists it shows (the Queue: bindings; Clusters: bindings, clusters and allocations)',
+    'and reads the queue status and its events (Preemptions: the Preempted events) every 2 s; the Queue draws the first 200 waiting bindings.',
     '',
     '| page | median ms | max ms |',
     '| --- | ---: | ---: |',

@@ -60,7 +60,7 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     await api?.close();
   });
 
-  it('Queue: the pending bindings with band, priority, preemptibility and the Scheduled reason; the queue depths', async () => {
+  it('Queue: the pending bindings with band, priority, preemptibility and the Scheduled reason, kept up to date by watch; the queue depths', async () => {
     const page = await open('#/queue');
     await page.waitForSelector('table.pending tbody tr');
     const rows = await cells(page, 'table.pending');
@@ -69,6 +69,18 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     ]);
     expect((await cells(page, 'table.depths')).map((row) => row[0])).toContain('schedule-default');
     await page.screenshot({ path: join(ARTEFACTS, 'queue.png'), fullPage: true });
+    // Kept up to date by watch, from the list's version, as an informer is.
+    expect(api.requests.some((request) => /^GET \/apis\/work\.karmada\.io\/v1alpha2\/resourcebindings\?watch=1&resourceVersion=\d+/.test(request))).toBe(true);
+    const tooBig = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'too-big', namespace: 'default' },
+      spec: { replicas: 1, template: { spec: { priorityClassName: 'p0', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '64' } } }] } } },
+    };
+    expect((await fetch(`${api.url}/apis/apps/v1/namespaces/default/deployments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tooBig) })).status).toBe(201);
+    await page.waitForSelector('[data-binding="default/too-big-deployment"]', { timeout: 10_000 });
+    await fetch(`${api.url}/apis/apps/v1/namespaces/default/deployments/too-big`, { method: 'DELETE' });
+    await page.waitForSelector('[data-binding="default/too-big-deployment"]', { state: 'detached', timeout: 10_000 });
     await page.close();
   });
 
@@ -154,7 +166,7 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     const page = await open('#/bindings/default/batch-p2-deployment');
     await page.click('button:has-text("Suspend scheduling")');
     await page.waitForSelector('button:has-text("Resume scheduling")');
-    const stored = await fetch(`${api.url}/apis/work.karmada.io/v1alpha2/namespaces/default/resourcebindings/batch-p2-deployment`).then((response) => response.json());
+    const stored = (await fetch(`${api.url}/apis/work.karmada.io/v1alpha2/namespaces/default/resourcebindings/batch-p2-deployment`).then((response) => response.json())) as { spec: { suspension?: object } };
     expect(stored.spec.suspension).toEqual({ scheduling: true });
     expect(api.requests).toContain('PATCH /apis/work.karmada.io/v1alpha2/namespaces/default/resourcebindings/batch-p2-deployment');
     await page.click('button:has-text("Resume scheduling")');
