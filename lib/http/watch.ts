@@ -13,7 +13,8 @@ import { ApiError, failureStatus } from './status';
  * - From a resourceVersion (a list's, an event's, a bookmark's): every change committed after it. On
  *   the memory store versions are the commit sequence and nothing repeats; on DynamoDB versions are
  *   write times, so the first read repeats the changes of the feed's overlap before the version (a
- *   MODIFIED the client already has) rather than miss one committed late. A version the feed no longer
+ *   MODIFIED the client already has) rather than miss one committed late — all but the write the
+ *   version itself names. A version the feed no longer
  *   reaches is an ERROR event with a 410 Expired Status, and the client lists again.
  * - Label and field selectors as in Kubernetes: an object that comes to match is ADDED, one that stops
  *   matching is DELETED.
@@ -130,6 +131,9 @@ class StoreWatch implements OpenWatch {
     const key = refKey(change.ref);
     const sent = this.sent.get(key);
     if (sent !== undefined && compareRevisions(change.revision, sent) <= 0) return;
+    // A version names one write of one object: the client holding it has that write (it came in the
+    // list, or in the event whose version it is), so the feed's overlap does not send it again.
+    if (change.revision === this.resourceVersion) return;
     this.sent.set(key, change.revision);
     const previous = this.known.get(key);
     const wasMatching = previous !== undefined && this.selection.matches(previous);
