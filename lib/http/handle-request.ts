@@ -69,7 +69,8 @@ async function resourceResponse(route: ResourceRoute, request: ApiRequest, deps:
   if (!operation || !route.resource.verbs.includes(operation.verb)) throw methodNotAllowed(route.resource);
   checkQuery(request, operation);
   const response = await (route.resource.source === 'events' ? eventResponse(route, operation, request, deps) : objectResponse(route, operation, request, deps));
-  return operation.verb === 'get' || operation.verb === 'list' ? withTableOutput(request, route.resource, response, await tableContext(request, route.resource, deps)) : response;
+  if (operation.verb !== 'get' && operation.verb !== 'list') return response;
+  return withTableOutput(request, route.resource, response, (objects) => tableContext(request, route.resource, objects, deps));
 }
 
 /**

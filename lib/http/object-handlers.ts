@@ -1,5 +1,4 @@
 import type { ObjectRef } from '../api/kinds';
-import { applyJsonPatch } from '../api/json-patch';
 import { applyMergePatch } from '../api/merge-patch';
 import { isPlainObject } from '../api/plain-object';
 import { applyStrategicMergePatch } from '../api/strategic-merge-patch';
@@ -8,7 +7,8 @@ import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { alreadyExists, notFound } from './error-status';
 import { listResponse, METADATA_FIELDS, selectionOf } from './lists';
 import { withUrlIdentity } from './object-identity';
-import { mediaTypeOf, readObjectBody, readPatchOperations, unsupportedMediaType, type BodySyntax, type JsonObject } from './request-body';
+import { patchOf } from './patch-body';
+import { mediaTypeOf, readObjectBody, unsupportedMediaType, type BodySyntax, type JsonObject } from './request-body';
 import { jsonResponse } from './response';
 import type { ResourceRoute } from './routes';
 import { ApiError, successStatus } from './status';
@@ -26,9 +26,6 @@ const OBJECT_SYNTAXES: ReadonlyMap<string, BodySyntax> = new Map([
   ['application/yaml', 'yaml'],
 ]);
 
-const JSON_PATCH = 'application/json-patch+json';
-const MERGE_PATCH = 'application/merge-patch+json';
-const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 const APPLY_PATCH = 'application/apply-patch+yaml';
 
 function refAt(route: ResourceRoute, name: string): ObjectRef {
@@ -100,23 +97,14 @@ export async function replaceObject(route: ResourceRoute, name: string, request:
   return withWarnings(jsonResponse(200, object), [...duplicates, ...warnings]);
 }
 
-/**
- * A merge patch of either kind: `applyPatch` is RFC 7386's, or the strategic one for workload templates,
- * whose lists merge by key (containers by name …) as kubectl apply expects.
- */
-async function patchWith(
-  route: ResourceRoute,
-  name: string,
-  request: ApiRequest,
-  deps: ApiDependencies,
-  applyPatch: (target: unknown, patch: unknown) => unknown,
-): Promise<ApiResponse> {
+/** A JSON patch, merge patch or strategic merge patch, authorized on the object it makes, then written. */
+async function patchWith(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const ref = refAt(route, name);
-  const patch = applyPatch === applyJsonPatch ? readPatchOperations(request) : readObjectBody(request, 'json');
+  const patch = patchOf(request, route.resource.mergesListsByKey, [APPLY_PATCH]);
   const options = writeOptionsOf(request);
   const duplicates = duplicateFieldWarnings(request, options);
-  await authorizePatch(deps, route, ref, patch, applyPatch);
-  const { object, warnings } = await deps.objects.patch(ref, patch, applyPatch, options);
+  await authorizePatch(deps, route, ref, patch.body, patch.apply);
+  const { object, warnings } = await deps.objects.patch(ref, patch.body, patch.apply, options);
   return withWarnings(jsonResponse(200, object), [...duplicates, ...warnings]);
 }
 
@@ -139,19 +127,7 @@ async function serverSideApply(route: ResourceRoute, name: string, request: ApiR
 
 /** PATCH: JSON patch, JSON merge patch, strategic merge patch and server-side apply. */
 export async function patchObject(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
-  const mediaType = mediaTypeOf(request);
-  switch (mediaType) {
-    case JSON_PATCH:
-      return patchWith(route, name, request, deps, applyJsonPatch);
-    case MERGE_PATCH:
-      return patchWith(route, name, request, deps, applyMergePatch);
-    case STRATEGIC_MERGE_PATCH:
-      return patchWith(route, name, request, deps, route.resource.mergesListsByKey ? applyStrategicMergePatch : applyMergePatch);
-    case APPLY_PATCH:
-      return serverSideApply(route, name, request, deps);
-    default:
-      throw unsupportedMediaType(mediaType, [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH]);
-  }
+  return mediaTypeOf(request) === APPLY_PATCH ? serverSideApply(route, name, request, deps) : patchWith(route, name, request, deps);
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { KubeObject } from '../api/decode';
 import type { ObjectRef } from '../api/kinds';
-import { applyJsonPatch } from '../api/json-patch';
 import { applyMergePatch } from '../api/merge-patch';
 import { isPlainObject } from '../api/plain-object';
 import { placedClusters, type ResourceBinding } from '../api/resource-binding';
@@ -8,7 +7,8 @@ import type { ResourceTemplate } from '../api/resource-template';
 import { bindingRefFor } from '../controllers/binding-references';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { notFound } from './error-status';
-import { mediaTypeOf, readObjectBody, readPatchOperations, unsupportedMediaType } from './request-body';
+import { patchOf } from './patch-body';
+import { readObjectBody } from './request-body';
 import { jsonResponse } from './response';
 import type { ResourceRoute } from './routes';
 import { ApiError } from './status';
@@ -52,15 +52,11 @@ async function stored(route: ResourceRoute, deps: ApiDependencies): Promise<Reso
   return template as ResourceTemplate;
 }
 
-/** The Scale a PUT or PATCH asks for, from the current one. */
+/** The Scale a PUT or PATCH asks for, from the current one (a Scale has no lists to merge by key). */
 function requestedScale(request: ApiRequest, current: object): Record<string, unknown> {
   if (request.method.toUpperCase() === 'PUT') return readObjectBody(request, 'json');
-  const mediaType = mediaTypeOf(request);
-  if (mediaType === 'application/json-patch+json') return applyJsonPatch(current, readPatchOperations(request)) as Record<string, unknown>;
-  if (mediaType === 'application/merge-patch+json' || mediaType === 'application/strategic-merge-patch+json') {
-    return applyMergePatch(current, readObjectBody(request, 'json')) as Record<string, unknown>;
-  }
-  throw unsupportedMediaType(mediaType, ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+  const patch = patchOf(request, false);
+  return patch.apply(current, patch.body) as Record<string, unknown>;
 }
 
 function replicasOf(scale: Record<string, unknown>): number {

@@ -1,11 +1,9 @@
 import type { ObjectRef } from '../api/kinds';
-import { applyJsonPatch } from '../api/json-patch';
-import { applyMergePatch } from '../api/merge-patch';
 import { isPlainObject } from '../api/plain-object';
-import { applyStrategicMergePatch } from '../api/strategic-merge-patch';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { notFound } from './error-status';
-import { mediaTypeOf, readObjectBody, readPatchOperations, unsupportedMediaType } from './request-body';
+import { patchOf, type PatchFunction } from './patch-body';
+import { readObjectBody } from './request-body';
 import { jsonResponse } from './response';
 import type { ResourceRoute } from './routes';
 import { ApiError } from './status';
@@ -20,10 +18,8 @@ import { withWarnings, writeOptionsOf } from './write-options';
  * capacity by the Cluster objects applied.
  */
 
-type Patch = (target: unknown, patch: unknown) => unknown;
-
 /** A patch of the status alone: the result's status on the object as it is. */
-function statusOnly(patch: Patch): Patch {
+function statusOnly(patch: PatchFunction): PatchFunction {
   return (target, body) => {
     const patched = patch(target, body);
     const status = isPlainObject(patched) ? patched.status : undefined;
@@ -33,7 +29,7 @@ function statusOnly(patch: Patch): Patch {
 }
 
 /** PUT replaces the status with the body's, on the version the body names (else the version read). */
-function replacement(body: Record<string, unknown>): Patch {
+function replacement(body: Record<string, unknown>): PatchFunction {
   return (target) => {
     const { status: _current, ...rest } = target as Record<string, unknown>;
     const version = isPlainObject(body.metadata) ? body.metadata.resourceVersion : undefined;
@@ -42,18 +38,14 @@ function replacement(body: Record<string, unknown>): Patch {
   };
 }
 
-function patchOf(request: ApiRequest, route: ResourceRoute): { patch: Patch; body: unknown } {
+/** The write a PUT or PATCH of the status makes: the status alone, whatever else its body says. */
+function statusPatchOf(request: ApiRequest, route: ResourceRoute): { patch: PatchFunction; body: unknown } {
   if (request.method.toUpperCase() === 'PUT') {
     const body = readObjectBody(request, 'json');
     return { patch: replacement(body), body };
   }
-  const mediaType = mediaTypeOf(request);
-  if (mediaType === 'application/json-patch+json') return { patch: statusOnly(applyJsonPatch), body: readPatchOperations(request) };
-  if (mediaType === 'application/merge-patch+json') return { patch: statusOnly(applyMergePatch), body: readObjectBody(request, 'json') };
-  if (mediaType === 'application/strategic-merge-patch+json') {
-    return { patch: statusOnly(route.resource.mergesListsByKey ? applyStrategicMergePatch : applyMergePatch), body: readObjectBody(request, 'json') };
-  }
-  throw unsupportedMediaType(mediaType, ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+  const { apply, body } = patchOf(request, route.resource.mergesListsByKey);
+  return { patch: statusOnly(apply), body };
 }
 
 /** GET, PUT or PATCH …/<plural>/<name>/status. */
@@ -70,7 +62,7 @@ export async function statusSubresourceResponse(route: ResourceRoute, request: A
     throw new ApiError('MethodNotAllowed', `${route.resource.info.plural}/status supports ${writable ? 'get, update and patch' : 'get: the scheduler writes it'}`);
   }
   const options = writeOptionsOf(request);
-  const { patch, body } = patchOf(request, route);
+  const { patch, body } = statusPatchOf(request, route);
   await authorizePatch(deps, route, ref, body, patch);
   const { object, warnings } = await deps.objects.patch(ref, body, patch, options);
   return withWarnings(jsonResponse(200, object), warnings);

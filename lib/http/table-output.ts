@@ -68,10 +68,19 @@ export function tableFor(request: ApiRequest, resource: ServedResource, objects:
   };
 }
 
-/** A get or list answered as a Table when the client asks for one (kubectl get does); otherwise the response as it is. */
-export function withTableOutput(request: ApiRequest, resource: ServedResource, response: ApiResponse, context: TableContext): ApiResponse {
+/**
+ * A get or list answered as a Table when the client asks for one (kubectl get does), with what its
+ * objects' rows show beside them (`contextFor`); otherwise the response as it is.
+ */
+export async function withTableOutput(
+  request: ApiRequest,
+  resource: ServedResource,
+  response: ApiResponse,
+  contextFor: (objects: readonly ListedObject[]) => Promise<TableContext>,
+): Promise<ApiResponse> {
   if (response.statusCode !== 200 || !requestedTableVersion(request.headers.accept)) return response;
   const body = JSON.parse(response.body) as { items?: ListedObject[]; metadata?: { resourceVersion?: string } } & ListedObject;
+  const objects = body.items ?? [body];
   const metadata = body.items ? { resourceVersion: body.metadata?.resourceVersion ?? '' } : {};
-  return jsonResponse(200, tableFor(request, resource, body.items ?? [body], metadata, context));
+  return jsonResponse(200, tableFor(request, resource, objects, metadata, await contextFor(objects)));
 }

@@ -16,7 +16,8 @@ function asTables(request: ApiRequest, watch: OpenWatch, route: Extract<ReturnTy
         signal: sink.signal,
         send: async (event: WatchEvent) => {
           if (event.type === 'ERROR' || event.type === 'BOOKMARK') return sink.send(event);
-          const table = tableFor(request, route.resource, [event.object as ListedObject], {}, await tableContext(request, route.resource, deps));
+          const objects = [event.object as ListedObject];
+          const table = tableFor(request, route.resource, objects, {}, await tableContext(request, route.resource, objects, deps));
           return sink.send(table ? { type: event.type, object: table } : event);
         },
       }),
