@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,6 +7,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Vitest's default on two cores is one file at a time; the AWS, process and browser tests mostly
+    // wait (on the local endpoint, on timers, on child processes), so two files overlap well there.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     env: {
       // The functions run in-process: keep Powertools' metric and info output out of the test report.
       POWERTOOLS_METRICS_DISABLED: 'true',

@@ -81,8 +81,9 @@ describe('watch on npm start', { timeout: 120_000 }, () => {
     await fromNow.until((events) => events.length >= 1);
     const patched = await fetch(`${running.url}${DEPLOYMENTS}/web`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { replicas: 3 } }) });
     expect(patched.status).toBe(200);
-    // The feed gives each object as it is when read: changes within one read would arrive as one event.
-    await fromNow.until((events) => events.some((event) => event.type === 'MODIFIED'));
+    // The feed gives each object as it is when read: changes within one read would arrive as one event,
+    // so both watches see the patch before the delete.
+    await Promise.all([fromNow, fromList].map((watching) => watching.until((events) => events.some((event) => event.type === 'MODIFIED'))));
     expect((await fetch(`${running.url}${DEPLOYMENTS}/web`, { method: 'DELETE' })).status).toBe(200);
     const now = await fromNow.until((events) => events.some((event) => event.type === 'DELETED'));
     expect(changes(now)).toEqual([['ADDED', 'web', 1], ['MODIFIED', 'web', 3], ['DELETED', 'web', 3]]);

@@ -34,7 +34,7 @@ let aws: TestAws;
 let server: Server;
 let proxy: SerializingProxy;
 let apiUrl: string;
-let workers: WorkerReport[];
+let workers: WorkerReport[] = [];
 let state: SystemState;
 let report: InvariantReport;
 
@@ -58,8 +58,11 @@ async function post(manifest: Manifest): Promise<void> {
   if (response.status !== 201) throw new Error(`POST ${manifest.metadata.name}: ${response.status} ${await response.text()}`);
 }
 
+let processes: CycleWorkers | undefined;
+const started = Date.now();
+const progress = (stage: string) => console.info(`concurrency: ${stage} after ${Math.round((Date.now() - started) / 1000)} s`);
+
 beforeAll(async () => {
-  const started = Date.now();
   const provisioned = await provisionTestAws();
   proxy = await startSerializingProxy(process.env.AWS_ENDPOINT_URL!);
   // Every process, this one included, reaches the endpoint through the proxy.
@@ -70,35 +73,53 @@ beforeAll(async () => {
   server = await startHttpGateway(functions.api, 0);
   const address = server.address();
   apiUrl = `http://localhost:${typeof address === 'object' && address ? address.port : 0}`;
+}, 120_000);
 
-  const progress = (stage: string) => console.info(`concurrency: ${stage} after ${Math.round((Date.now() - started) / 1000)} s`);
-  // The fleet and the low-priority bindings, made by the controllers but not yet scheduled.
-  const seeded = await seedBindings(aws, [...fleet(), ...lowPriorityWork(LOW)]);
-  progress(`${LOW} low-priority bindings seeded`);
-  const processes = await CycleWorkers.start(aws, PROCESSES);
-  try {
+afterAll(async () => {
+  await stopProcesses();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await proxy?.close();
+});
+
+async function stopProcesses(): Promise<void> {
+  if (!processes) return;
+  const stopping = processes;
+  processes = undefined;
+  workers = await stopping.stop();
+  const errors = workers.flatMap((w) => w.errors);
+  if (errors.length > 0) console.info(`concurrency: ${errors.length} errors in the processes; the first:\n${errors[0]}`);
+}
+
+/**
+ * The run in stages, each a test with its own time-out, so that a stage that fails or takes too long
+ * is reported as itself; the checks after them fail too (they find no state), they are not skipped.
+ */
+describe.sequential('the run', () => {
+  let seeded: Awaited<ReturnType<typeof seedBindings>>;
+
+  it('seeds the fleet and its low-priority bindings, made by the controllers but not yet scheduled', { timeout: 180_000 }, async () => {
+    seeded = await seedBindings(aws, [...fleet(), ...lowPriorityWork(LOW)]);
+    progress(`${LOW} low-priority bindings seeded`);
+  });
+
+  it(`${PROCESSES} schedule-cycle processes fill the fleet`, { timeout: 360_000 }, async () => {
+    processes = await CycleWorkers.start(aws, PROCESSES);
     for (const [band, messages] of seeded.bandMessages) await sendInWaves(band, messages);
     await waitUntilDrained(aws, 1_000);
     progress('the fleet is full');
-    // The fleet is full: the high-priority work goes through the whole pipeline and must preempt.
+  });
+
+  it('the high-priority work goes through the whole pipeline and is placed, preempting', { timeout: 240_000 }, async () => {
     for (const manifest of highPriorityWork(HIGH)) await post(manifest);
     await waitForBindings(aws, LOW + HIGH, 120_000);
     await waitUntilDrained(aws, 1_000);
     progress('the high-priority work is placed');
-  } finally {
-    workers = await processes.stop();
-    const errors = workers.flatMap((w) => w.errors);
-    if (errors.length > 0) console.info(`concurrency: ${errors.length} errors in the processes; the first:\n${errors[0]}`);
-  }
-  state = await readSystemState(aws);
-  report = checkInvariants(state);
-  const perProcess = workers.map((w) => `${w.cycles} cycles, ${w.scheduled} placed`).join('; ');
-  console.info(`concurrency: ${Date.now() - started} ms; ${JSON.stringify(report.summary)}; ${perProcess}`);
-}, 600_000);
-
-afterAll(async () => {
-  await new Promise<void>((resolve) => server?.close(() => resolve()));
-  await proxy?.close();
+    await stopProcesses();
+    state = await readSystemState(aws);
+    report = checkInvariants(state);
+    const perProcess = workers.map((w) => `${w.cycles} cycles, ${w.scheduled} placed`).join('; ');
+    console.info(`concurrency: ${Date.now() - started} ms; ${JSON.stringify(report.summary)}; ${perProcess}`);
+  });
 });
 
 describe(`${PROCESSES} schedule-cycle processes at once over ${LOW + HIGH} bindings on ${CLUSTERS} clusters, with preemption`, () => {

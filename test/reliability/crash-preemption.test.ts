@@ -16,7 +16,7 @@ import { sleep } from './support/aws-state';
 import { freePort, LocalRuntime } from './support/local-runtime-process';
 
 /** Milliseconds after the first high-priority POST at which the process is killed: claims, queues, the preempting commit. */
-const KILL_AFTER_MS = process.env.OUTRANK_SOAK === '1' ? [0, 300, 900, 1_800, 3_500] : [300, 1_800];
+const KILL_AFTER_MS = process.env.OUTRANK_SOAK === '1' ? [0, 300, 900, 1_800, 3_500] : [900];
 const LOW = 8;
 const HIGH = 3;
 /** Band messages the dead process held come back after their visibility timeout (60 s), then the every-second cycle takes them. */

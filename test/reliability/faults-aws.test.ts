@@ -16,8 +16,8 @@ import { restoreSettled } from './support/seed';
  * The preemption scenario of faults-memory.test.ts on the local AWS endpoint, with SDK middleware
  * failing the k-th AWS call the functions make. Every k of every kind takes too long here (each run
  * provisions tables and queues and waits out visibility timeouts), so every k runs in memory there
- * and here a seeded sample does: for each kind, one call of each function, and the two calls after
- * which an interrupted function once lost work.
+ * and here a seeded sample does: one call of each function, and the two calls after which an
+ * interrupted function once lost work (see `sample` for what each command runs).
  */
 
 /** Tries of one request before the client gives up; a fault fails one call, so two would do. */
@@ -82,6 +82,7 @@ function seeded(seed: number): () => number {
 }
 
 const baseline = await run();
+console.info(`faults-aws: the fault-free run made ${baseline.plan.calls.length} AWS calls`);
 const callers = [...new Set(baseline.plan.calls.map((c) => c.caller))];
 const firstCall = (caller: string, call: string) => baseline.plan.calls.findIndex((c) => c.caller === caller && c.call === call) + 1;
 /**
@@ -90,13 +91,23 @@ const firstCall = (caller: string, call: string) => baseline.plan.calls.findInde
  */
 const critical = [firstCall('api', 'PutItemCommand'), firstCall('outrank-schedule-cycle', 'TransactWriteItemsCommand')];
 const random = seeded(20_260_105);
-const sample = FAULT_KINDS.flatMap((kind) => [
-  ...callers.map((caller) => {
-    const ks = baseline.plan.calls.flatMap((c, index) => (c.caller === caller ? [index + 1] : []));
-    return { kind, k: ks[Math.floor(random() * ks.length)]! };
-  }),
-  ...critical.map((k) => ({ kind, k })),
-]).map(({ kind, k }) => ({ kind, k, ...baseline.plan.calls[k - 1]! }));
+const randomCallOf = (caller: string) => {
+  const ks = baseline.plan.calls.flatMap((c, index) => (c.caller === caller ? [index + 1] : []));
+  return ks[Math.floor(random() * ks.length)]!;
+};
+/**
+ * The critical calls with every kind of fault. With OUTRANK_SOAK=1 (`npm run test:soak`) a random call
+ * of each function with every kind too; in `npm test` a random call of each function with one kind,
+ * the kinds taken in turn, so that every function and every kind is faulted on each run.
+ */
+const soak = process.env.OUTRANK_SOAK === '1';
+const randomCalls = soak
+  ? FAULT_KINDS.flatMap((kind) => callers.map((caller) => ({ kind, k: randomCallOf(caller) })))
+  : callers.map((caller, index) => ({ kind: FAULT_KINDS[index % FAULT_KINDS.length]!, k: randomCallOf(caller) }));
+const criticalCalls = FAULT_KINDS.flatMap((kind) => critical.map((k) => ({ kind, k })));
+const sample = [...randomCalls, ...criticalCalls]
+  .filter(({ kind, k }, index, all) => all.findIndex((other) => other.kind === kind && other.k === k) === index)
+  .map(({ kind, k }) => ({ kind, k, ...baseline.plan.calls[k - 1]! }));
 
 describe('faults on the local AWS endpoint: SDK middleware fails the k-th AWS call of the preemption scenario', () => {
   it('the fault-free run places urgent on m1 and moves its victim to m2, and every function makes AWS calls', () => {
@@ -108,7 +119,9 @@ describe('faults on the local AWS endpoint: SDK middleware fails the k-th AWS ca
   });
 
   it.each(sample)('$kind at call $k ($call in $caller): the invariants hold and the placement is the fault-free one', async ({ kind, k }) => {
+    const started = Date.now();
     const faulted = await run({ kind, k });
+    console.info(`faults-aws: ${kind} at call ${k} settled in ${Math.round((Date.now() - started) / 1000)} s`);
     expect(faulted.plan.injected).toBe(true);
     expect(checkInvariants(faulted.state).violations).toEqual([]);
     expect(faulted.placement).toEqual(baseline.placement);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startAwsEndpoint } from '../../functions/local/aws-endpoint';
 
@@ -7,9 +10,18 @@ declare module 'vitest' {
   }
 }
 
-/** One local AWS endpoint for the whole run: AWS_ENDPOINT_URL if set, else a moto_server of our own. */
+/**
+ * One local AWS endpoint for the whole run: AWS_ENDPOINT_URL if set, else a moto_server of our own.
+ * The run's temporary files (each synthesized CDK app's cdk.out, browser profiles, started processes'
+ * scratch) go to a directory of its own, removed at the end.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const scratch = mkdtempSync(join(tmpdir(), 'outrank-test-'));
+  process.env.TMPDIR = scratch;
   const endpoint = await startAwsEndpoint();
   project.provide('awsEndpointUrl', endpoint.url);
-  return () => endpoint.stop();
+  return async () => {
+    await endpoint.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  };
 }

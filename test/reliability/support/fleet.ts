@@ -17,10 +17,10 @@ const zoneOf = (index: number) => `z${(index % ZONES) + 1}`;
 export const FULL_BASE_CPUS = 49;
 
 /**
- * The smaller clusters' CPUs: the full fleet with OUTRANK_SOAK=1 (`npm run test:soak`), else 19 (390
- * workloads fill it), sized for `npm test` on two busy cores against the emulator.
+ * The smaller clusters' CPUs: the full fleet with OUTRANK_SOAK=1 (`npm run test:soak`), else 9 (190
+ * workloads fill it, about ten a cluster), sized for `npm test` on two busy cores against the emulator.
  */
-export const BASE_CPUS = process.env.OUTRANK_SOAK === '1' ? FULL_BASE_CPUS : 19;
+export const BASE_CPUS = process.env.OUTRANK_SOAK === '1' ? FULL_BASE_CPUS : 9;
 
 /** How many one-CPU workloads fill the fleet exactly: half the clusters have `baseCpus`, half one more. */
 export function fleetCapacity(baseCpus = BASE_CPUS): number {
