@@ -106,6 +106,14 @@ function table(scope: Construct, id: string, definition: TableDefinition, remova
     ...(definition.keysStream ? { stream: dynamodb.StreamViewType.KEYS_ONLY } : {}),
     removalPolicy,
   });
+  for (const index of definition.globalIndexes ?? []) {
+    created.addGlobalSecondaryIndex({
+      indexName: index.name,
+      partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+  }
   for (const index of definition.localIndexes ?? []) {
     created.addLocalSecondaryIndex({
       indexName: index.name,
@@ -180,15 +188,16 @@ export class OutrankStack extends Stack {
       ? watch.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM, invokeMode: lambda.InvokeMode.RESPONSE_STREAM })
       : undefined;
 
-    // Informers read the objects table's change feed, its index by version (dynamodb-object-store.ts).
+    // Informers read the objects table's change feed, its index by version (dynamodb-object-store.ts);
+    // the API lists Preempted events from the events table's index by reason (dynamodb-event-log.ts).
     for (const fn of [api, watch, policyChangeFunction, bindingEnqueueFunction, scheduleCycle, reconcile]) {
       NagSuppressions.addResourceSuppressions(
         fn.role!,
         [
           {
             id: 'AwsSolutions-IAM5',
-            reason: 'The objects table has one index, the change feed (byVersion); the grant names the table\'s indexes as DynamoDB grants do',
-            appliesTo: [{ regex: '/^Resource::<ObjectsTable[A-Za-z0-9]*\\.Arn>\\/index\\/\\*$/g' }],
+            reason: 'Each table has one index (objects: the change feed byVersion; events: byReason); the grant names the table\'s indexes as DynamoDB grants do',
+            appliesTo: [{ regex: '/^Resource::<(ObjectsTable|EventsTable)[A-Za-z0-9]*\\.Arn>\\/index\\/\\*$/g' }],
           },
         ],
         true,

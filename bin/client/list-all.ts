@@ -2,8 +2,9 @@ import type { KindInfo } from '../../lib/api/kinds';
 import { resourcePath, type ApiClient } from './api-client';
 import { resourceOf } from './kind-aliases';
 
-/** Every object of a kind the API serves (lib/http/served-resources.ts), across all namespaces. */
-export async function listAll<T>(client: ApiClient, info: KindInfo): Promise<T[]> {
+/** Every object of a kind the API serves (lib/http/served-resources.ts), across all namespaces; those a field selector matches when given. */
+export async function listAll<T>(client: ApiClient, info: KindInfo, fieldSelector?: string): Promise<T[]> {
   const resource = resourceOf(info.apiVersion, info.kind)!;
-  return (await client.get<{ items: T[] }>(resourcePath(resource, undefined))).items;
+  const query = fieldSelector === undefined ? '' : `?fieldSelector=${encodeURIComponent(fieldSelector)}`;
+  return (await client.get<{ items: T[] }>(`${resourcePath(resource, undefined)}${query}`)).items;
 }

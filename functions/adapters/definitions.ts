@@ -15,7 +15,21 @@ export interface TableDefinition {
   readonly localIndexes?: readonly LocalIndexDefinition[];
   /** A stream of the table's changes carrying each changed item's keys (policy-change reads it). */
   readonly keysStream?: boolean;
+  /** Global secondary indexes: another partition key and sort key, whole items. */
+  readonly globalIndexes?: readonly GlobalIndexDefinition[];
 }
+
+export interface GlobalIndexDefinition {
+  readonly name: string;
+  readonly partitionKey: string;
+  readonly sortKey: string;
+}
+
+/**
+ * The events table's index of the events of an indexed reason (INDEXED_REASONS), time-ordered; sparse:
+ * only those events carry its partition key (dynamodb-event-log.ts).
+ */
+export const EVENTS_BY_REASON_INDEX: GlobalIndexDefinition = { name: 'byReason', partitionKey: 'indexedReason', sortKey: 'sk' };
 
 export interface LocalIndexDefinition {
   readonly name: string;
@@ -75,7 +89,7 @@ export function resourceDefinitions(prefix: string, bands: readonly PriorityBand
       // Every committed write of a policy, template or cluster reaches policy-change through it (object-stream.ts).
       keysStream: true,
     },
-    eventsTable: { name: `${prefix}-events`, partitionKey: 'pk', sortKey: 'sk', timeToLiveAttribute: 'expiresAt' },
+    eventsTable: { name: `${prefix}-events`, partitionKey: 'pk', sortKey: 'sk', timeToLiveAttribute: 'expiresAt', globalIndexes: [EVENTS_BY_REASON_INDEX] },
     policyChangeQueue: fifoQueue(prefix, 'policy-change', 60, redelivery),
     bindingEnqueueQueue: fifoQueue(prefix, 'binding-enqueue', 60, redelivery),
     // As long as schedule-cycle may run (a minute): a tick or band message held by a cycle that died

@@ -2,7 +2,8 @@ import { BatchWriteCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClie
 import { randomBytes } from 'node:crypto';
 import type { InvolvedObject, KubeEvent } from '../../lib/api/event';
 import type { Clock } from '../../lib/ports/clock';
-import { kubeEvent, type EventLog, type EventRecord } from '../../lib/ports/event-log';
+import { INDEXED_REASONS, isSelected, kubeEvent, type EventLog, type EventRecord, type EventSelection } from '../../lib/ports/event-log';
+import { EVENTS_BY_REASON_INDEX } from './definitions';
 import { currentOutbox, type HoldingTable } from './outbox';
 
 /** Events expire after this long, as a Kubernetes API server's event TTL (one hour by default). */
@@ -20,12 +21,16 @@ type EventItem = {
   readonly sk: string;
   readonly expiresAt: number;
   readonly event: string;
+  /** The event's reason when it is indexed (INDEXED_REASONS): the key of EVENTS_BY_REASON_INDEX. */
+  readonly indexedReason?: string;
 };
 
 type BatchWriteRequest = { PutRequest: { Item: Record<string, unknown> } };
 
 /** EventLog on a DynamoDB table keyed by the involved object, time-ordered, expiring by TTL. */
 export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
+  private recorded = 0;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -43,11 +48,14 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
     const time = new Date(now).toISOString();
     const suffix = randomBytes(4).toString('hex');
     const stored = kubeEvent(event, `${event.object.name}.${now.toString(16)}${suffix}`, time);
+    // Events this writer records within one millisecond keep their order; the suffix keeps writers apart.
+    const sequence = (this.recorded++ % 0x10000).toString(16).padStart(4, '0');
     const item: EventItem = {
       pk: partitionKey(event.object),
-      sk: `${time}#${suffix}`,
+      sk: `${time}#${sequence}${suffix}`,
       expiresAt: Math.floor(now / 1000) + EVENT_TTL_SECONDS,
       event: JSON.stringify(stored),
+      ...(INDEXED_REASONS.has(event.reason) ? { indexedReason: event.reason } : {}),
     };
     const outbox = currentOutbox();
     if (outbox) outbox.holdWrites(this, [item]);
@@ -64,20 +72,15 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
     }
   }
 
-  async list(object?: InvolvedObject): Promise<KubeEvent[]> {
+  /**
+   * One object's events: a Query of its partition. An indexed reason's: a Query of the index. Else a
+   * Scan of the table (every event kept, an hour's worth), filtered here.
+   */
+  async list(selection?: EventSelection): Promise<KubeEvent[]> {
     const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const result = object
-        ? await this.client.send(
-            new QueryCommand({
-              TableName: this.tableName,
-              KeyConditionExpression: 'pk = :pk',
-              ExpressionAttributeValues: { ':pk': partitionKey(object) },
-              ExclusiveStartKey: startKey,
-            }),
-          )
-        : await this.client.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: startKey }));
+      const result = await this.client.send(this.readCommand(selection, startKey));
       items.push(...(result.Items ?? []));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
@@ -85,6 +88,29 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
     return items
       .filter((item) => Number(item.expiresAt) > now)
       .sort((a, b) => String(a.sk).localeCompare(String(b.sk)))
-      .map((item) => JSON.parse(String(item.event)) as KubeEvent);
+      .map((item) => JSON.parse(String(item.event)) as KubeEvent)
+      .filter((event) => isSelected(event, selection));
+  }
+
+  private readCommand(selection: EventSelection | undefined, startKey: Record<string, unknown> | undefined): QueryCommand | ScanCommand {
+    if (selection !== undefined && 'object' in selection) {
+      return new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': partitionKey(selection.object) },
+        ExclusiveStartKey: startKey,
+      });
+    }
+    if (selection !== undefined && INDEXED_REASONS.has(selection.reason)) {
+      return new QueryCommand({
+        TableName: this.tableName,
+        IndexName: EVENTS_BY_REASON_INDEX.name,
+        KeyConditionExpression: '#reason = :reason',
+        ExpressionAttributeNames: { '#reason': EVENTS_BY_REASON_INDEX.partitionKey },
+        ExpressionAttributeValues: { ':reason': selection.reason },
+        ExclusiveStartKey: startKey,
+      });
+    }
+    return new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: startKey });
   }
 }

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { refKey, refOf, type ObjectRef } from '../../lib/api/kinds';
-import { ConflictError, UnavailableError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
+import { ConflictError, StoreTimeoutError, UnavailableError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
 import { CHANGE_FEED_INDEX } from './definitions';
 
 /** DynamoDB allows at most this many items in one TransactWriteItems. */
@@ -91,12 +91,23 @@ export function refOfItemKeys(pk: string, sk: string): ObjectRef | undefined {
 /** DynamoDB's answers to a request over the table's capacity or the account's limits, once the SDK's own retries are spent. */
 const THROTTLING_ERRORS = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded']);
 
-/** The request's answer, or UnavailableError when DynamoDB throttled it (nothing was written). */
+/** The SDK's names and Node.js's codes for a request that got no answer (as the SDK's own retry rules classify them). */
+const NO_ANSWER_ERRORS = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+function gotNoAnswer(error: Error): boolean {
+  return NO_ANSWER_ERRORS.has(error.name) || NO_ANSWER_ERRORS.has((error as { code?: unknown }).code as string);
+}
+
+/**
+ * The request's answer; UnavailableError when DynamoDB throttled it (nothing was written);
+ * StoreTimeoutError when it did not answer, once the SDK's retries are spent.
+ */
 async function orUnavailable<T>(request: Promise<T>): Promise<T> {
   try {
     return await request;
   } catch (error) {
     if (error instanceof Error && THROTTLING_ERRORS.has(error.name)) throw new UnavailableError(`the object store is throttling requests: ${error.message}`);
+    if (error instanceof Error && gotNoAnswer(error)) throw new StoreTimeoutError(`the object store did not answer: ${error.message}`);
     throw error;
   }
 }

@@ -7,7 +7,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { allQueues, type QueueDefinition, type ResourceDefinitions, type TableDefinition } from './definitions';
+import { allQueues, type GlobalIndexDefinition, type QueueDefinition, type ResourceDefinitions, type TableDefinition } from './definitions';
 
 export interface ProvisionedQueues {
   /** Queue URL by queue name. */
@@ -16,12 +16,43 @@ export interface ProvisionedQueues {
 
 const KEYS_STREAM = { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' as const };
 
+/** The attributes the table's indexes are keyed by, besides the table's own keys. */
+function indexKeyAttributes(table: TableDefinition): string[] {
+  const keys = [
+    ...(table.localIndexes ?? []).map((index) => index.sortKey),
+    ...(table.globalIndexes ?? []).flatMap((index) => [index.partitionKey, index.sortKey]),
+  ];
+  return [...new Set(keys)].filter((key) => key !== table.partitionKey && key !== table.sortKey);
+}
+
+function globalIndex(index: GlobalIndexDefinition) {
+  return {
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+    ],
+    Projection: { ProjectionType: 'ALL' as const },
+  };
+}
+
 async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
   try {
     const { Table: existing } = await client.send(new DescribeTableCommand({ TableName: table.name }));
     // A table made before it had a stream gets one; what was written before that was announced then.
     if (table.keysStream && !existing?.StreamSpecification?.StreamEnabled) {
       await client.send(new UpdateTableCommand({ TableName: table.name, StreamSpecification: KEYS_STREAM }));
+    }
+    // A table made before an index gets it (DynamoDB adds one per update); it indexes what is there.
+    const indexed = new Set((existing?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+    for (const index of (table.globalIndexes ?? []).filter((candidate) => !indexed.has(candidate.name))) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: table.name,
+          AttributeDefinitions: [index.partitionKey, index.sortKey].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+          GlobalSecondaryIndexUpdates: [{ Create: globalIndex(index) }],
+        }),
+      );
     }
     return;
   } catch (error) {
@@ -34,7 +65,7 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
       AttributeDefinitions: [
         { AttributeName: table.partitionKey, AttributeType: 'S' },
         { AttributeName: table.sortKey, AttributeType: 'S' },
-        ...(table.localIndexes ?? []).map((index) => ({ AttributeName: index.sortKey, AttributeType: 'S' as const })),
+        ...indexKeyAttributes(table).map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
       ],
       KeySchema: [
         { AttributeName: table.partitionKey, KeyType: 'HASH' },
@@ -50,6 +81,11 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
               ],
               Projection: { ProjectionType: 'KEYS_ONLY' as const },
             })),
+          }
+        : {}),
+      ...(table.globalIndexes?.length
+        ? {
+            GlobalSecondaryIndexes: table.globalIndexes.map(globalIndex),
           }
         : {}),
       ...(table.keysStream ? { StreamSpecification: KEYS_STREAM } : {}),

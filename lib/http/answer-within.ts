@@ -1,5 +1,5 @@
 import type { ApiResponse } from './api-types';
-import { failureStatus, statusResponse } from './status';
+import { failureStatus, statusResponse, type Status } from './status';
 
 const READS = new Set(['GET', 'HEAD']);
 
@@ -10,9 +10,14 @@ const READS = new Set(['GET', 'HEAD']);
  * being cut off by the function's own time-out, which the client would see as a bare gateway error.
  */
 export function outOfTime(method: string): ApiResponse {
+  return statusResponse(outOfTimeStatus(method));
+}
+
+/** The Status of outOfTime; also the answer when the object store did not answer (StoreTimeoutError). */
+export function outOfTimeStatus(method: string): Status {
   return READS.has(method.toUpperCase())
-    ? statusResponse(failureStatus('ServiceUnavailable', 'the server could not answer in time: try again in a second', { retryAfterSeconds: 1 }))
-    : statusResponse(failureStatus('Timeout', 'the server could not finish the request in time; it may still be completed: read the object to see whether it was'));
+    ? failureStatus('ServiceUnavailable', 'the server could not answer in time: try again in a second', { retryAfterSeconds: 1 })
+    : failureStatus('Timeout', 'the server could not finish the request in time; it may still be completed: read the object to see whether it was');
 }
 
 /** The answer of `work`, or outOfTime(method) if it takes longer than `budgetMs`. */

@@ -1,5 +1,5 @@
 import type { KubeEvent } from '../api/event';
-import type { EventLog } from '../ports/event-log';
+import type { EventSelection } from '../ports/event-log';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { notFound } from './error-status';
 import type { FieldGetters } from './field-selector-query';
@@ -24,12 +24,18 @@ const EVENT_FIELDS: FieldGetters<KubeEvent> = {
   source: (e) => e.source?.component ?? '',
 };
 
-/** The events of one object when the selector names it fully (what kubectl describe asks), else all. */
-function readEvents(events: EventLog, equalities: ReadonlyMap<string, string>): Promise<KubeEvent[]> {
+/**
+ * What the event log reads for a field selector: one object's events when it names the object fully
+ * (what kubectl describe asks), else one reason's (indexed for the reasons operators list across the
+ * fleet, such as reason=Preempted), else all. The selector is applied in full to what is read.
+ */
+function eventSelection(equalities: ReadonlyMap<string, string>): EventSelection | undefined {
   const kind = equalities.get('involvedObject.kind');
   const name = equalities.get('involvedObject.name');
   const namespace = equalities.get('involvedObject.namespace');
-  return kind !== undefined && name !== undefined && namespace !== undefined ? events.list({ kind, name, namespace }) : events.list();
+  if (kind !== undefined && name !== undefined && namespace !== undefined) return { object: { kind, name, namespace } };
+  const reason = equalities.get('reason');
+  return reason === undefined ? undefined : { reason };
 }
 
 function inNamespace(route: ResourceRoute, events: readonly KubeEvent[]): KubeEvent[] {
@@ -38,7 +44,7 @@ function inNamespace(route: ResourceRoute, events: readonly KubeEvent[]): KubeEv
 
 export async function listEvents(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const selection = selectionOf(request, EVENT_FIELDS);
-  const events = await readEvents(deps.events, selection.fieldEqualities);
+  const events = await deps.events.list(eventSelection(selection.fieldEqualities));
   return listResponse(route.resource, inNamespace(route, events), selection);
 }
 

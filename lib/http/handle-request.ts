@@ -1,3 +1,5 @@
+import { StoreTimeoutError } from '../ports/object-store';
+import { outOfTimeStatus } from './answer-within';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { errorStatus, type ErrorTarget } from './error-status';
 import { getEvent, listEvents } from './event-handlers';
@@ -99,7 +101,7 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDependencie
     target = { resource: route.resource, ...(route.name !== undefined ? { name: route.name } : {}) };
     return await resourceResponse(route, request, deps);
   } catch (error) {
-    const status = errorStatus(error, target);
+    const status = error instanceof StoreTimeoutError ? outOfTimeStatus(request.method) : errorStatus(error, target);
     if (status.reason === 'InternalError') deps.onInternalError?.(error);
     return statusResponse(status);
   }

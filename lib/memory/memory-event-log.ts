@@ -1,6 +1,6 @@
-import type { InvolvedObject, KubeEvent } from '../api/event';
+import type { KubeEvent } from '../api/event';
 import type { Clock } from '../ports/clock';
-import { kubeEvent, type EventLog, type EventRecord } from '../ports/event-log';
+import { isSelected, kubeEvent, type EventLog, type EventRecord, type EventSelection } from '../ports/event-log';
 
 /** Keeps events in memory in the order they were recorded, folding repeats into a count as Kubernetes does. */
 export class MemoryEventLog implements EventLog {
@@ -21,13 +21,7 @@ export class MemoryEventLog implements EventLog {
     this.listeners.push(listener);
   }
 
-  async list(object?: InvolvedObject): Promise<KubeEvent[]> {
-    if (!object) return [...this.events];
-    return this.events.filter(
-      (e) =>
-        e.involvedObject.kind === object.kind &&
-        e.involvedObject.name === object.name &&
-        (e.involvedObject.namespace ?? '') === (object.namespace ?? ''),
-    );
+  async list(selection?: EventSelection): Promise<KubeEvent[]> {
+    return this.events.filter((event) => isSelected(event, selection));
   }
 }

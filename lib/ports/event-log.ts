@@ -11,10 +11,34 @@ export interface EventRecord {
   readonly annotations?: Readonly<Record<string, string>>;
 }
 
+/** Which events to list: one object's (kubectl describe), or every object's with one reason. */
+export type EventSelection = { readonly object: InvolvedObject } | { readonly reason: string };
+
+/**
+ * Reasons the event log indexes across objects, so that listing one reads only its events: the
+ * preemptions operators audit (the console's Preemptions page, `outrank check`). The events of other
+ * reasons are many (one per scheduling attempt) and would crowd one index partition; listing them by
+ * reason reads every event.
+ */
+export const INDEXED_REASONS: ReadonlySet<string> = new Set(['Preempted']);
+
 /** Where Kubernetes-style events about objects are written and read back (kubectl describe). */
 export interface EventLog {
   record(event: EventRecord): Promise<void>;
-  list(object?: InvolvedObject): Promise<KubeEvent[]>;
+  /** The events selected (all without a selection), oldest first. */
+  list(selection?: EventSelection): Promise<KubeEvent[]>;
+}
+
+/** Whether an event is among those `selection` names. */
+export function isSelected(event: KubeEvent, selection: EventSelection | undefined): boolean {
+  if (selection === undefined) return true;
+  if ('reason' in selection) return event.reason === selection.reason;
+  const { object } = selection;
+  return (
+    event.involvedObject.kind === object.kind &&
+    event.involvedObject.name === object.name &&
+    (event.involvedObject.namespace ?? '') === (object.namespace ?? '')
+  );
 }
 
 /** The stored form of an event, the same for every adapter, as kubectl describe reads it. */

@@ -41,6 +41,18 @@ export class UnavailableError extends Error {
   }
 }
 
+/**
+ * Raised when the store did not answer (timed out, or the connection dropped after the request was
+ * sent): a write may or may not have been made. The API answers 504 Timeout with Retry-After, as
+ * kube-apiserver answers a storage timeout, and the client reads the object to see.
+ */
+export class StoreTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreTimeoutError';
+  }
+}
+
 /** One entry of a kind's change feed: an object as written, or its deletion. */
 export interface StoredChange<T extends StoredObject = StoredObject> {
   readonly ref: ObjectRef;

@@ -78,6 +78,20 @@ describe('tables', () => {
       },
     ]);
   });
+
+  it('the events table has an index of the events of an indexed reason across objects (Preempted), whole items', () => {
+    const [, resource] = model.ofType('AWS::DynamoDB::Table').find(([, t]) => t.Properties.TableName === definitions.eventsTable.name)!;
+    expect(resource.Properties.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'byReason',
+        KeySchema: [
+          { AttributeName: 'indexedReason', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+  });
 });
 
 describe('functions', () => {

@@ -103,6 +103,7 @@ describe('events', () => {
     await events.record({ type: 'Warning', reason: 'Tested', object: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'tenant-b', name: 'web' }, message: 'one' });
     await events.record({ type: 'Normal', reason: 'Tested', object: { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', name: 'member1' }, message: 'two' });
     await events.record({ type: 'Normal', reason: 'Tested', object: { apiVersion: 'batch/v1', kind: 'Job', namespace: 'tenant-a', name: 'report-job' }, message: 'three' });
+    await events.record({ type: 'Warning', reason: 'Preempted', object: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'tenant-a', name: 'batch' }, message: 'four' });
     return api;
   }
   const messages = (reply: { body: any }) => reply.body.items.map((e: any) => `${e.involvedObject.kind}/${e.involvedObject.name}: ${e.reason}`);
@@ -110,7 +111,7 @@ describe('events', () => {
   it('are listed across namespaces as an EventList', async () => {
     const reply = await (await withEvents()).get('/api/v1/events');
     expect(reply.body).toMatchObject({ apiVersion: 'v1', kind: 'EventList', metadata: { resourceVersion: expect.any(String) } });
-    expect(reply.body.items).toHaveLength(4);
+    expect(reply.body.items).toHaveLength(5);
   });
 
   it.each([
@@ -124,8 +125,11 @@ describe('events', () => {
     ['a kind and a name', '/api/v1/events', 'involvedObject.kind=Deployment,involvedObject.name=web', ['Deployment/web: Tested']],
     ['a uid, which outrank does not record', '/api/v1/namespaces/tenant-b/events', 'involvedObject.kind=Deployment,involvedObject.name=web,involvedObject.namespace=tenant-b,involvedObject.uid=1234', ['Deployment/web: Tested']],
     ['a name in a namespace it is not in', '/api/v1/namespaces/tenant-b/events', 'involvedObject.name=report-job', []],
-    ['the type', '/api/v1/events', 'type=Warning', ['Deployment/web: Tested']],
-    ['no kind', '/api/v1/namespaces/tenant-a/events', 'involvedObject.kind!=ResourceBinding', ['Job/report-job: Tested']],
+    ['the type', '/api/v1/events', 'type=Warning', ['Deployment/batch: Preempted', 'Deployment/web: Tested']],
+    ['no kind', '/api/v1/namespaces/tenant-a/events', 'involvedObject.kind!=ResourceBinding', ['Deployment/batch: Preempted', 'Job/report-job: Tested']],
+    ['a reason the event log indexes (the Preemptions page, outrank check)', '/api/v1/events', 'reason=Preempted', ['Deployment/batch: Preempted']],
+    ['an indexed reason and a type', '/api/v1/events', 'reason=Preempted,type=Normal', []],
+    ['a reason in a namespace', '/api/v1/namespaces/tenant-b/events', 'reason=Tested', ['Deployment/web: Tested']],
   ])('are selected by fieldSelector: %s', async (_, path, fieldSelector, expected) => {
     const reply = await (await withEvents()).get(path, { fieldSelector, limit: '500' });
     expect(reply.statusCode).toBe(200);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ObjectService } from '../../../lib/controllers/object-service';
 import { handleApiRequest } from '../../../lib/http/handle-request';
-import { UnavailableError, type ObjectStore } from '../../../lib/ports/object-store';
+import { StoreTimeoutError, UnavailableError, type ObjectStore } from '../../../lib/ports/object-store';
 import { MemorySystem } from '../../../lib/runtime/memory-system';
 import { parseReply } from './support';
 
@@ -12,11 +12,11 @@ const deployment = {
   spec: { replicas: 1, template: { spec: { containers: [{ name: 'main', image: 'busybox' }] } } },
 };
 
-/** The in-memory store, but throttled for the operations named. */
-function throttled(store: ObjectStore, operations: ReadonlyArray<keyof ObjectStore>): ObjectStore {
+/** The in-memory store, but failing with `failure` for the operations named. */
+function failing(store: ObjectStore, operations: ReadonlyArray<keyof ObjectStore>, failure: () => Error): ObjectStore {
   return new Proxy(store, {
     get(target, property, receiver) {
-      if (operations.includes(property as keyof ObjectStore)) return async () => Promise.reject(new UnavailableError('the object store is throttling requests'));
+      if (operations.includes(property as keyof ObjectStore)) return async () => Promise.reject(failure());
       const value: unknown = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -40,10 +40,30 @@ describe('a throttled store: 503 ServiceUnavailable with Retry-After, nothing wr
     { request: 'a create', method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', body: deployment, operations: ['transact'] as const },
   ])('$request', async ({ method, path, body, operations }) => {
     const system = new MemorySystem();
-    const reply = await send(system, throttled(system.store, operations), method, path, body);
+    const reply = await send(system, failing(system.store, operations, () => new UnavailableError('the object store is throttling requests')), method, path, body);
     expect(reply.statusCode).toBe(503);
     expect(reply.headers['retry-after']).toBe('1');
     expect(reply.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'ServiceUnavailable', code: 503, details: { retryAfterSeconds: 1 } });
     expect(await system.store.list('apps', 'Deployment')).toEqual([]);
+  });
+});
+
+describe('a store that did not answer: a read 503 with Retry-After, a write 504 Timeout (it may have been made), as kube-apiserver answers a storage timeout', () => {
+  const timedOut = () => new StoreTimeoutError('the object store did not answer: Connection timed out after the request was sent');
+
+  it('a read', async () => {
+    const system = new MemorySystem();
+    const reply = await send(system, failing(system.store, ['get'], timedOut), 'GET', '/apis/apps/v1/namespaces/default/deployments/web');
+    expect(reply.statusCode).toBe(503);
+    expect(reply.headers['retry-after']).toBe('1');
+    expect(reply.body).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable', code: 503 });
+  });
+
+  it('a create, its message saying to read the object before writing it again', async () => {
+    const system = new MemorySystem();
+    const reply = await send(system, failing(system.store, ['transact'], timedOut), 'POST', '/apis/apps/v1/namespaces/default/deployments', deployment);
+    expect(reply.statusCode).toBe(504);
+    expect(reply.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Timeout', code: 504 });
+    expect((reply.body as { message: string }).message).toMatch(/read the object/);
   });
 });
