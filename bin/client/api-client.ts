@@ -1,5 +1,6 @@
 import type { ServedResource } from '../../lib/http/served-resources';
 import { CliError } from './cli-error';
+import { HttpTimeoutError, sendHttpRequest, type HttpAnswer } from './http-request';
 import type { RequestSigner } from './sigv4-signer';
 
 /** Long enough for a cold Lambda behind API Gateway; short enough that a hung server does not hang the shell. */
@@ -79,6 +80,11 @@ export interface RequestOptions {
 /** Attempts of a request the server answers 429 or 503. */
 const MAX_ATTEMPTS = 5;
 
+function headerOf(answer: HttpAnswer, name: string): string | null {
+  const value = answer.headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+}
+
 /** Retry-After in seconds when the server gives it (at most 10 s), else a doubling delay from 250 ms. */
 function retryDelayMs(retryAfter: string | null, attempt: number): number {
   const seconds = Number(retryAfter);
@@ -113,30 +119,24 @@ export class ApiClient {
     const hasBody = options.body !== undefined;
     const body = hasBody ? JSON.stringify(options.body) : undefined;
     const unsigned = { accept: 'application/json', ...(hasBody ? { 'content-type': options.contentType ?? 'application/json' } : {}) };
-    let response: Response;
+    let response: HttpAnswer;
     for (let attempt = 1; ; attempt += 1) {
       // Signed afresh for each attempt: a signature carries its time.
       const headers = this.signer ? await this.signer.sign({ method, url, headers: unsigned, ...(body === undefined ? {} : { body }) }) : unsigned;
       try {
-        response = await fetch(url, {
-          method,
-          headers,
-          ...(body === undefined ? {} : { body }),
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        });
+        response = await sendHttpRequest(url, { method, headers, ...(body === undefined ? {} : { body }), timeoutMs: REQUEST_TIMEOUT_MS });
       } catch (error) {
-        if ((error as Error).name === 'TimeoutError') throw new CliError(`the outrank API at ${this.server} did not answer within ${REQUEST_TIMEOUT_MS / 1000}s`);
+        if (error instanceof HttpTimeoutError) throw new CliError(`the outrank API at ${this.server} did not answer within ${REQUEST_TIMEOUT_MS / 1000}s`);
         throw new CliError(`cannot reach the outrank API at ${this.server}: start it with "npm start" or pass --server`);
       }
       // Throttled or overloaded, the server wrote nothing: wait as it asks (as kubectl does) and try again.
       if ((response.status !== 429 && response.status !== 503) || attempt >= MAX_ATTEMPTS) break;
-      await response.body?.cancel();
-      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(response.headers.get('retry-after'), attempt)));
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(headerOf(response, 'retry-after'), attempt)));
     }
-    const date = Date.parse(response.headers.get('date') ?? '');
+    const date = Date.parse(headerOf(response, 'date') ?? '');
     if (!Number.isNaN(date)) this.serverTime = date;
-    const text = await response.text();
-    if (!response.ok) throw statusError(response.status, response.statusText, text);
+    const { text } = response;
+    if (response.status < 200 || response.status > 299) throw statusError(response.status, response.statusText, text);
     const answer = parseJson(text);
     if (answer === undefined) throw new CliError(`error: ${this.server} did not answer ${method} ${path} with JSON: is it the outrank API?`);
     return answer as T;
