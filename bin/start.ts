@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { OutrankSettingsWithTenancy } from '../functions/environment';
-import { IDENTITY_HEADER } from '../functions/local/local-identity';
+import { startBanner } from './start-banner';
 
 // Read by Powertools when the functions load: metrics stay off and logs quiet unless asked for.
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
@@ -33,21 +33,14 @@ async function main(): Promise<void> {
     resyncIntervalMs: Number(process.env.OUTRANK_RESYNC_INTERVAL_MS ?? 30 * 60_000),
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  // The command line talks to http://localhost:8080 unless told otherwise.
-  const server = runtime.apiUrl === 'http://localhost:8080' ? '' : ` --server ${runtime.apiUrl}`;
   process.stdout.write(
-    [
-      `outrank is running`,
-      `  API:            ${runtime.apiUrl}`,
-      `  console:        ${existsSync(new URL('../dist/console/app.js', import.meta.url)) ? `${runtime.apiUrl}/` : 'not built: run npm run build'}`,
-      `  AWS endpoint:   ${runtime.endpoint.url}${runtime.endpoint.started ? ' (moto_server started for this run)' : ''}`,
-      `  try:            npx outrank apply -f examples/000-binding-preemption.yaml${server} && npx outrank get bindings${server}`,
-      `  stop:           Ctrl-C`,
-      ...(process.env.OUTRANK_TRUST_IDENTITY_HEADER === 'true'
-        ? [`  WARNING:        the ${IDENTITY_HEADER} header is trusted: any client can act as anyone (demos and tests only)`]
-        : []),
-      '',
-    ].join('\n'),
+    startBanner({
+      apiUrl: runtime.apiUrl,
+      consoleBuilt: existsSync(new URL('../dist/console/app.js', import.meta.url)),
+      endpointUrl: runtime.endpoint.url,
+      endpointStarted: runtime.endpoint.started,
+      identityHeaderTrusted: process.env.OUTRANK_TRUST_IDENTITY_HEADER === 'true',
+    }),
   );
   const stop = async () => {
     await runtime.stop();
