@@ -15,9 +15,9 @@ export interface BannerFacts {
  */
 export function startBanner(facts: BannerFacts): string {
   const server = facts.apiUrl === 'http://localhost:8080' ? '' : ` --server ${facts.apiUrl}`;
-  const console = facts.consoleBuilt ? `, console ${facts.apiUrl}/` : ' (console not built: npm run build)';
+  const consoleAt = facts.consoleBuilt ? `, console ${facts.apiUrl}/` : ' (console not built: npm run build)';
   const endpoint = `AWS endpoint ${facts.endpointUrl}${facts.endpointStarted ? ', moto_server of this run' : ''}`;
-  const lines = [`outrank serving on ${facts.apiUrl}${console} (${endpoint}); try: npx outrank get bindings${server}; Ctrl-C stops`];
+  const lines = [`outrank serving on ${facts.apiUrl}${consoleAt} (${endpoint}); try: npx outrank get bindings${server}; Ctrl-C stops`];
   if (facts.identityHeaderTrusted) lines.push(`WARNING: the ${IDENTITY_HEADER} header is trusted: any client can act as anyone (demos and tests only)`);
   return `${lines.join('\n')}\n`;
 }

@@ -59,6 +59,11 @@ export function apiDependenciesOf(event: ApiEvent): ApiDependencies {
     ...(bundledConsole() ? { console: bundledConsole() } : {}),
     clock: context.clock,
     onInternalError: (error) => logger.error('internal error', error as Error),
+    // Answered, and the client retries: counted for alarms, and logged without a stack.
+    onStoreTimeout: (error) => {
+      context.metrics.count('StoreTimeouts');
+      logger.info('the object store did not answer', { reason: error.message });
+    },
     caller: callerIdentity(event),
     ...accessOf(event),
   };

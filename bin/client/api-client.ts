@@ -1,7 +1,11 @@
+import packageJson from '../../package.json' with { type: 'json' };
 import type { ServedResource } from '../../lib/http/served-resources';
 import { CliError } from './cli-error';
 import { HttpTimeoutError, sendHttpRequest, type HttpAnswer } from './http-request';
 import type { RequestSigner } from './sigv4-signer';
+
+/** As kubectl names itself: the server takes the part before the slash as the field manager of a write. */
+const USER_AGENT = `outrank/${packageJson.version} (${process.platform}/${process.arch})`;
 
 /** Long enough for a cold Lambda behind API Gateway; short enough that a hung server does not hang the shell. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -118,7 +122,7 @@ export class ApiClient {
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
     const hasBody = options.body !== undefined;
     const body = hasBody ? JSON.stringify(options.body) : undefined;
-    const unsigned = { accept: 'application/json', ...(hasBody ? { 'content-type': options.contentType ?? 'application/json' } : {}) };
+    const unsigned = { accept: 'application/json', 'user-agent': USER_AGENT, ...(hasBody ? { 'content-type': options.contentType ?? 'application/json' } : {}) };
     let response: HttpAnswer;
     for (let attempt = 1; ; attempt += 1) {
       // Signed afresh for each attempt: a signature carries its time.
@@ -136,6 +140,10 @@ export class ApiClient {
     const date = Date.parse(headerOf(response, 'date') ?? '');
     if (!Number.isNaN(date)) this.serverTime = date;
     const { text } = response;
+    const location = headerOf(response, 'location');
+    if (response.status >= 300 && response.status < 400 && location !== null) {
+      throw new CliError(`error: ${this.server} redirects ${method} ${path} to ${location}: pass the server that answers as --server`);
+    }
     if (response.status < 200 || response.status > 299) throw statusError(response.status, response.statusText, text);
     const answer = parseJson(text);
     if (answer === undefined) throw new CliError(`error: ${this.server} did not answer ${method} ${path} with JSON: is it the outrank API?`);

@@ -65,7 +65,9 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
   async writeHeld(items: readonly EventItem[]): Promise<void> {
     for (let start = 0; start < items.length; start += MAX_BATCH_WRITE_ITEMS) {
       let pending: BatchWriteRequest[] = items.slice(start, start + MAX_BATCH_WRITE_ITEMS).map((Item) => ({ PutRequest: { Item } }));
-      while (pending.length > 0) {
+      for (let attempt = 1; pending.length > 0; attempt += 1) {
+        // Items left unprocessed were throttled (the table or its index): give them a moment, as the SDK's own retries do.
+        if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** (attempt - 2), 1_000)));
         const result = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
         pending = (result.UnprocessedItems?.[this.tableName] ?? []) as BatchWriteRequest[];
       }
@@ -74,7 +76,8 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
 
   /**
    * One object's events: a Query of its partition. An indexed reason's: a Query of the index. Else a
-   * Scan of the table (every event kept, an hour's worth), filtered here.
+   * Scan of the table, filtered here. The Queries read from an hour ago on (the sort key starts with the
+   * time), since DynamoDB may keep expired items for days before removing them.
    */
   async list(selection?: EventSelection): Promise<KubeEvent[]> {
     const items: Record<string, unknown>[] = [];
@@ -93,11 +96,12 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
   }
 
   private readCommand(selection: EventSelection | undefined, startKey: Record<string, unknown> | undefined): QueryCommand | ScanCommand {
+    const since = new Date(this.clock.now() - EVENT_TTL_SECONDS * 1000).toISOString();
     if (selection !== undefined && 'object' in selection) {
       return new QueryCommand({
         TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': partitionKey(selection.object) },
+        KeyConditionExpression: 'pk = :pk AND sk >= :since',
+        ExpressionAttributeValues: { ':pk': partitionKey(selection.object), ':since': since },
         ExclusiveStartKey: startKey,
       });
     }
@@ -105,9 +109,9 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
       return new QueryCommand({
         TableName: this.tableName,
         IndexName: EVENTS_BY_REASON_INDEX.name,
-        KeyConditionExpression: '#reason = :reason',
+        KeyConditionExpression: '#reason = :reason AND sk >= :since',
         ExpressionAttributeNames: { '#reason': EVENTS_BY_REASON_INDEX.partitionKey },
-        ExpressionAttributeValues: { ':reason': selection.reason },
+        ExpressionAttributeValues: { ':reason': selection.reason, ':since': since },
         ExclusiveStartKey: startKey,
       });
     }

@@ -36,14 +36,28 @@ function globalIndex(index: GlobalIndexDefinition) {
   };
 }
 
+/** DynamoDB takes one change of a table at a time: wait until the last one is done (the emulators are at once). */
+async function untilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (let tries = 0; tries < 120; tries += 1) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const indexesActive = (Table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === undefined || index.IndexStatus === 'ACTIVE');
+    if (Table?.TableStatus === 'ACTIVE' && indexesActive) return;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  throw new Error(`table ${tableName} did not become active within two minutes`);
+}
+
 async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
   try {
     const { Table: existing } = await client.send(new DescribeTableCommand({ TableName: table.name }));
     // A table made before it had a stream gets one; what was written before that was announced then.
     if (table.keysStream && !existing?.StreamSpecification?.StreamEnabled) {
       await client.send(new UpdateTableCommand({ TableName: table.name, StreamSpecification: KEYS_STREAM }));
+      await untilActive(client, table.name);
     }
-    // A table made before an index gets it (DynamoDB adds one per update); it indexes what is there.
+    // A table made before an index gets it, one index per update. Items are indexed as DynamoDB
+    // backfills the index; items written without the index's key attribute (events recorded before the
+    // index was made) are never in it.
     const indexed = new Set((existing?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
     for (const index of (table.globalIndexes ?? []).filter((candidate) => !indexed.has(candidate.name))) {
       await client.send(
@@ -53,6 +67,7 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
           GlobalSecondaryIndexUpdates: [{ Create: globalIndex(index) }],
         }),
       );
+      await untilActive(client, table.name);
     }
     return;
   } catch (error) {

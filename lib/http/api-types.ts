@@ -5,7 +5,7 @@ import type { Queues } from '../controllers/context';
 import type { ObjectService } from '../controllers/object-service';
 import type { Clock } from '../ports/clock';
 import type { EventLog } from '../ports/event-log';
-import type { ObjectStore } from '../ports/object-store';
+import type { ObjectStore, StoreTimeoutError } from '../ports/object-store';
 
 /** One HTTP request as every transport (API Gateway, node:http) can give it. */
 export interface ApiRequest {
@@ -52,6 +52,8 @@ export interface ApiDependencies {
    * transport can log them.
    */
   readonly onInternalError?: (error: unknown) => void;
+  /** Told when the object store did not answer (the request was answered 503 or 504), so a transport can count it. */
+  readonly onStoreTimeout?: (error: StoreTimeoutError) => void;
   /**
    * With tenancy configured: every request must carry an identity, and every write is authorized
    * before anything is written. Absent, every caller may write everything, as before tenancy existed.

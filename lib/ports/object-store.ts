@@ -43,8 +43,8 @@ export class UnavailableError extends Error {
 
 /**
  * Raised when the store did not answer (timed out, or the connection dropped after the request was
- * sent): a write may or may not have been made. The API answers 504 Timeout with Retry-After, as
- * kube-apiserver answers a storage timeout, and the client reads the object to see.
+ * sent): a write may or may not have been made. The API answers a read 503 with Retry-After and a
+ * write 504 Timeout, as kube-apiserver answers a storage timeout; the client reads the object to see.
  */
 export class StoreTimeoutError extends Error {
   constructor(message: string) {

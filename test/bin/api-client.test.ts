@@ -36,3 +36,29 @@ describe('ApiClient against a throttling server', () => {
     expect(requests()).toBe(5);
   });
 });
+
+describe('ApiClient requests', () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  async function answering(status: number, headers: Record<string, string>, seen: Array<Record<string, unknown>>): Promise<string> {
+    server = createServer((request, response) => {
+      seen.push(request.headers);
+      response.writeHead(status, { 'content-type': 'application/json', ...headers });
+      response.end(JSON.stringify({ kind: 'List', items: [] }));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('name outrank as their user agent, as kubectl names itself (the server makes it the field manager of writes)', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    await new ApiClient(await answering(200, {}, seen)).get('/version');
+    expect(seen[0]!['user-agent']).toMatch(/^outrank\/\d+\.\d+\.\d+ \(\w+\/\w+\)$/);
+  });
+
+  it('say where a server redirects rather than report a bare 3xx', async () => {
+    const url = await answering(308, { location: 'https://outrank.example/prod/version' }, []);
+    await expect(new ApiClient(url).get('/version')).rejects.toThrow(`redirects GET /version to https://outrank.example/prod/version: pass the server that answers as --server`);
+  });
+});

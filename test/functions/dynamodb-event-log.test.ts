@@ -31,6 +31,8 @@ describe('the DynamoDB event log reads only what a list selects', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ command });
     expect(sent[0]!.input.IndexName).toBe(index);
+    // A Query reads from an hour ago (the events' time to live) on: DynamoDB removes expired items late.
+    if (command === 'QueryCommand') expect(sent[0]!.input.ExpressionAttributeValues).toMatchObject({ ':since': '2025-12-31T23:00:00.000Z' });
   });
 
   it('indexes only the events of an indexed reason (a sparse index: the many scheduling events stay out of it)', async () => {

@@ -17,11 +17,17 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const scratch = mkdtempSync(join(tmpdir(), 'outrank-test-'));
+  const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
   process.env.TMPDIR = scratch;
-  const endpoint = await startAwsEndpoint();
-  project.provide('awsEndpointUrl', endpoint.url);
-  return async () => {
-    await endpoint.stop();
-    rmSync(scratch, { recursive: true, force: true });
-  };
+  try {
+    const endpoint = await startAwsEndpoint();
+    project.provide('awsEndpointUrl', endpoint.url);
+    return async () => {
+      await endpoint.stop();
+      removeScratch();
+    };
+  } catch (error) {
+    removeScratch();
+    throw error;
+  }
 }

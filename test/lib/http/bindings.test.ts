@@ -130,6 +130,8 @@ describe('events', () => {
     ['a reason the event log indexes (the Preemptions page, outrank check)', '/api/v1/events', 'reason=Preempted', ['Deployment/batch: Preempted']],
     ['an indexed reason and a type', '/api/v1/events', 'reason=Preempted,type=Normal', []],
     ['a reason in a namespace', '/api/v1/namespaces/tenant-b/events', 'reason=Tested', ['Deployment/web: Tested']],
+    ['an indexed reason in a namespace it has no event in', '/api/v1/namespaces/tenant-b/events', 'reason=Preempted', []],
+    ['an indexed reason in its namespace', '/api/v1/namespaces/tenant-a/events', 'reason=Preempted', ['Deployment/batch: Preempted']],
   ])('are selected by fieldSelector: %s', async (_, path, fieldSelector, expected) => {
     const reply = await (await withEvents()).get(path, { fieldSelector, limit: '500' });
     expect(reply.statusCode).toBe(200);

@@ -23,12 +23,12 @@ function failing(store: ObjectStore, operations: ReadonlyArray<keyof ObjectStore
   });
 }
 
-async function send(system: MemorySystem, store: ObjectStore, method: string, path: string, body?: unknown) {
+async function send(system: MemorySystem, store: ObjectStore, method: string, path: string, body?: unknown, onStoreTimeout?: (error: StoreTimeoutError) => void) {
   const context = { ...system.context, store };
   return parseReply(
     await handleApiRequest(
       { method, path, query: {}, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) },
-      { objects: new ObjectService(context), store, events: system.events },
+      { objects: new ObjectService(context), store, events: system.events, ...(onStoreTimeout ? { onStoreTimeout } : {}) },
     ),
   );
 }
@@ -59,9 +59,11 @@ describe('a store that did not answer: a read 503 with Retry-After, a write 504 
     expect(reply.body).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable', code: 503 });
   });
 
-  it('a create, its message saying to read the object before writing it again', async () => {
+  it('a create, its message saying to read the object before writing it again; the transport is told, to count it', async () => {
     const system = new MemorySystem();
-    const reply = await send(system, failing(system.store, ['transact'], timedOut), 'POST', '/apis/apps/v1/namespaces/default/deployments', deployment);
+    const told: StoreTimeoutError[] = [];
+    const reply = await send(system, failing(system.store, ['transact'], timedOut), 'POST', '/apis/apps/v1/namespaces/default/deployments', deployment, (error) => told.push(error));
+    expect(told.map((error) => error.message)).toEqual(['the object store did not answer: Connection timed out after the request was sent']);
     expect(reply.statusCode).toBe(504);
     expect(reply.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Timeout', code: 504 });
     expect((reply.body as { message: string }).message).toMatch(/read the object/);
