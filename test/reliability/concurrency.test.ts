@@ -77,7 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopProcesses();
-  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   await proxy?.close();
 });
 
@@ -92,24 +92,31 @@ async function stopProcesses(): Promise<void> {
 
 /**
  * The run in stages, each a test with its own time-out, so that a stage that fails or takes too long
- * is reported as itself; the checks after them fail too (they find no state), they are not skipped.
+ * is reported as itself. A stage after a failed one fails at once, saying so, and so do the checks
+ * after them (they find no state): nothing is skipped.
  */
 describe.sequential('the run', () => {
   let seeded: Awaited<ReturnType<typeof seedBindings>>;
+  let stagesDone = 0;
+  const afterStages = (count: number) => expect(stagesDone, 'an earlier stage of the run failed').toBe(count);
 
   it('seeds the fleet and its low-priority bindings, made by the controllers but not yet scheduled', { timeout: 180_000 }, async () => {
     seeded = await seedBindings(aws, [...fleet(), ...lowPriorityWork(LOW)]);
     progress(`${LOW} low-priority bindings seeded`);
+    stagesDone += 1;
   });
 
   it(`${PROCESSES} schedule-cycle processes fill the fleet`, { timeout: 360_000 }, async () => {
+    afterStages(1);
     processes = await CycleWorkers.start(aws, PROCESSES);
     for (const [band, messages] of seeded.bandMessages) await sendInWaves(band, messages);
     await waitUntilDrained(aws, 1_000);
     progress('the fleet is full');
+    stagesDone += 1;
   });
 
   it('the high-priority work goes through the whole pipeline and is placed, preempting', { timeout: 240_000 }, async () => {
+    afterStages(2);
     for (const manifest of highPriorityWork(HIGH)) await post(manifest);
     await waitForBindings(aws, LOW + HIGH, 120_000);
     await waitUntilDrained(aws, 1_000);

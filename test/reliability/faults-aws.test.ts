@@ -98,7 +98,8 @@ const randomCallOf = (caller: string) => {
 /**
  * The critical calls with every kind of fault. With OUTRANK_SOAK=1 (`npm run test:soak`) a random call
  * of each function with every kind too; in `npm test` a random call of each function with one kind,
- * the kinds taken in turn, so that every function and every kind is faulted on each run.
+ * the kinds dealt to the functions in turn, so that every function and every kind is faulted. The
+ * sample is seeded: each run faults the same calls.
  */
 const soak = process.env.OUTRANK_SOAK === '1';
 const randomCalls = soak
