@@ -9,8 +9,9 @@ import { logger, metrics } from './observability';
 
 /**
  * Time kept back for committing the binding in hand and flushing metrics before the function is
- * stopped; besides it, room for twice the longest batch so far: a batch (up to ten commits, each
- * slower under contention) is not started unless it can finish.
+ * stopped; besides it, room for what the next step needs (the controller asks with twice the longest
+ * batch before a batch, twice the longest binding before each binding): work is not started unless it
+ * can finish, and bindings not attempted go back to their band at once.
  */
 const SAFETY_MARGIN_MS = 15_000;
 
@@ -22,7 +23,7 @@ const SAFETY_MARGIN_MS = 15_000;
  */
 export const handler = middy(async (_event: unknown, context: Context): Promise<CycleReport> => {
   const cycle = new ScheduleCycleController(controllerContext());
-  const report = await withOutbox({ holdSends: false }, () => cycle.run((longestBatchMs) => context.getRemainingTimeInMillis() < SAFETY_MARGIN_MS + 2 * longestBatchMs));
+  const report = await withOutbox({ holdSends: false }, () => cycle.run((neededMs) => context.getRemainingTimeInMillis() < SAFETY_MARGIN_MS + neededMs));
   logger.info('schedule cycle finished', { ...report });
   return report;
 })

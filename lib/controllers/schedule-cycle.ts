@@ -51,15 +51,22 @@ export class ScheduleCycleController {
   }
 
   /**
-   * Runs batches until the bands are empty or `shouldStop` says the time budget is spent. It is told
-   * how long the longest batch so far took, so that a batch is not started without room to finish.
+   * Runs batches until the bands are empty or `shouldStop` says the time budget is spent. It is asked
+   * with the time the next step needs: twice the longest batch so far before a batch, twice the
+   * longest binding so far before each binding of a batch (the first batch of a cold start reads the
+   * whole snapshot, and commits slow down under contention, so a batch may take longer than the last).
    */
-  async run(shouldStop: (longestBatchMs: number) => boolean = () => false): Promise<CycleReport> {
+  async run(shouldStop: (neededMs: number) => boolean = () => false): Promise<CycleReport> {
     const report = { scheduled: 0, unschedulable: 0, skipped: 0, failed: 0 };
     let longestBatchMs = 0;
-    while (!shouldStop(longestBatchMs)) {
+    let longestBindingMs = 0;
+    const outOfTime = (bindingMs: number) => {
+      longestBindingMs = Math.max(longestBindingMs, bindingMs);
+      return shouldStop(2 * longestBindingMs);
+    };
+    while (!shouldStop(2 * longestBatchMs)) {
       const started = this.context.clock.now();
-      const outcomes = await this.runBatch();
+      const outcomes = await this.runBatch(outOfTime);
       longestBatchMs = Math.max(longestBatchMs, this.context.clock.now() - started);
       if (outcomes.length === 0) break;
       for (const outcome of outcomes) report[outcome] += 1;
@@ -67,8 +74,12 @@ export class ScheduleCycleController {
     return report;
   }
 
-  /** Handles one batch from the highest band that has messages; an empty result means nothing was waiting. */
-  async runBatch(): Promise<Outcome[]> {
+  /**
+   * Handles one batch from the highest band that has messages; an empty result means nothing was
+   * waiting. Told how long the last binding took, `outOfTime` may end the batch early: the bindings
+   * not attempted go back to their queue at once, to be taken by the next cycle.
+   */
+  async runBatch(outOfTime: (lastBindingMs: number) => boolean = () => false): Promise<Outcome[]> {
     const { config } = this.context;
     for (const band of config.bands) {
       const queue = this.context.queues.bands.get(band.name);
@@ -79,12 +90,21 @@ export class ScheduleCycleController {
       await this.live.sync(new SyncBatch());
       const outcomes: Outcome[] = [];
       this.passingRoomOn = new Map();
-      for (const delivery of [...deliveries].sort(queueOrder(config.gates.PriorityBasedScheduling))) {
+      const ordered = [...deliveries].sort(queueOrder(config.gates.PriorityBasedScheduling));
+      let lastBindingMs = 0;
+      for (const [index, delivery] of ordered.entries()) {
+        if (outOfTime(lastBindingMs)) {
+          for (const left of ordered.slice(index)) await queue.retryAfter(left.receipt, 0);
+          this.context.metrics.count('BindingsReturnedForTime', {}, ordered.length - index);
+          break;
+        }
+        const started = this.context.clock.now();
         const outcome = await this.attempt(delivery.body);
         if (outcome === 'failed') await queue.retryAfter(delivery.receipt, backoffMs(config, delivery.receiveCount));
         else await queue.delete([delivery.receipt]);
         if (outcome === 'scheduled') this.context.metrics.observe('EnqueueToScheduledMs', this.context.clock.now() - delivery.body.enqueuedAt);
         outcomes.push(outcome);
+        lastBindingMs = this.context.clock.now() - started;
       }
       await this.passRoomOn(this.passingRoomOn, this.live.snapshot);
       return outcomes;

@@ -251,14 +251,17 @@ class TrackedOracle {
  * backwards) and the exact search rely on this order; see ExactSearch for why.
  */
 function searchOrder(candidates: readonly VictimCandidate[], inSearchOrder: boolean): Int32Array {
-  const indexes = candidates.map((candidate, index) => {
+  // A preemptor above a whole fleet has every resident as a candidate: one pass, no intermediate array.
+  const order = new Int32Array(candidates.length);
+  for (let index = 0; index < candidates.length; index += 1) {
+    const candidate = candidates[index]!;
     if (!Number.isFinite(candidate.priority)) {
       throw new RangeError(`candidate ${candidate.key} has non-finite priority ${candidate.priority}`);
     }
-    return index;
-  });
-  if (!inSearchOrder) indexes.sort((a, b) => compareCandidates(candidates, a, b));
-  return Int32Array.from(indexes);
+    order[index] = index;
+  }
+  if (!inSearchOrder) order.sort((a, b) => compareCandidates(candidates, a, b));
+  return order;
 }
 
 interface SingleVictimScan {

@@ -21,19 +21,34 @@ async function queued(count: number): Promise<MemorySystem> {
   return system;
 }
 
-describe('a schedule cycle starts no batch it has no time to finish', () => {
-  it('tells its stop check how long the longest batch so far took', async () => {
+describe('a schedule cycle starts no work it has no time to finish', () => {
+  it('asks its stop check with twice the longest batch before a batch, and twice the longest binding before each binding', async () => {
     const system = await queued(15);
-    const told: number[] = [];
-    const report = await new ScheduleCycleController(system.context).run((longestBatchMs) => (told.push(longestBatchMs), false));
+    const asked: number[] = [];
+    const report = await new ScheduleCycleController(system.context).run((neededMs) => (asked.push(neededMs), false));
     expect(report.scheduled).toBe(15);
-    // Ten commits, then five: the longest stays the first.
-    expect(told).toEqual([0, 10_000, 10_000]);
+    // A batch of ten commits (a second each), then one of five, then an empty one; the longest binding
+    // is the longest of the whole run.
+    const bindings = (count: number) => Array<number>(count).fill(2_000);
+    expect(asked).toEqual([0, 0, ...bindings(9), 20_000, ...bindings(5), 20_000]);
   });
 
   it('stops before a batch when the check says the next one may not fit', async () => {
     const system = await queued(15);
-    const report = await new ScheduleCycleController(system.context).run((longestBatchMs) => longestBatchMs >= 10_000);
+    const report = await new ScheduleCycleController(system.context).run((neededMs) => neededMs >= 20_000);
     expect(report.scheduled).toBe(10);
+  });
+
+  it('ends a batch early when the time left is less than the next binding needs, and the rest go back to the band at once', async () => {
+    const system = await queued(15);
+    // As the function's check: 25 s left at the start, 15 s kept back.
+    const deadline = system.clock.now() + 25_000;
+    const report = await new ScheduleCycleController(system.context).run((neededMs) => deadline - system.clock.now() < 15_000 + neededMs);
+    // Nine commits leave 16 s: the tenth binding would need 15 s kept back and 2 s.
+    expect(report.scheduled).toBe(9);
+    expect(system.metrics.counter('BindingsReturnedForTime')).toBe(1);
+    // The one returned and the five never received are taken by the next cycle, with no wait.
+    const next = await new ScheduleCycleController(system.context).run();
+    expect(next.scheduled).toBe(6);
   });
 });
