@@ -29,6 +29,8 @@ const HIGH = 10;
  * waves, as a paced client would send them: never more than this many waiting in a band.
  */
 const MAX_WAITING = 80;
+/** Filling the fleet takes the emulator about two bindings a second through the serialising proxy. */
+const FILL_TIMEOUT_MS = process.env.OUTRANK_SOAK === '1' ? 900_000 : 360_000;
 
 let aws: TestAws;
 let server: Server;
@@ -106,7 +108,7 @@ describe.sequential('the run', () => {
     stagesDone += 1;
   });
 
-  it(`${PROCESSES} schedule-cycle processes fill the fleet`, { timeout: 360_000 }, async () => {
+  it(`${PROCESSES} schedule-cycle processes fill the fleet`, { timeout: FILL_TIMEOUT_MS }, async () => {
     afterStages(1);
     processes = await CycleWorkers.start(aws, PROCESSES);
     for (const [band, messages] of seeded.bandMessages) await sendInWaves(band, messages);
