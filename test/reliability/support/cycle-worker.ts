@@ -44,7 +44,8 @@ while (!stopping) {
     scheduled += report.scheduled;
     handled += report.scheduled + report.unschedulable + report.skipped + report.failed;
   } catch (error) {
-    record(error);
+    // Told apart from the pollers' handlers, whose failures reach `record` through loadLocalFunctions.
+    errors.push(`schedule-cycle: ${(error as Error).stack ?? String(error)}`);
   }
   // Idle: wait a little rather than hammer the endpoint the other processes are using.
   if (handled === 0) await new Promise((resolve) => setTimeout(resolve, 300));
