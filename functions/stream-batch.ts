@@ -3,7 +3,7 @@ import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEven
 import { forBatch, type ControllerContext } from '../lib/controllers/context';
 import { withOutbox } from './adapters/outbox';
 import { controllerContext } from './context';
-import { STOP_TAKING_WORK_MS } from './sqs-batch';
+import { RecordBudget } from './record-budget';
 
 /**
  * Runs a batch of DynamoDB stream records through a controller made for the batch, one record after
@@ -16,14 +16,14 @@ export function dynamoStreamHandler<T>(toMessage: (record: DynamoDBRecord) => T 
   return async (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> => {
     let handle: ((message: T) => Promise<void>) | undefined;
     const processor = new BatchProcessor(EventType.DynamoDBStreams);
+    const budget = new RecordBudget(context);
     const record = async (streamRecord: DynamoDBRecord) => {
       const message = toMessage(streamRecord);
       if (message === undefined) return;
-      if (context.getRemainingTimeInMillis() < STOP_TAKING_WORK_MS) {
-        throw new Error(`left for a retry: under ${STOP_TAKING_WORK_MS} ms of the invocation's time remained`);
-      }
-      handle ??= handlerFor(forBatch(controllerContext()));
-      await handle(message);
+      await budget.run('a retry', async () => {
+        handle ??= handlerFor(forBatch(controllerContext()));
+        await handle(message);
+      });
     };
     return withOutbox({ holdSends: true }, () => processPartialResponse(event, record, processor, { context, processInParallel: false }));
   };
