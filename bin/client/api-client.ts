@@ -1,7 +1,7 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import type { ServedResource } from '../../lib/http/served-resources';
 import { CliError } from './cli-error';
-import { HttpTimeoutError, sendHttpRequest, type HttpAnswer } from './http-request';
+import { headerOf, HttpTimeoutError, sendHttpRequest, type HttpAnswer } from './http-request';
 import type { RequestSigner } from './sigv4-signer';
 
 /** As kubectl names itself: the server takes the part before the slash as the field manager of a write. */
@@ -83,11 +83,6 @@ export interface RequestOptions {
 
 /** Attempts of a request the server answers 429 or 503. */
 const MAX_ATTEMPTS = 5;
-
-function headerOf(answer: HttpAnswer, name: string): string | null {
-  const value = answer.headers[name];
-  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-}
 
 /** Retry-After in seconds when the server gives it (at most 10 s), else a doubling delay from 250 ms. */
 function retryDelayMs(retryAfter: string | null, attempt: number): number {

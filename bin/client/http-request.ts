@@ -15,6 +15,12 @@ export interface HttpAnswer {
   readonly text: string;
 }
 
+/** One header of an answer as a single value (repeated headers joined), or null when absent. */
+export function headerOf(answer: HttpAnswer, name: string): string | null {
+  const value = answer.headers[name.toLowerCase()];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+}
+
 /** Raised when the server did not answer within the request's time. */
 export class HttpTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {

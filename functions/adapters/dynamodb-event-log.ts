@@ -81,9 +81,10 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
    */
   async list(selection?: EventSelection): Promise<KubeEvent[]> {
     const items: Record<string, unknown>[] = [];
+    const since = new Date(this.clock.now() - EVENT_TTL_SECONDS * 1000).toISOString();
     let startKey: Record<string, unknown> | undefined;
     do {
-      const result = await this.client.send(this.readCommand(selection, startKey));
+      const result = await this.client.send(this.readCommand(selection, since, startKey));
       items.push(...(result.Items ?? []));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
@@ -95,8 +96,8 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
       .filter((event) => isSelected(event, selection));
   }
 
-  private readCommand(selection: EventSelection | undefined, startKey: Record<string, unknown> | undefined): QueryCommand | ScanCommand {
-    const since = new Date(this.clock.now() - EVENT_TTL_SECONDS * 1000).toISOString();
+  /** The request for one page of `selection`'s events recorded at `since` or later (by sort key). */
+  private readCommand(selection: EventSelection | undefined, since: string, startKey: Record<string, unknown> | undefined): QueryCommand | ScanCommand {
     if (selection !== undefined && 'object' in selection) {
       return new QueryCommand({
         TableName: this.tableName,

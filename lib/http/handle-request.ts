@@ -101,8 +101,11 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDependencie
     target = { resource: route.resource, ...(route.name !== undefined ? { name: route.name } : {}) };
     return await resourceResponse(route, request, deps);
   } catch (error) {
-    if (error instanceof StoreTimeoutError) deps.onStoreTimeout?.(error);
-    const status = error instanceof StoreTimeoutError ? outOfTimeStatus(request.method) : errorStatus(error, target);
+    if (error instanceof StoreTimeoutError) {
+      deps.onStoreTimeout?.(error);
+      return statusResponse(outOfTimeStatus(request.method));
+    }
+    const status = errorStatus(error, target);
     if (status.reason === 'InternalError') deps.onInternalError?.(error);
     return statusResponse(status);
   }
