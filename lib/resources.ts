@@ -39,9 +39,20 @@ export class ResourceListError extends QuantityError {
 
 export const zero: ResourceList = Object.freeze({});
 
+/** Resource lists of the frozen maps read so far: a stored map never changes, and every version of a binding shares its request's. */
+const parsedLists = new WeakMap<QuantityMap, ResourceList>();
+
 /** Parses every quantity with its resource's unit; throws ResourceListError. */
 export function toResourceList(map: QuantityMap | undefined): ResourceList {
   if (map === undefined) return zero;
+  const parsed = parsedLists.get(map);
+  if (parsed) return parsed;
+  const list = parseResourceList(map);
+  if (Object.isFrozen(map)) parsedLists.set(map, Object.freeze(list));
+  return list;
+}
+
+function parseResourceList(map: QuantityMap): ResourceList {
   // fromEntries defines own properties, so a resource named "__proto__" stays an entry.
   return Object.fromEntries(
     Object.entries(map).map(([resource, quantity]) => {

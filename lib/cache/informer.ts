@@ -157,8 +157,11 @@ export class Informer<T extends StoredObject> {
     if (current) this.objects.set(key, current);
     else this.objects.delete(key);
     for (const { keysOf, entries } of this.indexes.values()) {
-      if (previous) for (const value of keysOf(previous)) removeEntry(entries, value, key);
-      if (current) for (const value of keysOf(current)) addEntry(entries, value, key);
+      // Most changes keep an object's index keys: only those it lost or gained are touched.
+      const before = previous ? keysOf(previous) : [];
+      const after = current ? keysOf(current) : [];
+      for (const value of before) if (!after.includes(value)) removeEntry(entries, value, key);
+      for (const value of after) if (!before.includes(value)) addEntry(entries, value, key);
     }
     for (const handler of this.handlers) handler({ key, previous, current });
   }

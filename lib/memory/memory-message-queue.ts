@@ -26,6 +26,7 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
   private readonly messages = new Map<number, StoredMessage<T>>();
   /** The message each receipt was handed out for. */
   private readonly byReceipt = new Map<string, number>();
+  /** Deduplication ids until their window ends, oldest first (a window sent again moves to the end). */
   private readonly seen = new Map<string, number>();
   private receipts = 0;
   private sent = 0;
@@ -38,9 +39,9 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
 
   async send(messages: readonly OutgoingMessage<T>[]): Promise<void> {
     const now = this.clock.now();
+    this.forgetDeduplicationIds(now);
     for (const message of messages) {
-      const seenUntil = this.seen.get(message.deduplicationId);
-      if (seenUntil !== undefined && seenUntil > now) continue;
+      if (this.seen.has(message.deduplicationId)) continue;
       this.seen.set(message.deduplicationId, now + DEDUPLICATION_WINDOW_MS);
       this.messages.set(++this.sent, {
         body: frozenCopy(message.body),
@@ -116,6 +117,14 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
 
   async deadLettered(): Promise<number> {
     return this.options.deadLetterQueue?.held() ?? 0;
+  }
+
+  /** Ids whose window has ended, so that the map holds five minutes of ids, not every one ever sent. */
+  private forgetDeduplicationIds(now: number): void {
+    for (const [id, until] of this.seen) {
+      if (until > now) return;
+      this.seen.delete(id);
+    }
   }
 
   private moveToDeadLetterQueue(id: number): void {

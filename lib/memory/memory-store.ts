@@ -1,4 +1,4 @@
-import { refKey, refOf, sameRef, type ObjectRef } from '../api/kinds';
+import { refKey, refOf, type ObjectRef } from '../api/kinds';
 import { ConflictError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
 import { frozenCopy } from './frozen-copy';
 
@@ -7,14 +7,26 @@ function kindKey(group: string, kind: string): string {
 }
 
 interface LoggedChange {
+  readonly key: string;
   readonly sequence: number;
   readonly change: StoredChange;
 }
 
-/** One kind's objects, the order `list` returns them in (kept until a key comes or goes), and its change log. */
+/** The log is compacted when it holds this many entries more than twice the keys it has seen. */
+const COMPACTION_SLACK = 1_000;
+
+/**
+ * One kind's objects, the order `list` returns them in (kept until a key comes or goes), and its change
+ * log. The log keeps every change until it grows to twice the keys it has seen, then only the latest
+ * change of each key, as the DynamoDB feed (the version index) holds only an item's latest version:
+ * a reader still gets every object changed since its cursor as it is now, and memory follows the
+ * objects, not the writes.
+ */
 class KindObjects {
   readonly objects = new Map<string, StoredObject>();
-  readonly log: LoggedChange[] = [];
+  private log: LoggedChange[] = [];
+  /** The sequence of each key's latest change, deletions included. */
+  private readonly latest = new Map<string, number>();
   private sortedKeys: string[] | undefined;
 
   set(key: string, object: StoredObject): void {
@@ -24,6 +36,12 @@ class KindObjects {
 
   delete(key: string): void {
     if (this.objects.delete(key)) this.sortedKeys = undefined;
+  }
+
+  record(key: string, sequence: number, change: StoredChange): void {
+    this.log.push({ key, sequence, change });
+    this.latest.set(key, sequence);
+    if (this.log.length > 2 * this.latest.size + COMPACTION_SLACK) this.compact();
   }
 
   /** By namespace then name, compared byte-wise like DynamoDB's sort key `<namespace>/<name>`. */
@@ -42,6 +60,11 @@ class KindObjects {
       else high = middle;
     }
     return this.log.slice(low);
+  }
+
+  /** Keeps each key's latest change. */
+  private compact(): void {
+    this.log = this.log.filter((entry) => this.latest.get(entry.key) === entry.sequence);
   }
 }
 
@@ -102,39 +125,36 @@ export class MemoryObjectStore implements ObjectStore {
 
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
     const refs = writes.map((w) => (w.op === 'put' ? refOf(w.object) : w.ref));
-    refs.forEach((ref, index) => {
-      if (refs.findIndex((other) => sameRef(other, ref)) !== index) {
-        throw new Error(`transaction writes ${refKey(ref)} twice`);
-      }
-    });
-    const failed = writes.filter((write, index) => this.currentVersion(refs[index]!) !== write.expectedVersion);
+    const keys = refs.map(refKey);
+    if (new Set(keys).size < keys.length) {
+      throw new Error(`transaction writes ${keys.find((key, index) => keys.indexOf(key) !== index)} twice`);
+    }
+    const kinds = refs.map((ref) => this.kindObjects(ref));
+    const failed = writes.filter((write, index) => (kinds[index]!.objects.get(keys[index]!)?.metadata.resourceVersion ?? null) !== write.expectedVersion);
     if (failed.length > 0) throw new ConflictError(failed.map((w) => (w.op === 'put' ? refOf(w.object) : w.ref)));
 
     const committed: StoredChange[] = [];
     const results = writes.map((write, index) => {
-      const ref = refs[index]!;
-      const objects = this.kindObjects(ref);
       if (write.op === 'check') return undefined;
+      const [ref, key, objects] = [refs[index]!, keys[index]!, kinds[index]!];
       this.sequence += 1;
       const revision = String(this.sequence);
       if (write.op === 'delete') {
-        objects.delete(refKey(ref));
-        committed.push({ ref, object: undefined, revision });
-        objects.log.push({ sequence: this.sequence, change: committed.at(-1)! });
+        objects.delete(key);
+        const change: StoredChange = { ref, object: undefined, revision };
+        committed.push(change);
+        objects.record(key, this.sequence, change);
         return undefined;
       }
       const stored = frozenCopy({ ...write.object, metadata: { ...write.object.metadata, resourceVersion: revision } } as StoredObject);
-      objects.set(refKey(ref), stored);
-      committed.push({ ref, object: stored, revision, created: write.expectedVersion === null });
-      objects.log.push({ sequence: this.sequence, change: committed.at(-1)! });
+      objects.set(key, stored);
+      const change: StoredChange = { ref, object: stored, revision, created: write.expectedVersion === null };
+      committed.push(change);
+      objects.record(key, this.sequence, change);
       return stored;
     });
     for (const listener of this.commitListeners) listener(committed);
     return results;
-  }
-
-  private currentVersion(ref: ObjectRef): string | null {
-    return this.kindObjects(ref).objects.get(refKey(ref))?.metadata.resourceVersion ?? null;
   }
 
   private kindObjects(ref: ObjectRef): KindObjects {
