@@ -16,7 +16,8 @@ export const RELIST_INTERVAL_MS = 30 * 60 * 1_000;
  * an informer factory.
  */
 export class Informers {
-  private readonly byKind = new Map<string, Informer<never>>();
+  /** By group, then kind: asked for on every read, so no key is built for the lookup. */
+  private readonly byGroup = new Map<string, Map<string, Informer<never>>>();
 
   constructor(
     private readonly store: ObjectStore,
@@ -25,9 +26,10 @@ export class Informers {
   ) {}
 
   of<T extends StoredObject>(group: string, kind: string): Informer<T> {
-    const key = `${kind}.${group}`;
-    let informer = this.byKind.get(key);
-    if (!informer) this.byKind.set(key, (informer = new Informer<never>(this.store, group, kind, this.clock, this.relistIntervalMs)));
+    let kinds = this.byGroup.get(group);
+    if (!kinds) this.byGroup.set(group, (kinds = new Map()));
+    let informer = kinds.get(kind);
+    if (!informer) kinds.set(kind, (informer = new Informer<never>(this.store, group, kind, this.clock, this.relistIntervalMs)));
     return informer as unknown as Informer<T>;
   }
 

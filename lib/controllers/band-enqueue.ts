@@ -1,3 +1,4 @@
+import { timestampOf } from '../ports/clock';
 import { clusterRef, isClusterReady, type Cluster } from '../api/cluster';
 import {
   bindingPriority,
@@ -52,7 +53,7 @@ async function reflectSuspension(context: ControllerContext, binding: ResourceBi
   const current = findCondition(binding, CONDITION_SCHEDULING_SUSPENDED);
   if (current === undefined && !suspended) return binding;
   if (current?.status === (suspended ? 'True' : 'False')) return binding;
-  const now = new Date(context.clock.now()).toISOString();
+  const now = timestampOf(context.clock);
   const conditions = withCondition(binding.status?.conditions, {
     type: CONDITION_SCHEDULING_SUSPENDED,
     status: suspended ? 'True' : 'False',

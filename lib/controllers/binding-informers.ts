@@ -31,10 +31,17 @@ const INDEXES: Record<BindingIndex, (binding: ResourceBinding) => readonly strin
   },
 };
 
+/** The binding informers that have the indexes above: asked for on every binding a controller reads. */
+const indexed = new WeakSet<Informer<ResourceBinding>>();
+
 /** The ResourceBinding and ClusterResourceBinding informers, with the indexes above. */
 export function bindingInformers(context: ControllerContext): readonly Informer<ResourceBinding>[] {
   const informers = context.informers.bindings();
-  for (const informer of informers) for (const [name, keysOf] of Object.entries(INDEXES)) informer.addIndex(name, keysOf);
+  for (const informer of informers) {
+    if (indexed.has(informer)) continue;
+    for (const [name, keysOf] of Object.entries(INDEXES)) informer.addIndex(name, keysOf);
+    indexed.add(informer);
+  }
   return informers;
 }
 

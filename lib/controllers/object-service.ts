@@ -1,3 +1,4 @@
+import { timestampOf } from '../ports/clock';
 import { isDeepStrictEqual } from 'node:util';
 import { decodeObjectWith, isBinding, isEvent, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
@@ -220,12 +221,12 @@ export class ObjectService {
   }
 
   private now(): string {
-    return new Date(this.context.clock.now()).toISOString();
+    return timestampOf(this.context.clock);
   }
 
   /** managedFields times are to the second, as Kubernetes writes them. */
   private managedTime(): string {
-    return new Date(this.context.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return timestampOf(this.context.clock).replace(/\.\d{3}Z$/, 'Z');
   }
 
   /**

@@ -1,3 +1,4 @@
+import { timestampOf } from '../ports/clock';
 import type { ResourceBinding } from '../api/resource-binding';
 import { SyncBatch } from '../cache/informer';
 import type { Delivery } from '../ports/message-queue';
@@ -139,7 +140,7 @@ export class ScheduleCycleController {
         this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
       }
       try {
-        return await this.perform(planCommit(binding, decision, new Date(this.context.clock.now()).toISOString()), snapshot, queued.wokenFor ?? [], attempt > 1);
+        return await this.perform(planCommit(binding, decision, timestampOf(this.context.clock)), snapshot, queued.wokenFor ?? [], attempt > 1);
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
         this.context.metrics.count('CommitConflicts');
@@ -237,7 +238,7 @@ export class ScheduleCycleController {
     this.context.metrics.count('SchedulingAttempts', { result: 'error' });
     const binding = this.live.snapshot.bindings.get(key)?.binding;
     if (!binding) return;
-    const now = new Date(this.context.clock.now()).toISOString();
+    const now = timestampOf(this.context.clock);
     const updated = withScheduledCondition(binding, 'False', 'SchedulerError', 'the placement kept conflicting with concurrent changes; retrying', now);
     try {
       const [written] = await this.context.store.transact([{ op: 'put', object: updated, expectedVersion: binding.metadata.resourceVersion ?? null }]);

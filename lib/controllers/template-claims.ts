@@ -1,3 +1,4 @@
+import { timestampOf } from '../ports/clock';
 import { involvedObjectOf } from '../api/event';
 import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
 import { POLICY_GROUP, type AnyPropagationPolicy } from '../api/propagation-policy';
@@ -158,7 +159,7 @@ export class TemplateClaims {
       policies: this.candidatePolicies(template, claimantOf(existing)),
       priorityClasses: [...this.context.informers.priorityClasses().values()],
       config: this.context.config,
-      now: new Date(this.context.clock.now()).toISOString(),
+      now: timestampOf(this.context.clock),
     };
   }
 

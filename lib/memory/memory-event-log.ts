@@ -1,5 +1,5 @@
 import type { KubeEvent } from '../api/event';
-import type { Clock } from '../ports/clock';
+import { timestampOf, type Clock } from '../ports/clock';
 import { isSelected, kubeEvent, type EventLog, type EventRecord, type EventSelection } from '../ports/event-log';
 
 /** Keeps events in memory in the order they were recorded, folding repeats into a count as Kubernetes does. */
@@ -10,7 +10,7 @@ export class MemoryEventLog implements EventLog {
   constructor(private readonly clock: Clock) {}
 
   async record(event: EventRecord): Promise<void> {
-    const time = new Date(this.clock.now()).toISOString();
+    const time = timestampOf(this.clock);
     const recorded = kubeEvent(event, `${event.object.name}.${(this.events.length + 1).toString(16).padStart(8, '0')}`, time);
     this.events.push(recorded);
     for (const listener of this.listeners) listener(recorded);

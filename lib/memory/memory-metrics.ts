@@ -1,7 +1,9 @@
 import type { Metrics } from '../ports/metrics';
 
 function seriesKey(name: string, dimensions: Readonly<Record<string, string>> = {}): string {
-  const labels = Object.entries(dimensions)
+  const entries = Object.entries(dimensions);
+  if (entries.length === 0) return name;
+  const labels = entries
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${v}`)
     .join(',');

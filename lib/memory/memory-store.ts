@@ -2,8 +2,9 @@ import { refKey, refOf, type ObjectRef } from '../api/kinds';
 import { ConflictError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
 import { frozenCopy } from './frozen-copy';
 
-function kindKey(group: string, kind: string): string {
-  return `${kind}.${group}`;
+/** An object's key within its kind. */
+function objectKey(ref: ObjectRef): string {
+  return `${ref.namespace}/${ref.name}`;
 }
 
 interface LoggedChange {
@@ -74,7 +75,8 @@ class KindObjects {
  * Objects are frozen.
  */
 export class MemoryObjectStore implements ObjectStore {
-  private readonly byKind = new Map<string, KindObjects>();
+  /** By group, then kind. */
+  private readonly byGroup = new Map<string, Map<string, KindObjects>>();
   private readonly commitListeners: Array<(changes: readonly StoredChange[]) => void> = [];
   private sequence = 0;
 
@@ -87,7 +89,7 @@ export class MemoryObjectStore implements ObjectStore {
   }
 
   async get<T extends StoredObject>(ref: ObjectRef): Promise<T | undefined> {
-    return this.byKind.get(kindKey(ref.group, ref.kind))?.objects.get(refKey(ref)) as T | undefined;
+    return this.byGroup.get(ref.group)?.get(ref.kind)?.objects.get(objectKey(ref)) as T | undefined;
   }
 
   async getMany<T extends StoredObject>(refs: readonly ObjectRef[]): Promise<Array<T | undefined>> {
@@ -95,12 +97,12 @@ export class MemoryObjectStore implements ObjectStore {
   }
 
   async list<T extends StoredObject>(group: string, kind: string, namespace?: string): Promise<T[]> {
-    const objects = (this.byKind.get(kindKey(group, kind))?.sorted() ?? []) as T[];
+    const objects = (this.byGroup.get(group)?.get(kind)?.sorted() ?? []) as T[];
     return namespace === undefined ? objects : objects.filter((o) => (o.metadata.namespace ?? '') === namespace);
   }
 
   async changes<T extends StoredObject>(group: string, kind: string, cursor?: string): Promise<ChangePage<T>> {
-    const objects = this.byKind.get(kindKey(group, kind));
+    const objects = this.byGroup.get(group)?.get(kind);
     const position = String(this.sequence);
     if (cursor === undefined) {
       const changes = [...(objects?.objects.values() ?? [])].map((object) => ({
@@ -125,11 +127,10 @@ export class MemoryObjectStore implements ObjectStore {
 
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
     const refs = writes.map((w) => (w.op === 'put' ? refOf(w.object) : w.ref));
-    const keys = refs.map(refKey);
-    if (new Set(keys).size < keys.length) {
-      throw new Error(`transaction writes ${keys.find((key, index) => keys.indexOf(key) !== index)} twice`);
-    }
     const kinds = refs.map((ref) => this.kindObjects(ref));
+    const keys = refs.map(objectKey);
+    const twice = refs.find((ref, index) => kinds.findIndex((objects, other) => objects === kinds[index] && keys[other] === keys[index]) !== index);
+    if (twice) throw new Error(`transaction writes ${refKey(twice)} twice`);
     const failed = writes.filter((write, index) => (kinds[index]!.objects.get(keys[index]!)?.metadata.resourceVersion ?? null) !== write.expectedVersion);
     if (failed.length > 0) throw new ConflictError(failed.map((w) => (w.op === 'put' ? refOf(w.object) : w.ref)));
 
@@ -146,7 +147,7 @@ export class MemoryObjectStore implements ObjectStore {
         objects.record(key, this.sequence, change);
         return undefined;
       }
-      const stored = frozenCopy({ ...write.object, metadata: { ...write.object.metadata, resourceVersion: revision } } as StoredObject);
+      const stored = storedVersion(write.object, revision);
       objects.set(key, stored);
       const change: StoredChange = { ref, object: stored, revision, created: write.expectedVersion === null };
       committed.push(change);
@@ -158,14 +159,25 @@ export class MemoryObjectStore implements ObjectStore {
   }
 
   private kindObjects(ref: ObjectRef): KindObjects {
-    const key = kindKey(ref.group, ref.kind);
-    let objects = this.byKind.get(key);
-    if (!objects) {
-      objects = new KindObjects();
-      this.byKind.set(key, objects);
-    }
+    let kinds = this.byGroup.get(ref.group);
+    if (!kinds) this.byGroup.set(ref.group, (kinds = new Map()));
+    let objects = kinds.get(ref.kind);
+    if (!objects) kinds.set(ref.kind, (objects = new KindObjects()));
     return objects;
   }
+}
+
+/** The object as stored, with its new version: frozen, copying only what is not frozen yet, and its own two levels once. */
+function storedVersion(object: StoredObject, resourceVersion: string): StoredObject {
+  const metadata = frozenFields({ ...object.metadata, resourceVersion });
+  return frozenFields({ ...object, metadata });
+}
+
+/** Freezes an object made here, its fields frozen copies. */
+function frozenFields<T extends object>(fresh: T): T {
+  const fields = fresh as Record<string, unknown>;
+  for (const key of Object.keys(fields)) fields[key] = frozenCopy(fields[key]);
+  return Object.freeze(fresh);
 }
 
 function compareSortKeys(a: StoredObject, b: StoredObject): number {

@@ -59,7 +59,9 @@ export interface VictimSearchOptions {
   /**
    * The candidates are listed by priority, then key already (compareVictimCandidates), as the
    * scheduler lists them; the search then takes their order as it is instead of sorting them.
-   * Not checked: comparing thousands of keys would cost more than the search.
+   * Not checked, nor are the priorities checked to be finite (as they are when sorting): the
+   * scheduler's come from a sorted priority order, and reading thousands of candidates would cost
+   * more than the search.
    */
   readonly inSearchOrder?: boolean;
 }
@@ -251,17 +253,13 @@ class TrackedOracle {
  * backwards) and the exact search rely on this order; see ExactSearch for why.
  */
 function searchOrder(candidates: readonly VictimCandidate[], inSearchOrder: boolean): Int32Array {
-  // A preemptor above a whole fleet has every resident as a candidate: one pass, no intermediate array.
   const order = new Int32Array(candidates.length);
-  for (let index = 0; index < candidates.length; index += 1) {
-    const candidate = candidates[index]!;
-    if (!Number.isFinite(candidate.priority)) {
-      throw new RangeError(`candidate ${candidate.key} has non-finite priority ${candidate.priority}`);
-    }
-    order[index] = index;
+  for (let index = 0; index < order.length; index++) order[index] = index;
+  if (inSearchOrder) return order;
+  for (const candidate of candidates) {
+    if (!Number.isFinite(candidate.priority)) throw new RangeError(`candidate ${candidate.key} has non-finite priority ${candidate.priority}`);
   }
-  if (!inSearchOrder) order.sort((a, b) => compareCandidates(candidates, a, b));
-  return order;
+  return order.sort((a, b) => compareCandidates(candidates, a, b));
 }
 
 interface SingleVictimScan {
