@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { refKey, refOf, type ObjectRef } from '../../lib/api/kinds';
-import { ConflictError, StoreTimeoutError, UnavailableError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
+import { ConflictError, StoreTimeoutError, UnavailableError, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
 import { CHANGE_FEED_INDEX } from './definitions';
 
 /** DynamoDB allows at most this many items in one TransactWriteItems. */
@@ -152,22 +152,43 @@ export class DynamoDbObjectStore implements ObjectStore {
     const objects: T[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const result = await orUnavailable(this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: namespace === undefined ? 'pk = :pk AND sk < :markers' : 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: {
-            ':pk': partitionKey(group, kind),
-            ...(namespace === undefined ? { ':markers': DELETION_MARKER_PREFIX } : { ':prefix': `${namespace}/` }),
-          },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      ));
+      const result = await this.queryKind(group, kind, namespace, startKey);
       for (const item of result.Items ?? []) objects.push(fromItem<T>(item));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
     return objects;
+  }
+
+  /**
+   * Queries from the key after which the page starts, for one item more than the page holds (so that
+   * it knows whether more follow), continuing only where a response stopped at its 1 MB.
+   */
+  async listPage<T extends StoredObject>(group: string, kind: string, page: PageRequest, namespace?: string): Promise<ObjectPage<T>> {
+    const objects: T[] = [];
+    let startKey: Record<string, unknown> | undefined = page.after && keyOf({ group, kind, namespace: page.after[0], name: page.after[1] });
+    do {
+      const result = await this.queryKind(group, kind, namespace, startKey, page.limit + 1 - objects.length);
+      for (const item of result.Items ?? []) objects.push(fromItem<T>(item));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey && objects.length <= page.limit);
+    return { items: objects.slice(0, page.limit), more: objects.length > page.limit };
+  }
+
+  /** One Query of a kind's objects (of a namespace), deletion markers left out, from a key on. */
+  private queryKind(group: string, kind: string, namespace: string | undefined, startKey: Record<string, unknown> | undefined, limit?: number) {
+    return orUnavailable(this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: namespace === undefined ? 'pk = :pk AND sk < :markers' : 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: {
+          ':pk': partitionKey(group, kind),
+          ...(namespace === undefined ? { ':markers': DELETION_MARKER_PREFIX } : { ':prefix': `${namespace}/` }),
+        },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+        Limit: limit,
+      }),
+    ));
   }
 
   async changes<T extends StoredObject>(group: string, kind: string, cursor?: string): Promise<ChangePage<T>> {

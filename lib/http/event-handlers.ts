@@ -43,7 +43,7 @@ function inNamespace(route: ResourceRoute, events: readonly KubeEvent[]): KubeEv
 }
 
 export async function listEvents(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
-  const selection = selectionOf(request, EVENT_FIELDS);
+  const selection = selectionOf(request, EVENT_FIELDS, route.namespace);
   const events = await deps.events.list(eventSelection(selection.fieldEqualities));
   return listResponse(route.resource, inNamespace(route, events), selection);
 }

@@ -1,5 +1,5 @@
 import type { Labels } from '../api/label-selector';
-import type { StoredObject } from '../ports/object-store';
+import type { ObjectPage, PageRequest, StoredObject } from '../ports/object-store';
 import type { ApiRequest, ApiResponse } from './api-types';
 import { fieldSelectorQuery, type FieldGetters } from './field-selector-query';
 import { labelSelectorQuery } from './label-selector-query';
@@ -24,6 +24,8 @@ interface Page {
   readonly limit: number | undefined;
   /** Namespace and name of the last object of the previous page. */
   readonly after: readonly [string, string] | undefined;
+  /** The resourceVersion of the list the token continues: every page of it answers with the first page's. */
+  readonly version: string | undefined;
 }
 
 function limitOf(value: string | undefined): number | undefined {
@@ -33,43 +35,49 @@ function limitOf(value: string | undefined): number | undefined {
   return limit;
 }
 
-function afterOf(token: string | undefined): readonly [string, string] | undefined {
-  if (token === undefined || token === '') return undefined;
+const NOT_OURS = 'continue: the token is not one this server gave for this list; list again from the start';
+
+function continuedFrom(token: string | undefined, namespace: string | undefined): Pick<Page, 'after' | 'version'> {
+  if (token === undefined || token === '') return { after: undefined, version: undefined };
   try {
-    const { after } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { after?: unknown };
-    const [namespace, name] = Array.isArray(after) ? (after as unknown[]) : [];
-    if (Array.isArray(after) && after.length === 2 && typeof namespace === 'string' && typeof name === 'string') return [namespace, name];
+    const { after, version } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { after?: unknown; version?: unknown };
+    const [from, name] = Array.isArray(after) ? (after as unknown[]) : [];
+    const valid = Array.isArray(after) && after.length === 2 && typeof from === 'string' && typeof name === 'string';
+    if (valid && (namespace === undefined || from === namespace) && (version === undefined || typeof version === 'string')) {
+      return { after: [from, name], version };
+    }
   } catch {
     // falls through to the refusal
   }
-  throw new ApiError('BadRequest', 'continue: the token is not one this server gave; list again from the start');
+  throw new ApiError('BadRequest', NOT_OURS);
 }
 
 function keyOf(object: StoredObject): [string, string] {
   return [object.metadata.namespace ?? '', object.metadata.name];
 }
 
-/** The labelSelector, fieldSelector, limit and continue of a list request. */
-export function selectionOf<T extends StoredObject>(request: ApiRequest, fields: FieldGetters<T>): Selection<T> {
+/** The labelSelector, fieldSelector, limit and continue of a list request (of one namespace, if given). */
+export function selectionOf<T extends StoredObject>(request: ApiRequest, fields: FieldGetters<T>, namespace?: string): Selection<T> {
   const labels = labelSelectorQuery(request.query.labelSelector);
   const byFields = fieldSelectorQuery(request.query.fieldSelector, fields);
   return {
     matches: (object) => labels((object.metadata as { labels?: Labels }).labels) && byFields.matches(object),
     fieldEqualities: byFields.equalities,
-    page: { limit: limitOf(request.query.limit), after: afterOf(request.query.continue) },
+    page: { limit: limitOf(request.query.limit), ...continuedFrom(request.query.continue, namespace) },
   };
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/**
+ * Lists are in the order of their keys in storage, as Kubernetes lists are in etcd's: `<namespace>/<name>`
+ * compared as strings (DynamoDB's sort key), so a namespace "a-b" comes before "a".
+ */
+function storageKey(object: StoredObject): string {
+  return `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
 }
 
-function compareKeys(a: readonly [string, string], b: readonly [string, string]): number {
-  return compareText(a[0], b[0]) || compareText(a[1], b[1]);
-}
-
-function byNamespaceAndName(a: StoredObject, b: StoredObject): number {
-  return compareKeys(keyOf(a), keyOf(b));
+function inStorageOrder(a: StoredObject, b: StoredObject): number {
+  const [left, right] = [storageKey(a), storageKey(b)];
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /**
@@ -82,23 +90,62 @@ function listVersion(items: readonly StoredObject[]): string {
     .reduce((max, version) => (version.length > max.length || (version.length === max.length && version > max) ? version : max), '0');
 }
 
+function listBody(resource: ServedResource, items: readonly StoredObject[], metadata: Record<string, unknown>): ApiResponse {
+  return jsonResponse(200, { apiVersion: resource.info.apiVersion, kind: `${resource.info.kind}List`, metadata, items });
+}
+
+function continueToken(last: StoredObject, version: string): string {
+  return Buffer.from(JSON.stringify({ after: keyOf(last), version })).toString('base64url');
+}
+
 /**
- * A <Kind>List of the selected items, ordered by namespace, then name, one page of them when the
- * request has a limit. The continue token names the last object returned: the next page starts after
- * it in the objects as they are then (a page never repeats or skips an object that stays; one created
- * or deleted meanwhile may or may not be seen, as with any list of a changing collection). Each page
- * reads the kind (one store query), so paging lightens the client's response, not the store's work.
+ * A <Kind>List of the selected items, in storage order, one page of them when the request has a limit.
+ * The continue token names the last object returned: the next page starts after it in the objects as
+ * they are then (a page never repeats or skips an object that stays; one created or deleted meanwhile
+ * may or may not be seen, as with any list of a changing collection).
  */
 export function listResponse<T extends StoredObject>(resource: ServedResource, items: readonly T[], selection: Selection<T>): ApiResponse {
   const { limit, after } = selection.page;
-  const selected = items.filter((item) => selection.matches(item) && (after === undefined || compareKeys(keyOf(item), after) > 0)).sort(byNamespaceAndName);
+  const from = after && `${after[0]}/${after[1]}`;
+  const selected = items.filter((item) => selection.matches(item) && (from === undefined || storageKey(item) > from)).sort(inStorageOrder);
   const page = limit === undefined ? selected : selected.slice(0, limit);
-  const remaining = selected.length - page.length;
-  const next = remaining > 0 ? { continue: Buffer.from(JSON.stringify({ after: keyOf(page[page.length - 1]!) })).toString('base64url'), remainingItemCount: remaining } : {};
-  return jsonResponse(200, {
-    apiVersion: resource.info.apiVersion,
-    kind: `${resource.info.kind}List`,
-    metadata: { resourceVersion: listVersion(items), ...next },
-    items: page,
-  });
+  const version = selection.page.version ?? listVersion(items);
+  const next = page.length < selected.length ? { continue: continueToken(page[page.length - 1]!, version) } : {};
+  return listBody(resource, page, { resourceVersion: version, ...next });
+}
+
+/** A store's page of a kind's objects, after an object (namespace and name), in storage order. */
+export type PageReader<T extends StoredObject> = (page: PageRequest) => Promise<ObjectPage<T>>;
+
+/**
+ * One page of a paged list (the request has a limit), read from the store page by page from the continue
+ * token on until it holds `limit` selected objects or the kind ends: the store reads about as many
+ * objects as the page skips and holds, not the kind. A later page answers with the first page's
+ * resourceVersion, which no change made after the first page was read can be older than, so a watch
+ * from it misses nothing. No remainingItemCount: counting the rest would read it (Kubernetes leaves
+ * the count out when it cannot give it).
+ */
+export async function pageResponse<T extends StoredObject>(resource: ServedResource, read: PageReader<T>, selection: Selection<T>): Promise<ApiResponse> {
+  const limit = selection.page.limit!;
+  const items: T[] = [];
+  const seen: T[] = [];
+  let after = selection.page.after;
+  let more = true;
+  while (more && items.length < limit) {
+    const page = await read({ limit, after });
+    seen.push(...page.items);
+    for (const [index, item] of page.items.entries()) {
+      if (!selection.matches(item)) continue;
+      items.push(item);
+      if (items.length === limit) {
+        more = index < page.items.length - 1 || page.more;
+        break;
+      }
+    }
+    if (items.length < limit) more = page.more;
+    after = page.items.length > 0 ? keyOf(page.items[page.items.length - 1]!) : after;
+  }
+  const version = selection.page.version ?? listVersion(seen);
+  const next = more && items.length > 0 ? { continue: continueToken(items[items.length - 1]!, version) } : {};
+  return listBody(resource, items, { resourceVersion: version, ...next });
 }

@@ -1,9 +1,9 @@
 import { refKey, refOf, type ObjectRef } from '../api/kinds';
-import { ConflictError, type ChangePage, type ObjectStore, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
+import { ConflictError, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
 import { frozenCopy } from './frozen-copy';
 
-/** An object's key within its kind. */
-function objectKey(ref: ObjectRef): string {
+/** An object's key within its kind, and its place in the kind's order: DynamoDB's sort key. */
+function objectKey(ref: Pick<ObjectRef, 'namespace' | 'name'>): string {
   return `${ref.namespace}/${ref.name}`;
 }
 
@@ -45,10 +45,24 @@ class KindObjects {
     if (this.log.length > 2 * this.latest.size + COMPACTION_SLACK) this.compact();
   }
 
-  /** By namespace then name, compared byte-wise like DynamoDB's sort key `<namespace>/<name>`. */
+  /** In the order of their keys, `<namespace>/<name>` compared byte-wise like DynamoDB's sort key. */
   sorted(): StoredObject[] {
-    this.sortedKeys ??= [...this.objects.keys()].sort((a, b) => compareSortKeys(this.objects.get(a)!, this.objects.get(b)!));
-    return this.sortedKeys.map((key) => this.objects.get(key)!);
+    return this.keysInOrder().map((key) => this.objects.get(key)!);
+  }
+
+  /** At most `limit` objects whose keys start with `prefix`, after the key `after`, and whether more follow. */
+  page(prefix: string, after: string | undefined, limit: number): ObjectPage {
+    const keys = this.keysInOrder();
+    const from = Math.max(firstIndex(keys, (key) => key >= prefix), after === undefined ? 0 : firstIndex(keys, (key) => key > after));
+    const items: StoredObject[] = [];
+    let index = from;
+    for (; index < keys.length && items.length < limit && keys[index]!.startsWith(prefix); index++) items.push(this.objects.get(keys[index]!)!);
+    return { items, more: index < keys.length && keys[index]!.startsWith(prefix) };
+  }
+
+  private keysInOrder(): string[] {
+    this.sortedKeys ??= [...this.objects.keys()].sort(compareText);
+    return this.sortedKeys;
   }
 
   /** The log entries after `sequence`. */
@@ -99,6 +113,12 @@ export class MemoryObjectStore implements ObjectStore {
   async list<T extends StoredObject>(group: string, kind: string, namespace?: string): Promise<T[]> {
     const objects = (this.byGroup.get(group)?.get(kind)?.sorted() ?? []) as T[];
     return namespace === undefined ? objects : objects.filter((o) => (o.metadata.namespace ?? '') === namespace);
+  }
+
+  async listPage<T extends StoredObject>(group: string, kind: string, page: PageRequest, namespace?: string): Promise<ObjectPage<T>> {
+    const objects = this.byGroup.get(group)?.get(kind);
+    const after = page.after && objectKey({ namespace: page.after[0], name: page.after[1] });
+    return (objects?.page(namespace === undefined ? '' : `${namespace}/`, after, page.limit) ?? { items: [], more: false }) as ObjectPage<T>;
   }
 
   async changes<T extends StoredObject>(group: string, kind: string, cursor?: string): Promise<ChangePage<T>> {
@@ -180,8 +200,18 @@ function frozenFields<T extends object>(fresh: T): T {
   return Object.freeze(fresh);
 }
 
-function compareSortKeys(a: StoredObject, b: StoredObject): number {
-  const left = `${a.metadata.namespace ?? ''}/${a.metadata.name}`;
-  const right = `${b.metadata.namespace ?? ''}/${b.metadata.name}`;
-  return left < right ? -1 : left > right ? 1 : 0;
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first index of sorted `keys` whose key passes `test`, which fails for a prefix of them and passes for the rest. */
+function firstIndex(keys: readonly string[], test: (key: string) => boolean): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (test(keys[middle]!)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }

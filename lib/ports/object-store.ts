@@ -82,6 +82,19 @@ export interface ChangePage<T extends StoredObject = StoredObject> {
   readonly cursor: string;
 }
 
+/** Where a page of a kind's objects starts, and how many it holds at most. */
+export interface PageRequest {
+  readonly limit: number;
+  /** The namespace and name of the object the page starts after (the previous page's last). */
+  readonly after?: readonly [namespace: string, name: string];
+}
+
+export interface ObjectPage<T extends StoredObject = StoredObject> {
+  readonly items: T[];
+  /** Objects follow the page's last item. */
+  readonly more: boolean;
+}
+
 /**
  * The state port. `transact` applies all writes or none (a preemption commits the preemptor, its
  * victims and the cluster allocations together) and returns the written objects with their new
@@ -91,7 +104,10 @@ export interface ObjectStore {
   get<T extends StoredObject>(ref: ObjectRef): Promise<T | undefined>;
   /** Several objects read in one request, each as `get` would read it, in the order asked. */
   getMany<T extends StoredObject>(refs: readonly ObjectRef[]): Promise<Array<T | undefined>>;
+  /** Every object of a kind (in a namespace), ordered as `<namespace>/<name>` strings compare. */
   list<T extends StoredObject>(group: string, kind: string, namespace?: string): Promise<T[]>;
+  /** One page of `list`, read without reading the objects before it or after it. */
+  listPage<T extends StoredObject>(group: string, kind: string, page: PageRequest, namespace?: string): Promise<ObjectPage<T>>;
   transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>>;
   /**
    * The change feed of a kind, as informers read it. Without a cursor: every object that exists now

@@ -80,7 +80,7 @@ export function simulateScale(log: (line: string) => void): string {
     const last = curve.at(-1)!;
     const growth = last.wallSeconds / last.bindings / (first.wallSeconds / first.bindings);
     return [
-      `\`outrank simulate -f <scenario> -o json\` as a whole process (Node.js start, TypeScript compiled on the fly, parse,`,
+      `\`outrank simulate -f <scenario> -o json\` as a whole process (Node.js start, the compiled command line, parse,`,
       `run, output), timed by /usr/bin/time. The scenario (test/bench/scale-scenario.ts): ${CLUSTERS} clusters in three regions,`,
       'one PropagationPolicy per Deployment selecting it by name, running workloads of 100m–500m cpu (1–2 replicas,',
       'priorities 0–50) that fill their region with 600m per cluster to spare, then preemptors of 1 cpu at priority 1,000.',

@@ -88,6 +88,32 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
       expect(await store.list('apps', 'StatefulSet')).toEqual([]);
     });
 
+    it('lists in `<namespace>/<name>` string order, so a namespace "a-b" comes before "a"', async () => {
+      for (const [name, namespace] of [['x', 'a'], ['x', 'a-b']] as const) {
+        await store.transact([{ op: 'put', object: deployment(name, namespace), expectedVersion: null }]);
+      }
+      expect((await store.list('apps', 'Deployment')).map((o) => o.metadata.namespace)).toEqual(['a-b', 'a']);
+    });
+
+    it('lists a page at a time, after a given object, saying whether more follow', async () => {
+      for (const [name, namespace] of [['b', 'prod'], ['a', 'prod'], ['c', 'prod'], ['z', 'dev'], ['web', 'default']] as const) {
+        await store.transact([{ op: 'put', object: deployment(name, namespace), expectedVersion: null }]);
+      }
+      const page = async (limit: number, after?: readonly [string, string], namespace?: string) => {
+        const read = await store.listPage('apps', 'Deployment', { limit, ...(after ? { after } : {}) }, namespace);
+        return [read.items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`), read.more];
+      };
+      expect(await page(2)).toEqual([['default/web', 'dev/z'], true]);
+      expect(await page(2, ['dev', 'z'])).toEqual([['prod/a', 'prod/b'], true]);
+      expect(await page(3, ['dev', 'z'])).toEqual([['prod/a', 'prod/b', 'prod/c'], false]);
+      // After an object that is not there (deleted since the last page was read): from the next one on.
+      expect(await page(2, ['prod', 'aa'])).toEqual([['prod/b', 'prod/c'], false]);
+      expect(await page(2, undefined, 'prod')).toEqual([['prod/a', 'prod/b'], true]);
+      expect(await page(2, ['prod', 'b'], 'prod')).toEqual([['prod/c'], false]);
+      expect(await page(2, undefined, 'staging')).toEqual([[], false]);
+      expect(await store.listPage('apps', 'StatefulSet', { limit: 2 })).toEqual({ items: [], more: false });
+    });
+
     it('keeps objects exactly as written, including nested maps, empty maps and large numbers', async () => {
       const object = {
         ...deployment('web'),

@@ -4,7 +4,7 @@
  * what it returns, a transaction writes each of its items.
  */
 import type { ObjectRef } from '../../lib/api/kinds';
-import type { ChangePage, ObjectStore, StoredObject, Write } from '../../lib/ports/object-store';
+import type { ChangePage, ObjectPage, ObjectStore, PageRequest, StoredObject, Write } from '../../lib/ports/object-store';
 
 export interface StoreCounts {
   calls: number;
@@ -44,6 +44,13 @@ export class CountingStore implements ObjectStore {
     const objects = await this.store.list<T>(group, kind, namespace);
     this.count('list', objects.length, 0);
     return objects;
+  }
+
+  async listPage<T extends StoredObject>(group: string, kind: string, page: PageRequest, namespace?: string): Promise<ObjectPage<T>> {
+    const read = await this.store.listPage<T>(group, kind, page, namespace);
+    // One item more than the page is read to learn whether more follow.
+    this.count('listPage', read.items.length + (read.more ? 1 : 0), 0);
+    return read;
   }
 
   async changes<T extends StoredObject>(group: string, kind: string, cursor?: string): Promise<ChangePage<T>> {

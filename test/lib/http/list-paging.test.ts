@@ -1,12 +1,14 @@
 /** limit and continue, as Kubernetes clients page through a list (kubectl get --chunk-size). */
 import { describe, expect, it } from 'vitest';
-import { Api, workload } from './support';
+import { handleApiRequest } from '../../../lib/http/handle-request';
+import { CountingStore } from '../../support/counting-store';
+import { Api, parseReply, workload } from './support';
 
 const all = '/apis/apps/v1/deployments';
 
 async function fleet(): Promise<Api> {
   const api = new Api();
-  // Namespaces "a" and "a-b" order differently by namespace than as "a/…" and "a-b/…" strings would.
+  // Namespaces "a" and "a-b" order differently as "a/…" and "a-b/…" strings (as stored) than by namespace.
   for (const [namespace, name] of [['a', 'x'], ['a-b', 'x'], ['a', 'y'], ['b', 'w'], ['a-b', 'z']] as const) {
     await api.seed(workload('apps/v1', 'Deployment', name, namespace));
   }
@@ -14,21 +16,28 @@ async function fleet(): Promise<Api> {
 }
 
 describe('list paging', () => {
-  it('pages through every object once, in namespace then name order, with the remaining count', async () => {
+  it('pages through every object once, in storage order as Kubernetes lists are (a namespace "a-b" before "a"), each page with the first page\'s version', async () => {
     const api = await fleet();
     const seen: string[] = [];
-    const remaining: number[] = [];
+    const versions: string[] = [];
     let token: string | undefined = '';
     for (let page = 0; token !== undefined && page < 10; page += 1) {
       const reply = await api.get(all, { limit: '2', continue: token });
       expect(reply.statusCode).toBe(200);
       expect(reply.body.items.length).toBeLessThanOrEqual(2);
+      expect(reply.body.metadata.remainingItemCount).toBeUndefined();
       seen.push(...reply.body.items.map((item: any) => `${item.metadata.namespace}/${item.metadata.name}`));
+      versions.push(reply.body.metadata.resourceVersion);
       token = reply.body.metadata.continue;
-      if (token !== undefined) remaining.push(reply.body.metadata.remainingItemCount);
     }
-    expect(seen).toEqual(['a/x', 'a/y', 'a-b/x', 'a-b/z', 'b/w']);
-    expect(remaining).toEqual([3, 1]);
+    expect(seen).toEqual(['a-b/x', 'a-b/z', 'a/x', 'a/y', 'b/w']);
+    expect(new Set(versions).size).toBe(1);
+  });
+
+  it('lists without a limit in the same order', async () => {
+    const api = await fleet();
+    const reply = await api.get(all);
+    expect(reply.body.items.map((item: any) => `${item.metadata.namespace}/${item.metadata.name}`)).toEqual(['a-b/x', 'a-b/z', 'a/x', 'a/y', 'b/w']);
   });
 
   it('gives no continue token when the page holds the rest', async () => {
@@ -38,11 +47,48 @@ describe('list paging', () => {
     expect(reply.body.metadata.continue).toBeUndefined();
   });
 
-  it('pages after the selector is applied', async () => {
+  it('pages after the selector is applied, reading on past the objects it does not select', async () => {
     const api = await fleet();
-    const reply = await api.get(all, { limit: '1', fieldSelector: 'metadata.namespace=a-b' });
-    expect(reply.body.items.map((item: any) => item.metadata.name)).toEqual(['x']);
-    expect(reply.body.metadata.remainingItemCount).toBe(1);
+    const first = await api.get(all, { limit: '1', fieldSelector: 'metadata.name=x' });
+    expect(first.body.items.map((item: any) => `${item.metadata.namespace}/${item.metadata.name}`)).toEqual(['a-b/x']);
+    const second = await api.get(all, { limit: '1', fieldSelector: 'metadata.name=x', continue: first.body.metadata.continue });
+    expect(second.body.items.map((item: any) => `${item.metadata.namespace}/${item.metadata.name}`)).toEqual(['a/x']);
+    // Objects follow a/x (a/y, b/w): the server cannot say whether any is selected without reading them.
+    const third = await api.get(all, { limit: '1', fieldSelector: 'metadata.name=x', continue: second.body.metadata.continue });
+    expect(third.body.items).toEqual([]);
+    expect(third.body.metadata.continue).toBeUndefined();
+  });
+
+  it('pages one namespace, and refuses a token of another namespace\'s list', async () => {
+    const api = await fleet();
+    const first = await api.get('/apis/apps/v1/namespaces/a-b/deployments', { limit: '1' });
+    expect(first.body.items.map((item: any) => item.metadata.name)).toEqual(['x']);
+    const second = await api.get('/apis/apps/v1/namespaces/a-b/deployments', { limit: '1', continue: first.body.metadata.continue });
+    expect(second.body.items.map((item: any) => item.metadata.name)).toEqual(['z']);
+    expect(second.body.metadata.continue).toBeUndefined();
+    const elsewhere = await api.get('/apis/apps/v1/namespaces/a/deployments', { limit: '1', continue: first.body.metadata.continue });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.body.message).toMatch(/^continue:/);
+  });
+
+  it('reads about a page from the store, not the kind: 1,000 objects paged 10 at a time', async () => {
+    const api = new Api();
+    for (let index = 0; index < 1_000; index++) await api.seed(workload('apps/v1', 'Deployment', `app-${String(index).padStart(4, '0')}`, 'fleet'));
+    const store = new CountingStore(api.system.store);
+    const get = async (query: Record<string, string>) =>
+      parseReply(await handleApiRequest({ method: 'GET', path: all, query, headers: {}, body: undefined }, { objects: api.system.objects, store, events: api.system.events }));
+
+    let token = '';
+    const names: string[] = [];
+    for (let page = 0; page < 50; page++) {
+      const reply = await get({ limit: '10', continue: token });
+      names.push(...reply.body.items.map((item: any) => item.metadata.name));
+      token = reply.body.metadata.continue;
+    }
+    expect(names).toEqual(Array.from({ length: 500 }, (_, index) => `app-${String(index).padStart(4, '0')}`));
+    // Each page reads its 10 objects and the one after them (to know that more follow).
+    expect(store.counts.itemsRead).toBe(50 * 11);
+    expect(store.counts.byMethod).toEqual({ listPage: 50 });
   });
 
   it.each([

@@ -325,6 +325,7 @@ describe('request checks, all before anything is written', () => {
     const failing: ObjectStore = {
       get: () => Promise.reject(new Error('table outrank-objects-7f3a is throttled')),
       list: () => Promise.reject(new Error('table outrank-objects-7f3a is throttled')),
+      listPage: () => Promise.reject(new Error('table outrank-objects-7f3a is throttled')),
       transact: () => Promise.reject(new Error('unused')),
       getMany: () => Promise.reject(new Error('unused')),
       changes: () => Promise.reject(new Error('unused')),
