@@ -2,7 +2,7 @@ import { BatchWriteCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClie
 import { randomBytes } from 'node:crypto';
 import type { InvolvedObject, KubeEvent } from '../../lib/api/event';
 import type { Clock } from '../../lib/ports/clock';
-import { INDEXED_REASONS, isSelected, kubeEvent, type EventLog, type EventRecord, type EventSelection } from '../../lib/ports/event-log';
+import { EventPositionError, INDEXED_REASONS, isSelected, kubeEvent, type EventLog, type EventPage, type EventRecord, type EventSelection } from '../../lib/ports/event-log';
 import { EVENTS_BY_REASON_INDEX } from './definitions';
 import { currentOutbox, type HoldingTable } from './outbox';
 
@@ -11,6 +11,17 @@ const EVENT_TTL_SECONDS = 60 * 60;
 
 function partitionKey(object: InvolvedObject): string {
   return `${object.kind}/${object.namespace ?? ''}/${object.name}`;
+}
+
+/** The table key a position of listPage names. */
+function positionKey(position: string): { pk: string; sk: string } {
+  try {
+    const { pk, sk } = JSON.parse(position) as { pk?: unknown; sk?: unknown };
+    if (typeof pk === 'string' && typeof sk === 'string' && pk.length > 0 && sk.length > 0) return { pk, sk };
+  } catch {
+    // falls through to the refusal
+  }
+  throw new EventPositionError(`not a position of this event log: ${position.slice(0, 100)}`);
 }
 
 /** DynamoDB's limit on the writes of one BatchWriteItem. */
@@ -94,6 +105,23 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
       .sort((a, b) => String(a.sk).localeCompare(String(b.sk)))
       .map((item) => JSON.parse(String(item.event)) as KubeEvent)
       .filter((event) => isSelected(event, selection));
+  }
+
+  /**
+   * Scans from the position (the key of the last item read) for no more than the page lacks, again while
+   * expired items (left by DynamoDB's late removal) leave it short; the next page starts after the last
+   * item read. Scan order is the table's, not time.
+   */
+  async listPage(limit: number, from?: string): Promise<EventPage> {
+    const events: KubeEvent[] = [];
+    const now = Math.floor(this.clock.now() / 1000);
+    let startKey: Record<string, unknown> | undefined = from === undefined ? undefined : positionKey(from);
+    do {
+      const result = await this.client.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: startKey, Limit: limit - events.length }));
+      for (const item of result.Items ?? []) if (Number(item.expiresAt) > now) events.push(JSON.parse(String(item.event)) as KubeEvent);
+      startKey = result.LastEvaluatedKey;
+    } while (startKey && events.length < limit);
+    return { events, ...(startKey ? { next: JSON.stringify({ pk: startKey.pk, sk: startKey.sk }) } : {}) };
   }
 
   /** The request for one page of `selection`'s events recorded at `since` or later (by sort key). */

@@ -1,9 +1,9 @@
 import type { KubeEvent } from '../api/event';
-import type { EventSelection } from '../ports/event-log';
+import { EventPositionError, type EventSelection } from '../ports/event-log';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { notFound } from './error-status';
 import type { FieldGetters } from './field-selector-query';
-import { listResponse, METADATA_FIELDS, selectionOf } from './lists';
+import { listResponse, METADATA_FIELDS, notOurToken, positionPageResponse, selectionOf } from './lists';
 import { jsonResponse } from './response';
 import type { ResourceRoute } from './routes';
 
@@ -38,14 +38,39 @@ function eventSelection(equalities: ReadonlyMap<string, string>): EventSelection
   return reason === undefined ? undefined : { reason };
 }
 
-function inNamespace(route: ResourceRoute, events: readonly KubeEvent[]): KubeEvent[] {
-  return route.namespace === undefined ? [...events] : events.filter((e) => (e.metadata.namespace ?? '') === route.namespace);
+function isInRoute(route: ResourceRoute, event: KubeEvent): boolean {
+  return route.namespace === undefined || (event.metadata.namespace ?? '') === route.namespace;
 }
 
+function inNamespace(route: ResourceRoute, events: readonly KubeEvent[]): KubeEvent[] {
+  return events.filter((event) => isInRoute(route, event));
+}
+
+/**
+ * A list of events. Paged without a field selector that names what to read (kubectl get events, whose
+ * chunks are 500), each page is read from the log in its own order from the continue token's position,
+ * reading about a page; otherwise what the selector names is read, ordered and paged here.
+ */
 export async function listEvents(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const selection = selectionOf(request, EVENT_FIELDS, route.namespace);
-  const events = await deps.events.list(eventSelection(selection.fieldEqualities));
-  return listResponse(route.resource, inNamespace(route, events), selection);
+  const readable = eventSelection(selection.fieldEqualities);
+  const { limit, after, position } = selection.page;
+  if (limit !== undefined && readable === undefined) {
+    if (after !== undefined) throw notOurToken();
+    const inRoute = { ...selection, matches: (event: KubeEvent) => isInRoute(route, event) && selection.matches(event) };
+    return positionPageResponse(route.resource, (pageLimit, from) => readEventPage(deps, pageLimit, from), inRoute);
+  }
+  if (position !== undefined) throw notOurToken();
+  return listResponse(route.resource, inNamespace(route, await deps.events.list(readable)), selection);
+}
+
+async function readEventPage(deps: ApiDependencies, limit: number, from: string | undefined) {
+  try {
+    const { events, next } = await deps.events.listPage(limit, from);
+    return { items: events, ...(next === undefined ? {} : { next }) };
+  } catch (error) {
+    throw error instanceof EventPositionError ? notOurToken() : error;
+  }
 }
 
 export async function getEvent(route: ResourceRoute, name: string, deps: ApiDependencies): Promise<ApiResponse> {

@@ -24,6 +24,8 @@ interface Page {
   readonly limit: number | undefined;
   /** Namespace and name of the last object of the previous page. */
   readonly after: readonly [string, string] | undefined;
+  /** Where a log read in its own order (events) continues: the position it gave with the previous page. */
+  readonly position: string | undefined;
   /** The resourceVersion of the list the token continues: every page of it answers with the first page's. */
   readonly version: string | undefined;
 }
@@ -37,15 +39,15 @@ function limitOf(value: string | undefined): number | undefined {
 
 const NOT_OURS = 'continue: the token is not one this server gave for this list; list again from the start';
 
-function continuedFrom(token: string | undefined, namespace: string | undefined): Pick<Page, 'after' | 'version'> {
-  if (token === undefined || token === '') return { after: undefined, version: undefined };
+function continuedFrom(token: string | undefined, namespace: string | undefined): Pick<Page, 'after' | 'position' | 'version'> {
+  if (token === undefined || token === '') return { after: undefined, position: undefined, version: undefined };
   try {
-    const { after, version } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { after?: unknown; version?: unknown };
+    const { after, position, version } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { after?: unknown; position?: unknown; version?: unknown };
+    if (version !== undefined && typeof version !== 'string') throw new TypeError('version');
+    if (typeof position === 'string' && after === undefined) return { after: undefined, position, version };
     const [from, name] = Array.isArray(after) ? (after as unknown[]) : [];
     const valid = Array.isArray(after) && after.length === 2 && typeof from === 'string' && typeof name === 'string';
-    if (valid && (namespace === undefined || from === namespace) && (version === undefined || typeof version === 'string')) {
-      return { after: [from, name], version };
-    }
+    if (valid && position === undefined && (namespace === undefined || from === namespace)) return { after: [from, name], position: undefined, version };
   } catch {
     // falls through to the refusal
   }
@@ -94,8 +96,13 @@ function listBody(resource: ServedResource, items: readonly StoredObject[], meta
   return jsonResponse(200, { apiVersion: resource.info.apiVersion, kind: `${resource.info.kind}List`, metadata, items });
 }
 
-function continueToken(last: StoredObject, version: string): string {
-  return Buffer.from(JSON.stringify({ after: keyOf(last), version })).toString('base64url');
+function continueToken(from: { after: [string, string] } | { position: string }, version: string): string {
+  return Buffer.from(JSON.stringify({ ...from, version })).toString('base64url');
+}
+
+/** A continue token no list of this kind gave (one of another kind's, or of a log read by position). */
+export function notOurToken(): ApiError {
+  return new ApiError('BadRequest', NOT_OURS);
 }
 
 /**
@@ -110,7 +117,7 @@ export function listResponse<T extends StoredObject>(resource: ServedResource, i
   const selected = items.filter((item) => selection.matches(item) && (from === undefined || storageKey(item) > from)).sort(inStorageOrder);
   const page = limit === undefined ? selected : selected.slice(0, limit);
   const version = selection.page.version ?? listVersion(items);
-  const next = page.length < selected.length ? { continue: continueToken(page[page.length - 1]!, version) } : {};
+  const next = page.length < selected.length ? { continue: continueToken({ after: keyOf(page[page.length - 1]!) }, version) } : {};
   return listBody(resource, page, { resourceVersion: version, ...next });
 }
 
@@ -146,6 +153,30 @@ export async function pageResponse<T extends StoredObject>(resource: ServedResou
     after = page.items.length > 0 ? keyOf(page.items[page.items.length - 1]!) : after;
   }
   const version = selection.page.version ?? listVersion(seen);
-  const next = more && items.length > 0 ? { continue: continueToken(items[items.length - 1]!, version) } : {};
+  const next = more && items.length > 0 ? { continue: continueToken({ after: keyOf(items[items.length - 1]!) }, version) } : {};
   return listBody(resource, items, { resourceVersion: version, ...next });
+}
+
+/** A page of a log read in its own order from a position it gives (undefined: its start), and where the next starts (none at its end). */
+export type PositionReader<T extends StoredObject> = (limit: number, from: string | undefined) => Promise<{ readonly items: readonly T[]; readonly next?: string }>;
+
+/**
+ * One page of a paged list of a log read in its own order (events, when no field selector names what to
+ * read): read from the continue token's position on until it holds `limit` selected items or the log
+ * ends, each read asking for no more than the page still lacks, so that the next page starts where the
+ * last read stopped. As pageResponse, every page answers with the first page's resourceVersion.
+ */
+export async function positionPageResponse<T extends StoredObject>(resource: ServedResource, read: PositionReader<T>, selection: Selection<T>): Promise<ApiResponse> {
+  const limit = selection.page.limit!;
+  const items: T[] = [];
+  const seen: T[] = [];
+  let position = selection.page.position;
+  do {
+    const page = await read(limit - items.length, position);
+    seen.push(...page.items);
+    items.push(...page.items.filter(selection.matches));
+    position = page.next;
+  } while (position !== undefined && items.length < limit);
+  const version = selection.page.version ?? listVersion(seen);
+  return listBody(resource, items, { resourceVersion: version, ...(position === undefined ? {} : { continue: continueToken({ position }, version) }) });
 }

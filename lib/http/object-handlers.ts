@@ -5,7 +5,7 @@ import { applyStrategicMergePatch } from '../api/strategic-merge-patch';
 import { ConflictError, type StoredObject } from '../ports/object-store';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { alreadyExists, notFound } from './error-status';
-import { listResponse, METADATA_FIELDS, pageResponse, selectionOf } from './lists';
+import { listResponse, METADATA_FIELDS, notOurToken, pageResponse, selectionOf } from './lists';
 import { withUrlIdentity } from './object-identity';
 import { patchOf } from './patch-body';
 import { mediaTypeOf, readObjectBody, unsupportedMediaType, type BodySyntax, type JsonObject } from './request-body';
@@ -48,6 +48,7 @@ export async function getObject(route: ResourceRoute, name: string, deps: ApiDep
 
 export async function listObjects(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const selection = selectionOf<StoredObject>(request, METADATA_FIELDS, route.namespace);
+  if (selection.page.position !== undefined) throw notOurToken();
   const [group, kind] = [route.resource.group, route.resource.info.kind];
   if (selection.page.limit === undefined) return listResponse(route.resource, await deps.store.list(group, kind, route.namespace), selection);
   return pageResponse(route.resource, (page) => deps.store.listPage(group, kind, page, route.namespace), selection);

@@ -1,6 +1,6 @@
 import type { KubeEvent } from '../api/event';
 import { timestampOf, type Clock } from '../ports/clock';
-import { isSelected, kubeEvent, type EventLog, type EventRecord, type EventSelection } from '../ports/event-log';
+import { EventPositionError, isSelected, kubeEvent, type EventLog, type EventPage, type EventRecord, type EventSelection } from '../ports/event-log';
 
 /** Keeps events in memory in the order they were recorded, folding repeats into a count as Kubernetes does. */
 export class MemoryEventLog implements EventLog {
@@ -23,5 +23,13 @@ export class MemoryEventLog implements EventLog {
 
   async list(selection?: EventSelection): Promise<KubeEvent[]> {
     return this.events.filter((event) => isSelected(event, selection));
+  }
+
+  /** Positions are indexes in the order recorded: events are only ever added. */
+  async listPage(limit: number, from?: string): Promise<EventPage> {
+    if (from !== undefined && !/^\d{1,15}$/.test(from)) throw new EventPositionError(`not a position of this event log: ${from}`);
+    const start = from === undefined ? 0 : Number(from);
+    const end = start + limit;
+    return { events: this.events.slice(start, end), ...(end < this.events.length ? { next: String(end) } : {}) };
   }
 }

@@ -22,11 +22,28 @@ export type EventSelection = { readonly object: InvolvedObject } | { readonly re
  */
 export const INDEXED_REASONS: ReadonlySet<string> = new Set(['Preempted']);
 
+/** A page of every event in the log's own order, and the position the next page starts at (none after the last). */
+export interface EventPage {
+  readonly events: KubeEvent[];
+  readonly next?: string;
+}
+
+/** A position a log did not give (a client's continue token that is not one of the server's). */
+export class EventPositionError extends Error {
+  override name = 'EventPositionError';
+}
+
 /** Where Kubernetes-style events about objects are written and read back (kubectl describe). */
 export interface EventLog {
   record(event: EventRecord): Promise<void>;
   /** The events selected (all without a selection), oldest first. */
   list(selection?: EventSelection): Promise<KubeEvent[]>;
+  /**
+   * Every event, at most `limit` of them from `from` (a `next` this log gave; its start when undefined),
+   * in the log's own order rather than by time: a page reads about `limit` events, not the log. An
+   * unknown position is an EventPositionError.
+   */
+  listPage(limit: number, from?: string): Promise<EventPage>;
 }
 
 /** Whether an event is among those `selection` names. */

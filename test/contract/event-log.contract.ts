@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { EventLog, EventRecord } from '../../lib/ports/event-log';
+import { EventPositionError, type EventLog, type EventRecord } from '../../lib/ports/event-log';
 
 const binding = (name: string) => ({ apiVersion: 'work.karmada.io/v1alpha2', kind: 'ResourceBinding', namespace: 'default', name });
 
@@ -28,6 +28,25 @@ export function eventLogContract(name: string, makeLog: () => Promise<EventLog>)
     it("lists one object's events", async () => {
       const events = await log.list({ object: binding('batch') });
       expect(events.map((event) => event.reason)).toEqual(['Preempted', 'ScheduleBindingFailed']);
+    });
+
+    it('lists every event a page at a time from the position the last page gave, each once, and refuses a position it did not give', async () => {
+      for (let index = 0; index < 6; index++) await log.record({ type: 'Normal', reason: 'Paged', object: binding(`extra-${index}`), message: `extra ${index}` });
+      const messages: string[] = [];
+      const sizes: number[] = [];
+      let from: string | undefined;
+      for (let page = 0; page < 10; page++) {
+        const read = await log.listPage(3, from);
+        messages.push(...read.events.map((event) => event.message));
+        sizes.push(read.events.length);
+        from = read.next;
+        if (from === undefined) break;
+      }
+      expect(from).toBeUndefined();
+      expect(messages.sort()).toEqual([...recorded.map((event) => event.message), ...Array.from({ length: 6 }, (_, index) => `extra ${index}`)].sort());
+      // Ten events: three full pages, then the last; a log that cannot tell the end may add an empty page.
+      expect(sizes.slice(0, 4)).toEqual([3, 3, 3, 1]);
+      await expect(log.listPage(3, 'not-a-position')).rejects.toBeInstanceOf(EventPositionError);
     });
 
     it("lists an indexed reason's events across objects, and any other reason's too", async () => {
