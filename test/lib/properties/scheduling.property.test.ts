@@ -13,6 +13,7 @@ import { listBindings } from '../../../lib/controllers/binding-requests';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
 import { scheduleBinding, type ScheduleDecision } from '../../../lib/scheduler/schedule-binding';
 import { SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
+import { nextEventLoopTurn } from '../../support/event-loop-turn';
 import {
   applyAll,
   cluster,
@@ -375,6 +376,7 @@ async function changeCluster(system: MemorySystem, fleet: MutableFleet, model: C
 }
 
 async function runFleetScenario(scenario: FleetScenario): Promise<void> {
+  await nextEventLoopTurn();
   const system = newSystem();
   await applyAll(system, [...scenario.clusters.map(clusterManifest), ...priorityClassManifests()]);
   const fleet: MutableFleet = new Map(scenario.clusters.map((model) => [model.name, { model, ready: model.ready }]));
@@ -541,6 +543,7 @@ function bruteForceMinimum(scenario: VictimScenario, placed: ReadonlyArray<{ mod
 }
 
 async function runVictimScenario(scenario: VictimScenario): Promise<void> {
+  await nextEventLoopTurn();
   const system = newSystem();
   await applyAll(system, [
     cluster('only', { ...quantities(scenario.capacity, true), ...(scenario.pods === undefined ? {} : { pods: String(scenario.pods) }) }),
