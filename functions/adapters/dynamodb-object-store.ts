@@ -228,6 +228,11 @@ export class DynamoDbObjectStore implements ObjectStore {
     return `${timePrefix(Number(cursor))}${'0'.repeat(RANDOM_HEX_DIGITS)}`;
   }
 
+  /** Now, as a version: the feed read from it (less its overlap) holds every change committed after the call. */
+  currentVersion(): string {
+    return this.versionAt(String(Date.now()));
+  }
+
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
     const markers = writes.filter((write) => write.op === 'delete').length;
     if (writes.length + markers > MAX_TRANSACTION_ITEMS) {

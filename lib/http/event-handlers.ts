@@ -55,7 +55,7 @@ export async function listEvents(route: ResourceRoute, request: ApiRequest, deps
   const selection = selectionOf(request, EVENT_FIELDS, route.namespace);
   const readable = eventSelection(selection.fieldEqualities);
   const { limit, after, position } = selection.page;
-  if (limit !== undefined && readable === undefined) {
+  if (readable === undefined && (limit !== undefined || position !== undefined)) {
     if (after !== undefined) throw notOurToken();
     const inRoute = { ...selection, matches: (event: KubeEvent) => isInRoute(route, event) && selection.matches(event) };
     return positionPageResponse(route.resource, (pageLimit, from) => readEventPage(deps, pageLimit, from), inRoute);

@@ -1,5 +1,5 @@
 import type { Labels } from '../api/label-selector';
-import type { ObjectPage, PageRequest, StoredObject } from '../ports/object-store';
+import type { ObjectPage, ObjectStore, PageRequest, StoredObject } from '../ports/object-store';
 import type { ApiRequest, ApiResponse } from './api-types';
 import { fieldSelectorQuery, type FieldGetters } from './field-selector-query';
 import { labelSelectorQuery } from './label-selector-query';
@@ -28,6 +28,8 @@ interface Page {
   readonly position: string | undefined;
   /** The resourceVersion of the list the token continues: every page of it answers with the first page's. */
   readonly version: string | undefined;
+  /** The list's namespace, or ALL_NAMESPACES: a token of one list is not taken by another. */
+  readonly scope: string;
 }
 
 function limitOf(value: string | undefined): number | undefined {
@@ -39,19 +41,41 @@ function limitOf(value: string | undefined): number | undefined {
 
 const NOT_OURS = 'continue: the token is not one this server gave for this list; list again from the start';
 
+/** What a continue token holds: where the next page starts, the list it continues (its namespace, or all), and that list's version. */
+interface ContinueToken {
+  readonly after?: readonly [string, string];
+  readonly position?: string;
+  readonly scope: string;
+  readonly version: string;
+}
+
+/** The scope of a list of all namespaces: not a namespace name. */
+const ALL_NAMESPACES = '*';
+
+const NAMESPACE = /^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)?$/;
+/** An object name as stored: what a sort key `<namespace>/<name>` can hold (no "/", no control characters). */
+const NAME = /^[^/\u0000-\u001f]{1,253}$/;
+
+function isContinueToken(value: unknown, scope: string): value is ContinueToken {
+  if (typeof value !== 'object' || value === null) return false;
+  const { after, position, scope: tokenScope, version } = value as Record<string, unknown>;
+  if (tokenScope !== scope || typeof version !== 'string' || version.length > 64) return false;
+  if (typeof position === 'string') return after === undefined && position.length <= 2_048;
+  if (!Array.isArray(after) || after.length !== 2 || position !== undefined) return false;
+  const [namespace, name] = after as unknown[];
+  return typeof namespace === 'string' && NAMESPACE.test(namespace) && (scope === ALL_NAMESPACES || namespace === scope) && typeof name === 'string' && NAME.test(name);
+}
+
 function continuedFrom(token: string | undefined, namespace: string | undefined): Pick<Page, 'after' | 'position' | 'version'> {
   if (token === undefined || token === '') return { after: undefined, position: undefined, version: undefined };
+  let decoded: unknown;
   try {
-    const { after, position, version } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { after?: unknown; position?: unknown; version?: unknown };
-    if (version !== undefined && typeof version !== 'string') throw new TypeError('version');
-    if (typeof position === 'string' && after === undefined) return { after: undefined, position, version };
-    const [from, name] = Array.isArray(after) ? (after as unknown[]) : [];
-    const valid = Array.isArray(after) && after.length === 2 && typeof from === 'string' && typeof name === 'string';
-    if (valid && position === undefined && (namespace === undefined || from === namespace)) return { after: [from, name], position: undefined, version };
+    decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
-    // falls through to the refusal
+    // refused below
   }
-  throw new ApiError('BadRequest', NOT_OURS);
+  if (!isContinueToken(decoded, namespace ?? ALL_NAMESPACES)) throw new ApiError('BadRequest', NOT_OURS);
+  return { after: decoded.after, position: decoded.position, version: decoded.version };
 }
 
 function keyOf(object: StoredObject): [string, string] {
@@ -65,7 +89,7 @@ export function selectionOf<T extends StoredObject>(request: ApiRequest, fields:
   return {
     matches: (object) => labels((object.metadata as { labels?: Labels }).labels) && byFields.matches(object),
     fieldEqualities: byFields.equalities,
-    page: { limit: limitOf(request.query.limit), ...continuedFrom(request.query.continue, namespace) },
+    page: { limit: limitOf(request.query.limit), ...continuedFrom(request.query.continue, namespace), scope: namespace ?? ALL_NAMESPACES },
   };
 }
 
@@ -82,22 +106,38 @@ function inStorageOrder(a: StoredObject, b: StoredObject): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
+/** A list of events, which carry no versions of their own, answers "0": a watch from it starts now. */
+const UNVERSIONED = '0';
+
+/** Orders two versions of one store: the longer is the later, then the greater string. */
+function isLater(version: string, than: string): boolean {
+  return version.length > than.length || (version.length === than.length && version > than);
+}
+
 /**
- * Stores count versions up from 1, so the greatest item version (longer is greater) says how recent
- * the list is; to clients it stays an opaque string.
+ * The version a list of objects answers with: its newest item's, so that a watch from it does not send
+ * that write again (the DynamoDB feed reads its last seconds again); but the store's version from before
+ * the read (`before`, ObjectStore.currentVersion) when the list is empty or the feed no longer reaches
+ * back to its newest item (unchanged for longer than the feed keeps deletions), where a watch from the
+ * item's version would be refused as too old and the client would list again and again. Never newer
+ * than the state the list holds, so a watch from it misses nothing.
  */
-function listVersion(items: readonly StoredObject[]): string {
-  return items
-    .map((item) => item.metadata.resourceVersion ?? '0')
-    .reduce((max, version) => (version.length > max.length || (version.length === max.length && version > max) ? version : max), '0');
+export function listVersion(items: readonly StoredObject[], store: Pick<ObjectStore, 'cursorAt'>, before: string): string {
+  let newest: string | undefined;
+  for (const item of items) {
+    const version = item.metadata.resourceVersion;
+    if (version !== undefined && (newest === undefined || isLater(version, newest))) newest = version;
+  }
+  return newest !== undefined && store.cursorAt(newest) !== undefined ? newest : before;
 }
 
 function listBody(resource: ServedResource, items: readonly StoredObject[], metadata: Record<string, unknown>): ApiResponse {
   return jsonResponse(200, { apiVersion: resource.info.apiVersion, kind: `${resource.info.kind}List`, metadata, items });
 }
 
-function continueToken(from: { after: [string, string] } | { position: string }, version: string): string {
-  return Buffer.from(JSON.stringify({ ...from, version })).toString('base64url');
+function continueToken(from: { after: [string, string] } | { position: string }, page: Page, version: string): string {
+  const token: ContinueToken = { ...from, scope: page.scope, version };
+  return Buffer.from(JSON.stringify(token)).toString('base64url');
 }
 
 /** A continue token no list of this kind gave (one of another kind's, or of a log read by position). */
@@ -106,77 +146,79 @@ export function notOurToken(): ApiError {
 }
 
 /**
- * A <Kind>List of the selected items, in storage order, one page of them when the request has a limit.
- * The continue token names the last object returned: the next page starts after it in the objects as
- * they are then (a page never repeats or skips an object that stays; one created or deleted meanwhile
- * may or may not be seen, as with any list of a changing collection).
+ * A <Kind>List of the selected items, in storage order, one page of them when the request has a limit;
+ * `version` is what the list answers with (listVersion for objects). The continue token names the last object returned:
+ * the next page starts after it in the objects as they are then (a page never repeats or skips an object
+ * that stays; one created or deleted meanwhile may or may not be seen, as with any list of a changing
+ * collection), and answers with the first page's version.
  */
-export function listResponse<T extends StoredObject>(resource: ServedResource, items: readonly T[], selection: Selection<T>): ApiResponse {
+export function listResponse<T extends StoredObject>(resource: ServedResource, items: readonly T[], selection: Selection<T>, version = UNVERSIONED): ApiResponse {
   const { limit, after } = selection.page;
   const from = after && `${after[0]}/${after[1]}`;
   const selected = items.filter((item) => selection.matches(item) && (from === undefined || storageKey(item) > from)).sort(inStorageOrder);
   const page = limit === undefined ? selected : selected.slice(0, limit);
-  const version = selection.page.version ?? listVersion(items);
-  const next = page.length < selected.length ? { continue: continueToken({ after: keyOf(page[page.length - 1]!) }, version) } : {};
-  return listBody(resource, page, { resourceVersion: version, ...next });
+  const listed = selection.page.version ?? version;
+  const next = page.length < selected.length ? { continue: continueToken({ after: keyOf(page[page.length - 1]!) }, selection.page, listed) } : {};
+  return listBody(resource, page, { resourceVersion: listed, ...next });
 }
+
+/** Objects asked of a store in one read, however many a client's page may hold: a client's limit is not passed on unchecked. */
+export const STORE_READ_LIMIT = 1_000;
 
 /** A store's page of a kind's objects, after an object (namespace and name), in storage order. */
 export type PageReader<T extends StoredObject> = (page: PageRequest) => Promise<ObjectPage<T>>;
 
 /**
- * One page of a paged list (the request has a limit), read from the store page by page from the continue
- * token on until it holds `limit` selected objects or the kind ends: the store reads about as many
- * objects as the page skips and holds, not the kind. A later page answers with the first page's
- * resourceVersion, which no change made after the first page was read can be older than, so a watch
- * from it misses nothing. No remainingItemCount: counting the rest would read it (Kubernetes leaves
- * the count out when it cannot give it).
+ * One page of a paged list (the request has a limit), read from the store from the continue token on,
+ * at most STORE_READ_LIMIT objects a read, until it holds `limit` selected objects or the kind ends: the
+ * store reads about as many objects as the page skips and holds (and one more, to know whether more
+ * follow), not the kind. Every page of the list answers with the first page's version (`versionOf` the
+ * objects it read, listVersion), which no change committed after that read is older than, so a watch
+ * from it misses nothing. No remainingItemCount: counting the rest would read it (Kubernetes leaves the count
+ * out when it cannot give it).
  */
-export async function pageResponse<T extends StoredObject>(resource: ServedResource, read: PageReader<T>, selection: Selection<T>): Promise<ApiResponse> {
+export async function pageResponse<T extends StoredObject>(
+  resource: ServedResource,
+  read: PageReader<T>,
+  selection: Selection<T>,
+  versionOf: (read: readonly T[]) => string,
+): Promise<ApiResponse> {
   const limit = selection.page.limit!;
   const items: T[] = [];
   const seen: T[] = [];
   let after = selection.page.after;
   let more = true;
   while (more && items.length < limit) {
-    const page = await read({ limit, after });
+    const page = await read({ limit: Math.min(limit - items.length, STORE_READ_LIMIT), ...(after ? { after } : {}) });
     seen.push(...page.items);
-    for (const [index, item] of page.items.entries()) {
-      if (!selection.matches(item)) continue;
-      items.push(item);
-      if (items.length === limit) {
-        more = index < page.items.length - 1 || page.more;
-        break;
-      }
-    }
-    if (items.length < limit) more = page.more;
+    items.push(...page.items.filter(selection.matches));
+    more = page.more;
     after = page.items.length > 0 ? keyOf(page.items[page.items.length - 1]!) : after;
   }
-  const version = selection.page.version ?? listVersion(seen);
-  const next = more && items.length > 0 ? { continue: continueToken({ after: keyOf(items[items.length - 1]!) }, version) } : {};
-  return listBody(resource, items, { resourceVersion: version, ...next });
+  const listed = selection.page.version ?? versionOf(seen);
+  // After the last object read, selected or not: the next page need not read the unselected ones again.
+  const next = more && after ? { continue: continueToken({ after: [after[0], after[1]] }, selection.page, listed) } : {};
+  return listBody(resource, items, { resourceVersion: listed, ...next });
 }
 
 /** A page of a log read in its own order from a position it gives (undefined: its start), and where the next starts (none at its end). */
 export type PositionReader<T extends StoredObject> = (limit: number, from: string | undefined) => Promise<{ readonly items: readonly T[]; readonly next?: string }>;
 
 /**
- * One page of a paged list of a log read in its own order (events, when no field selector names what to
- * read): read from the continue token's position on until it holds `limit` selected items or the log
- * ends, each read asking for no more than the page still lacks, so that the next page starts where the
- * last read stopped. As pageResponse, every page answers with the first page's resourceVersion.
+ * A list of a log read in its own order (events, when no field selector names what to read): from the
+ * continue token's position on until it holds `limit` selected items (the rest without a limit) or the
+ * log ends, each read asking for no more than the page still lacks (at most STORE_READ_LIMIT), so that
+ * the next page starts where the last read stopped.
  */
 export async function positionPageResponse<T extends StoredObject>(resource: ServedResource, read: PositionReader<T>, selection: Selection<T>): Promise<ApiResponse> {
-  const limit = selection.page.limit!;
+  const limit = selection.page.limit ?? Number.POSITIVE_INFINITY;
   const items: T[] = [];
-  const seen: T[] = [];
   let position = selection.page.position;
   do {
-    const page = await read(limit - items.length, position);
-    seen.push(...page.items);
+    const page = await read(Math.min(limit - items.length, STORE_READ_LIMIT), position);
     items.push(...page.items.filter(selection.matches));
     position = page.next;
   } while (position !== undefined && items.length < limit);
-  const version = selection.page.version ?? listVersion(seen);
-  return listBody(resource, items, { resourceVersion: version, ...(position === undefined ? {} : { continue: continueToken({ position }, version) }) });
+  const listed = selection.page.version ?? UNVERSIONED;
+  return listBody(resource, items, { resourceVersion: listed, ...(position === undefined ? {} : { continue: continueToken({ position }, selection.page, listed) }) });
 }

@@ -5,7 +5,7 @@ import { applyStrategicMergePatch } from '../api/strategic-merge-patch';
 import { ConflictError, type StoredObject } from '../ports/object-store';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { alreadyExists, notFound } from './error-status';
-import { listResponse, METADATA_FIELDS, notOurToken, pageResponse, selectionOf } from './lists';
+import { listResponse, listVersion, METADATA_FIELDS, notOurToken, pageResponse, selectionOf } from './lists';
 import { withUrlIdentity } from './object-identity';
 import { patchOf } from './patch-body';
 import { mediaTypeOf, readObjectBody, unsupportedMediaType, type BodySyntax, type JsonObject } from './request-body';
@@ -50,8 +50,13 @@ export async function listObjects(route: ResourceRoute, request: ApiRequest, dep
   const selection = selectionOf<StoredObject>(request, METADATA_FIELDS, route.namespace);
   if (selection.page.position !== undefined) throw notOurToken();
   const [group, kind] = [route.resource.group, route.resource.info.kind];
-  if (selection.page.limit === undefined) return listResponse(route.resource, await deps.store.list(group, kind, route.namespace), selection);
-  return pageResponse(route.resource, (page) => deps.store.listPage(group, kind, page, route.namespace), selection);
+  // Before the read: no change the list does not hold is older.
+  const before = deps.store.currentVersion();
+  if (selection.page.limit === undefined) {
+    const items = await deps.store.list(group, kind, route.namespace);
+    return listResponse(route.resource, items, selection, listVersion(items, deps.store, before));
+  }
+  return pageResponse(route.resource, (page) => deps.store.listPage(group, kind, page, route.namespace), selection, (read) => listVersion(read, deps.store, before));
 }
 
 /**

@@ -26,7 +26,7 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
   private readonly messages = new Map<number, StoredMessage<T>>();
   /** The message each receipt was handed out for. */
   private readonly byReceipt = new Map<string, number>();
-  /** Deduplication ids until their window ends, oldest first (a window sent again moves to the end). */
+  /** Deduplication ids until their window ends, in the order their windows began. */
   private readonly seen = new Map<string, number>();
   private receipts = 0;
   private sent = 0;
@@ -41,7 +41,10 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
     const now = this.clock.now();
     this.forgetDeduplicationIds(now);
     for (const message of messages) {
-      if (this.seen.has(message.deduplicationId)) continue;
+      const seenUntil = this.seen.get(message.deduplicationId);
+      if (seenUntil !== undefined && seenUntil > now) continue;
+      // Sent again after its window: to the end, where the ids of this window are.
+      this.seen.delete(message.deduplicationId);
       this.seen.set(message.deduplicationId, now + DEDUPLICATION_WINDOW_MS);
       this.messages.set(++this.sent, {
         body: frozenCopy(message.body),
@@ -119,7 +122,10 @@ export class MemoryMessageQueue<T> implements MessageQueue<T> {
     return this.options.deadLetterQueue?.held() ?? 0;
   }
 
-  /** Ids whose window has ended, so that the map holds five minutes of ids, not every one ever sent. */
+  /**
+   * Ids whose window has ended, so that the map holds five minutes of ids, not every one ever sent.
+   * From the oldest on, up to one still open (a clock set back leaves some ended behind it: send checks the time).
+   */
   private forgetDeduplicationIds(now: number): void {
     for (const [id, until] of this.seen) {
       if (until > now) return;

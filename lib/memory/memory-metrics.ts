@@ -7,7 +7,7 @@ function seriesKey(name: string, dimensions: Readonly<Record<string, string>> = 
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
-  return labels ? `${name}{${labels}}` : name;
+  return `${name}{${labels}}`;
 }
 
 /** Metrics kept in memory, read back by the simulator and tests. */

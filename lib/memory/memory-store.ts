@@ -18,10 +18,13 @@ const COMPACTION_SLACK = 1_000;
 
 /**
  * One kind's objects, the order `list` returns them in (kept until a key comes or goes), and its change
- * log. The log keeps every change until it grows to twice the keys it has seen, then only the latest
- * change of each key, as the DynamoDB feed (the version index) holds only an item's latest version:
- * a reader still gets every object changed since its cursor as it is now, and memory follows the
- * objects, not the writes.
+ * log. The log keeps every change until it holds COMPACTION_SLACK more than twice the keys the kind has
+ * had, then only the latest change of each key, as the DynamoDB feed (the version index) holds only an
+ * item's latest version: a reader still gets every object changed since its cursor as it is now, and
+ * memory follows the keys, not the writes. A deleted key keeps its deletion (the DynamoDB store keeps
+ * a deletion marker for a day); the store serves simulations and tests, which end. A kept write of an
+ * object created after a reader's cursor says it replaced one (`created` false), as the DynamoDB feed
+ * cannot tell either: a watch sends MODIFIED for it.
  */
 class KindObjects {
   readonly objects = new Map<string, StoredObject>();
@@ -143,6 +146,10 @@ export class MemoryObjectStore implements ObjectStore {
 
   versionAt(cursor: string): string {
     return cursor;
+  }
+
+  currentVersion(): string {
+    return String(this.sequence);
   }
 
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {

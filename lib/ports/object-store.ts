@@ -125,4 +125,9 @@ export interface ObjectStore {
   cursorAt(resourceVersion: string): string | undefined;
   /** A resourceVersion that `cursorAt` maps back to `cursor`: what a watch bookmark carries. */
   versionAt(cursor: string): string;
+  /**
+   * A resourceVersion no older than any change committed before the call: what a list read after it
+   * answers with, so that a watch from the list's version misses nothing and is never too old to start.
+   */
+  currentVersion(): string;
 }

@@ -75,7 +75,7 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
       expect(second!.metadata.resourceVersion).not.toBe(version);
     });
 
-    it('lists by kind, optionally in one namespace, ordered by namespace then name', async () => {
+    it('lists by kind, optionally in one namespace, ordered by their `<namespace>/<name>` keys', async () => {
       for (const [name, namespace] of [['b', 'prod'], ['a', 'prod'], ['z', 'dev'], ['web', 'default']] as const) {
         await store.transact([{ op: 'put', object: deployment(name, namespace), expectedVersion: null }]);
       }
@@ -112,6 +112,16 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
       expect(await page(2, ['prod', 'b'], 'prod')).toEqual([['prod/c'], false]);
       expect(await page(2, undefined, 'staging')).toEqual([[], false]);
       expect(await store.listPage('apps', 'StatefulSet', { limit: 2 })).toEqual({ items: [], more: false });
+    });
+
+    it('gives a current version the feed reaches from, from which the feed holds every later write', async () => {
+      await store.transact([{ op: 'put', object: deployment('before'), expectedVersion: null }]);
+      const version = store.currentVersion();
+      const cursor = store.cursorAt(version);
+      expect(cursor).toBeDefined();
+      await store.transact([{ op: 'put', object: deployment('after'), expectedVersion: null }]);
+      const names = (await store.changes('apps', 'Deployment', cursor)).changes.map((change) => change.ref.name);
+      expect(names).toContain('after');
     });
 
     it('keeps objects exactly as written, including nested maps, empty maps and large numbers', async () => {

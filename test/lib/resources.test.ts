@@ -38,6 +38,18 @@ describe('toResourceList', () => {
     });
   });
 
+  it('parses a frozen (stored) map once, handing out one frozen list; a map that may change is parsed every time', () => {
+    const stored = Object.freeze({ cpu: '250m' });
+    const first = toResourceList(stored);
+    expect(toResourceList(stored)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    const open: Record<string, string> = { cpu: '250m' };
+    const before = toResourceList(open);
+    open.cpu = '1';
+    expect(toResourceList(open)).toEqual({ cpu: 1000 });
+    expect(before).toEqual({ cpu: 250 });
+  });
+
   it('is empty for a missing map', () => {
     expect(toResourceList(undefined)).toEqual({});
   });

@@ -67,6 +67,10 @@ export class CountingStore implements ObjectStore {
     return this.store.versionAt(cursor);
   }
 
+  currentVersion(): string {
+    return this.store.currentVersion();
+  }
+
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
     this.count('transact', 0, writes.length);
     return this.store.transact(writes);

@@ -154,7 +154,7 @@ describe('events', () => {
     expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
   });
 
-  it('are paged within a namespace, and a page token is not taken by another kind\'s list, nor a name token by events', async () => {
+  it('are paged within a namespace, and a page token is not taken by another namespace\'s or kind\'s list, nor a name token by events', async () => {
     const api = await withEvents();
     const first = await api.get('/api/v1/namespaces/tenant-a/events', { limit: '1' });
     const second = await api.get('/api/v1/namespaces/tenant-a/events', { limit: '1', continue: first.body.metadata.continue });
@@ -162,6 +162,14 @@ describe('events', () => {
     const seen = [first, second, third].flatMap((reply) => messages(reply));
     expect(seen.sort()).toEqual(messages(await api.get('/api/v1/namespaces/tenant-a/events')).sort());
     expect(third.body.metadata.continue).toBeUndefined();
+
+    const elsewhere = await api.get('/api/v1/namespaces/tenant-b/events', { limit: '1', continue: first.body.metadata.continue });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.body.message).toMatch(/^continue:/);
+    // As Kubernetes, a continue without a limit lists the rest.
+    const rest = await api.get('/api/v1/namespaces/tenant-a/events', { continue: first.body.metadata.continue });
+    expect([...messages(first), ...messages(rest)].sort()).toEqual(messages(await api.get('/api/v1/namespaces/tenant-a/events')).sort());
+    expect(rest.body.metadata.continue).toBeUndefined();
 
     const bindings = await api.get(BINDINGS, { limit: '1', continue: first.body.metadata.continue });
     expect(bindings.statusCode).toBe(400);

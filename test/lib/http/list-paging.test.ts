@@ -1,6 +1,7 @@
 /** limit and continue, as Kubernetes clients page through a list (kubectl get --chunk-size). */
 import { describe, expect, it } from 'vitest';
 import { handleApiRequest } from '../../../lib/http/handle-request';
+import { listVersion } from '../../../lib/http/lists';
 import { CountingStore } from '../../support/counting-store';
 import { Api, parseReply, workload } from './support';
 
@@ -89,6 +90,56 @@ describe('list paging', () => {
     // Each page reads its 10 objects and the one after them (to know that more follow).
     expect(store.counts.itemsRead).toBe(50 * 11);
     expect(store.counts.byMethod).toEqual({ listPage: 50 });
+  });
+
+  it('answers every page with the first page\'s version, whatever is written between pages', async () => {
+    const api = await fleet();
+    const lastWritten = (await api.get('/apis/apps/v1/namespaces/a-b/deployments/z')).body.metadata.resourceVersion;
+    const first = await api.get(all, { limit: '2' });
+    expect(first.body.metadata.resourceVersion).toBe(lastWritten);
+    await api.seed(workload('apps/v1', 'Deployment', 'later', 'b'));
+    const second = await api.get(all, { limit: '2', continue: first.body.metadata.continue });
+    expect(second.body.metadata.resourceVersion).toBe(lastWritten);
+  });
+
+  it.each<[string, Array<string | undefined>, boolean, string]>([
+    ['its newest item\'s, which a watch from it does not send again', ['3', '12', '7'], true, '12'],
+    ['the store\'s before the read when the feed no longer reaches its newest item (a watch from it would be refused)', ['3', '12'], false, 'before'],
+    ['the store\'s before the read when it is empty', [], true, 'before'],
+  ])('a list of objects answers %s', (_, versions, reachable, expected) => {
+    const items = versions.map((resourceVersion, index) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${index}`, resourceVersion } }));
+    expect(listVersion(items, { cursorAt: (version) => (reachable ? version : undefined) }, 'before')).toBe(expected);
+  });
+
+  it('asks the store for at most a thousand objects a read, whatever limit a client gives', async () => {
+    const api = new Api();
+    for (let index = 0; index < 1_500; index++) await api.seed(workload('apps/v1', 'Deployment', `app-${String(index).padStart(4, '0')}`, 'fleet'));
+    const asked: number[] = [];
+    const store = api.system.store;
+    const counted = Object.assign(Object.create(store) as typeof store, {
+      listPage: (group: string, kind: string, page: { limit: number }, namespace?: string) => (asked.push(page.limit), store.listPage(group, kind, page, namespace)),
+    });
+    const reply = parseReply(
+      await handleApiRequest({ method: 'GET', path: all, query: { limit: '1000000000000' }, headers: {}, body: undefined }, { objects: api.system.objects, store: counted, events: api.system.events }),
+    );
+    expect(reply.body.items).toHaveLength(1_500);
+    expect(reply.body.metadata.continue).toBeUndefined();
+    expect(asked).toEqual([1_000, 1_000]);
+  });
+
+  it.each([
+    ['an object of another namespace', '/apis/apps/v1/namespaces/a/deployments', { after: ['b', 'w'], scope: 'a', version: '1' }],
+    ['the token of another namespace\'s list', '/apis/apps/v1/namespaces/a/deployments', { after: ['a', 'x'], scope: 'b', version: '1' }],
+    ['a namespace that cannot be one', all, { after: ['~', 'x'], scope: '*', version: '1' }],
+    ['a name that cannot be one', all, { after: ['a', 'x/y'], scope: '*', version: '1' }],
+    ['a name too long to be one', all, { after: ['a', 'x'.repeat(254)], scope: '*', version: '1' }],
+    ['a token of a list read by position (events)', all, { position: '3', scope: '*', version: '0' }],
+    ['a token without the list it continues', all, { after: ['a', 'x'], version: '1' }],
+  ])('refuses a continue token after %s with 400, reading nothing', async (_, path, token) => {
+    const api = await fleet();
+    const reply = await api.get(path, { limit: '1', continue: Buffer.from(JSON.stringify(token)).toString('base64url') });
+    expect(reply.statusCode).toBe(400);
+    expect(reply.body.message).toMatch(/^continue:/);
   });
 
   it.each([

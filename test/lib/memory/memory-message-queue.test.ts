@@ -29,4 +29,18 @@ describe('the in-memory queue deduplicates as SQS FIFO does: for five minutes fr
     // 'early' was taken again five minutes ago; 'late' nine minutes ago.
     expect(await drain(queue)).toEqual([6]);
   });
+
+  it('a clock set back does not keep an id whose window has ended behind one whose has not', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const queue = new MemoryMessageQueue<{ n: number }>('dedup', { now: () => now });
+    await queue.send([message(1, 'a')]);
+    expect(await drain(queue)).toEqual([1]);
+    now -= MINUTE;
+    await queue.send([message(2, 'b')]);
+    expect(await drain(queue)).toEqual([2]);
+    // 'b' was sent a minute before 'a' by this clock: its window ends first, though 'a' is ahead of it.
+    now += 5 * MINUTE + 1;
+    await queue.send([message(3, 'b'), message(4, 'a')]);
+    expect(await drain(queue)).toEqual([3]);
+  });
 });
