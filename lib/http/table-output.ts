@@ -79,8 +79,9 @@ export async function withTableOutput(
   contextFor: (objects: readonly ListedObject[]) => Promise<TableContext>,
 ): Promise<ApiResponse> {
   if (response.statusCode !== 200 || !requestedTableVersion(request.headers.accept)) return response;
-  const body = JSON.parse(response.body) as { items?: ListedObject[]; metadata?: { resourceVersion?: string } } & ListedObject;
+  const body = JSON.parse(response.body) as { items?: ListedObject[]; metadata?: { resourceVersion?: string; continue?: string } } & ListedObject;
   const objects = body.items ?? [body];
-  const metadata = body.items ? { resourceVersion: body.metadata?.resourceVersion ?? '' } : {};
+  // A list's ListMeta, its continue token with it: kubectl pages through a Table (500 rows at a time).
+  const metadata = body.items ? { resourceVersion: body.metadata?.resourceVersion ?? '', ...(body.metadata?.continue ? { continue: body.metadata.continue } : {}) } : {};
   return jsonResponse(200, tableFor(request, resource, objects, metadata, await contextFor(objects)));
 }

@@ -134,6 +134,11 @@ describe.runIf(kubectlInstalled('kubectl-commands'))('kubectl against the outran
     await kubectl(['apply', '-f', await manifest('api', deployment('api', 1))]);
     const chunked = await kubectl(['get', 'deployments', '--chunk-size=1', '-o', 'name']);
     expect(chunked.stdout).toBe('deployment.apps/api\ndeployment.apps/web\n');
+    // As a table (kubectl's default output, 500 rows a chunk), every page too.
+    const table = await kubectl(['get', 'deployments', '--chunk-size=1', '--no-headers', '-o', 'custom-columns=NAME:.metadata.name']);
+    expect(table.stdout).toBe('api\nweb\n');
+    const printed = await kubectl(['get', 'deployments', '--chunk-size=1', '--no-headers']);
+    expect(printed.stdout.split('\n').filter(Boolean).map((line) => line.split(/\s+/)[0])).toEqual(['api', 'web']);
     expect((await kubectl(['get', 'all', '-o', 'name'])).stdout).toBe('deployment.apps/api\ndeployment.apps/web\n');
   });
 

@@ -58,6 +58,18 @@ describe('table output: kubectl get asks for a meta.k8s.io Table, and gets the c
     expect(reply.body.rows[0].object).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'web-deployment', namespace: 'default' } });
   });
 
+  it('a page of a list is a table with the continue token, so that kubectl pages through it (500 rows at a time)', async () => {
+    const system = await settledSystem();
+    await system.objects.apply({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1_000 });
+    await system.objects.apply({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'low' }, value: 1 });
+    const first = await get(system, '/apis/scheduling.k8s.io/v1/priorityclasses', KUBECTL_ACCEPT, { limit: '1' });
+    expect(first.body.rows.map((row: { cells: string[] }) => row.cells[0])).toEqual(['high']);
+    expect(first.body.metadata).toEqual({ resourceVersion: expect.any(String), continue: expect.any(String) });
+    const second = await get(system, '/apis/scheduling.k8s.io/v1/priorityclasses', KUBECTL_ACCEPT, { limit: '1', continue: first.body.metadata.continue });
+    expect(second.body.rows.map((row: { cells: string[] }) => row.cells[0])).toEqual(['low']);
+    expect(second.body.metadata.continue).toBeUndefined();
+  });
+
   it('one object is a table of one row; includeObject=Object carries the whole object, None none', async () => {
     const system = await settledSystem();
     const one = await get(system, '/apis/policy.karmada.io/v1alpha1/namespaces/default/propagationpolicies/web', KUBECTL_ACCEPT, { includeObject: 'Object' });
