@@ -1,14 +1,7 @@
+import { readList } from './list-pages';
 import type { Band, Binding, Cluster, ClusterAllocation, KubeEvent, QueueDepth } from './model';
 
-/** The console reads the same Kubernetes-style API kubectl does, as the caller the page is served to. */
-async function get<T>(path: string): Promise<T> {
-  const response = await fetch(path, { headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${response.statusText}`);
-  return (await response.json()) as T;
-}
-
-const items = async <T>(path: string): Promise<T[]> => (await get<{ items: T[] }>(path)).items;
-
+/** What the console shows; it reads the same Kubernetes-style API kubectl does, as the caller the page is served to. */
 export interface Snapshot {
   readonly bindings: Binding[];
   readonly clusters: Cluster[];
@@ -52,7 +45,7 @@ export async function readPolled(events: string | undefined): Promise<Polled> {
   const queueStatus = queueResponse.ok ? ((await queueResponse.json()) as { items: QueueDepth[]; bands?: Band[] }) : { items: [], bands: [] };
   const serverTime = Date.parse(queueResponse.headers.get('date') ?? '');
   return {
-    events: events === undefined ? [] : await items<KubeEvent>(`/api/v1/events?fieldSelector=${encodeURIComponent(events)}`),
+    events: events === undefined ? [] : (await readList<KubeEvent>('/api/v1/events', { fieldSelector: events })).items,
     queues: queueStatus.items,
     bands: queueStatus.bands ?? [],
     now: Number.isNaN(serverTime) ? Date.now() : serverTime,

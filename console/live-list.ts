@@ -1,3 +1,5 @@
+import { readList, withQuery } from './list-pages';
+
 /**
  * A list kept up to date as an informer keeps it: listed once, then watched from the list's
  * resourceVersion (ADDED, MODIFIED, DELETED, BOOKMARK), watched again from the last version when the
@@ -18,10 +20,6 @@ const keyOf = (object: Listed) => `${object.metadata.namespace ?? ''}/${object.m
 const HAND_ON_MS = 100;
 const RETRY_MS = 1_000;
 
-function url(path: string, query: Record<string, string | undefined>): string {
-  const parameters = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return `${path}?${parameters}`;
-}
 
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const reader = body.getReader();
@@ -47,13 +45,13 @@ export async function watchList<T extends Listed>(path: string, fieldSelector: s
   while (!signal.aborted) {
     try {
       if (version === undefined) {
-        const list = (await (await fetch(url(path, { fieldSelector }), { signal })).json()) as { items: T[]; metadata: { resourceVersion?: string } };
+        const list = await readList<T>(path, { fieldSelector }, signal);
         items.clear();
         for (const item of list.items) items.set(keyOf(item), item);
-        version = list.metadata.resourceVersion ?? '0';
+        version = list.resourceVersion ?? '0';
         onItems([...items.values()]);
       }
-      const response = await fetch(url(path, { watch: '1', resourceVersion: version, allowWatchBookmarks: 'true', fieldSelector }), { signal });
+      const response = await fetch(withQuery(path, { watch: '1', resourceVersion: version, allowWatchBookmarks: 'true', fieldSelector }), { signal });
       if (!response.ok || !response.body) throw new Error(`watch ${path}: ${response.status}`);
       for await (const line of lines(response.body)) {
         const event = JSON.parse(line) as WatchEvent<T>;

@@ -5,6 +5,5 @@ import { resourceOf } from './kind-aliases';
 /** Every object of a kind the API serves (lib/http/served-resources.ts), across all namespaces; those a field selector matches when given. */
 export async function listAll<T>(client: ApiClient, info: KindInfo, fieldSelector?: string): Promise<T[]> {
   const resource = resourceOf(info.apiVersion, info.kind)!;
-  const query = fieldSelector === undefined ? '' : `?fieldSelector=${encodeURIComponent(fieldSelector)}`;
-  return (await client.get<{ items: T[] }>(`${resourcePath(resource, undefined)}${query}`)).items;
+  return (await client.list<T>(resourcePath(resource, undefined), { fieldSelector })).items;
 }

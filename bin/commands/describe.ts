@@ -36,7 +36,7 @@ export function describeCommand(context: CommandContext): Command {
       const client = connect(options);
       const object = await client.get<ApiObject>(resourcePath(resource, resource.info.namespaced ? options.namespace : undefined, name));
       const { path, fieldSelector } = eventsPath(object);
-      const events = await client.get<{ items: KubeEvent[] }>(path, { fieldSelector });
+      const events = await client.list<KubeEvent>(path, { fieldSelector });
       context.out(describeText(object, events.items, Date.now()));
     });
 }

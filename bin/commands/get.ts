@@ -21,17 +21,13 @@ interface GetOptions extends ServerOptions {
   readonly selector?: string;
 }
 
-interface ObjectList {
-  readonly items: ApiObject[];
-}
-
 /** One object by name, else the List of the collection; `found` is what the server answered. */
 async function read(client: ApiClient, resource: ServedResource, namespace: string | undefined, name: string | undefined, selector: string | undefined) {
   if (name !== undefined) {
     const object = await client.get<ApiObject>(resourcePath(resource, namespace, name));
     return { found: object, items: [object] };
   }
-  const list = await client.get<ObjectList>(resourcePath(resource, namespace), { labelSelector: selector });
+  const list = await client.list<ApiObject>(resourcePath(resource, namespace), { labelSelector: selector });
   return { found: list, items: list.items };
 }
 
@@ -39,7 +35,7 @@ async function read(client: ApiClient, resource: ServedResource, namespace: stri
 async function tableContext(client: ApiClient, resource: ServedResource): Promise<TableContext> {
   const now = Date.now();
   if (resource !== CLUSTERS) return { now };
-  const allocations = await client.get<{ items: ClusterAllocation[] }>(resourcePath(ALLOCATIONS, undefined));
+  const allocations = await client.list<ClusterAllocation>(resourcePath(ALLOCATIONS, undefined));
   return { now, placed: new Map(allocations.items.map((allocation) => [allocation.metadata.name, allocation.spec.placed])) };
 }
 

@@ -62,3 +62,30 @@ describe('ApiClient requests', () => {
     await expect(new ApiClient(url).get('/version')).rejects.toThrow(`redirects GET /version to https://outrank.example/prod/version: pass the server that answers as --server`);
   });
 });
+
+describe('ApiClient lists as kubectl does', () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  it('500 at a time, following each continue token, and answers the first page with every item', async () => {
+    const asked: Array<Record<string, string>> = [];
+    server = createServer((request, response) => {
+      const query = Object.fromEntries(new URL(request.url!, 'http://x').searchParams);
+      asked.push(query);
+      const page = Number(query.continue ?? '0');
+      const last = page === 2;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ apiVersion: 'apps/v1', kind: 'DeploymentList', metadata: { resourceVersion: `v${page}`, ...(last ? {} : { continue: String(page + 1) }) }, items: [{ page }] }));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const list = await new ApiClient(url).list('/apis/apps/v1/deployments', { labelSelector: 'app=web' });
+    expect(list).toEqual({ apiVersion: 'apps/v1', kind: 'DeploymentList', metadata: { resourceVersion: 'v0' }, items: [{ page: 0 }, { page: 1 }, { page: 2 }] });
+    expect(asked).toEqual([
+      { labelSelector: 'app=web', limit: '500' },
+      { labelSelector: 'app=web', limit: '500', continue: '1' },
+      { labelSelector: 'app=web', limit: '500', continue: '2' },
+    ]);
+  });
+});
