@@ -5,6 +5,7 @@ import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { answerWithin } from '../lib/http/answer-within';
 import { handleApiRequest } from '../lib/http/handle-request';
 import { apiDependenciesOf, apiRequestOf } from './api-request';
+import { deliverableAnswer } from './deliverable-answer';
 import type { ApiEvent } from './caller-identity';
 import { logger, metrics } from './observability';
 
@@ -15,7 +16,7 @@ const ANSWER_MARGIN_MS = 1_500;
 export const handler = middy(async (event: ApiEvent, lambda: Context): Promise<APIGatewayProxyStructuredResultV2> => {
   const request = apiRequestOf(event);
   const work = handleApiRequest(request, apiDependenciesOf(event));
-  const response = await answerWithin(lambda.getRemainingTimeInMillis() - ANSWER_MARGIN_MS, request.method, work);
+  const response = deliverableAnswer(await answerWithin(lambda.getRemainingTimeInMillis() - ANSWER_MARGIN_MS, request.method, work));
   return { statusCode: response.statusCode, headers: response.headers, body: response.body };
 })
   .use(injectLambdaContext(logger))
