@@ -3,7 +3,8 @@ import { EventPositionError, type EventSelection } from '../ports/event-log';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { notFound } from './error-status';
 import type { FieldGetters } from './field-selector-query';
-import { listResponse, METADATA_FIELDS, notOurToken, positionPageResponse, selectionOf } from './lists';
+import { notOurToken } from './continue-token';
+import { listResponse, METADATA_FIELDS, positionPageResponse, selectionOf } from './lists';
 import { jsonResponse } from './response';
 import type { ResourceRoute } from './routes';
 

@@ -4,6 +4,7 @@ import type { ApiRequest, ApiResponse } from './api-types';
 import { fieldSelectorQuery, type FieldGetters } from './field-selector-query';
 import { labelSelectorQuery } from './label-selector-query';
 import { jsonResponse } from './response';
+import { continuedFrom, continueToken, scopeOf, type ContinuedFrom } from './continue-token';
 import { ApiError } from './status';
 import type { ServedResource } from './served-resources';
 
@@ -19,16 +20,10 @@ export interface Selection<T> {
   readonly page: Page;
 }
 
-/** limit and continue: at most `limit` items, after the object the continue token names. */
-interface Page {
+/** limit and continue: at most `limit` items, from where the continue token says. */
+interface Page extends ContinuedFrom {
   readonly limit: number | undefined;
-  /** Namespace and name of the last object of the previous page. */
-  readonly after: readonly [string, string] | undefined;
-  /** Where a log read in its own order (events) continues: the position it gave with the previous page. */
-  readonly position: string | undefined;
-  /** The resourceVersion of the list the token continues: every page of it answers with the first page's. */
-  readonly version: string | undefined;
-  /** The list's namespace, or ALL_NAMESPACES: a token of one list is not taken by another. */
+  /** The list's namespace, or all of them (scopeOf): a token of one list is not taken by another. */
   readonly scope: string;
 }
 
@@ -37,45 +32,6 @@ function limitOf(value: string | undefined): number | undefined {
   const limit = Number(value);
   if (!Number.isSafeInteger(limit) || limit < 0) throw new ApiError('BadRequest', `limit: must be a non-negative integer, not "${value}"`);
   return limit;
-}
-
-const NOT_OURS = 'continue: the token is not one this server gave for this list; list again from the start';
-
-/** What a continue token holds: where the next page starts, the list it continues (its namespace, or all), and that list's version. */
-interface ContinueToken {
-  readonly after?: readonly [string, string];
-  readonly position?: string;
-  readonly scope: string;
-  readonly version: string;
-}
-
-/** The scope of a list of all namespaces: not a namespace name. */
-const ALL_NAMESPACES = '*';
-
-const NAMESPACE = /^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)?$/;
-/** An object name as stored: what a sort key `<namespace>/<name>` can hold (no "/", no control characters). */
-const NAME = /^[^/\u0000-\u001f]{1,253}$/;
-
-function isContinueToken(value: unknown, scope: string): value is ContinueToken {
-  if (typeof value !== 'object' || value === null) return false;
-  const { after, position, scope: tokenScope, version } = value as Record<string, unknown>;
-  if (tokenScope !== scope || typeof version !== 'string' || version.length > 64) return false;
-  if (typeof position === 'string') return after === undefined && position.length <= 2_048;
-  if (!Array.isArray(after) || after.length !== 2 || position !== undefined) return false;
-  const [namespace, name] = after as unknown[];
-  return typeof namespace === 'string' && NAMESPACE.test(namespace) && (scope === ALL_NAMESPACES || namespace === scope) && typeof name === 'string' && NAME.test(name);
-}
-
-function continuedFrom(token: string | undefined, namespace: string | undefined): Pick<Page, 'after' | 'position' | 'version'> {
-  if (token === undefined || token === '') return { after: undefined, position: undefined, version: undefined };
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-  } catch {
-    // refused below
-  }
-  if (!isContinueToken(decoded, namespace ?? ALL_NAMESPACES)) throw new ApiError('BadRequest', NOT_OURS);
-  return { after: decoded.after, position: decoded.position, version: decoded.version };
 }
 
 function keyOf(object: StoredObject): [string, string] {
@@ -89,7 +45,7 @@ export function selectionOf<T extends StoredObject>(request: ApiRequest, fields:
   return {
     matches: (object) => labels((object.metadata as { labels?: Labels }).labels) && byFields.matches(object),
     fieldEqualities: byFields.equalities,
-    page: { limit: limitOf(request.query.limit), ...continuedFrom(request.query.continue, namespace), scope: namespace ?? ALL_NAMESPACES },
+    page: { limit: limitOf(request.query.limit), ...continuedFrom(request.query.continue, namespace), scope: scopeOf(namespace) },
   };
 }
 
@@ -135,16 +91,6 @@ function listBody(resource: ServedResource, items: readonly StoredObject[], meta
   return jsonResponse(200, { apiVersion: resource.info.apiVersion, kind: `${resource.info.kind}List`, metadata, items });
 }
 
-function continueToken(from: { after: [string, string] } | { position: string }, page: Page, version: string): string {
-  const token: ContinueToken = { ...from, scope: page.scope, version };
-  return Buffer.from(JSON.stringify(token)).toString('base64url');
-}
-
-/** A continue token no list of this kind gave (one of another kind's, or of a log read by position). */
-export function notOurToken(): ApiError {
-  return new ApiError('BadRequest', NOT_OURS);
-}
-
 /**
  * A <Kind>List of the selected items, in storage order, one page of them when the request has a limit;
  * `version` is what the list answers with (listVersion for objects). The continue token names the last object returned:
@@ -158,7 +104,7 @@ export function listResponse<T extends StoredObject>(resource: ServedResource, i
   const selected = items.filter((item) => selection.matches(item) && (from === undefined || storageKey(item) > from)).sort(inStorageOrder);
   const page = limit === undefined ? selected : selected.slice(0, limit);
   const listed = selection.page.version ?? version;
-  const next = page.length < selected.length ? { continue: continueToken({ after: keyOf(page[page.length - 1]!) }, selection.page, listed) } : {};
+  const next = page.length < selected.length ? { continue: continueToken({ after: keyOf(page[page.length - 1]!) }, selection.page.scope, listed) } : {};
   return listBody(resource, page, { resourceVersion: listed, ...next });
 }
 
@@ -197,7 +143,7 @@ export async function pageResponse<T extends StoredObject>(
   }
   const listed = selection.page.version ?? versionOf(seen);
   // After the last object read, selected or not: the next page need not read the unselected ones again.
-  const next = more && after ? { continue: continueToken({ after: [after[0], after[1]] }, selection.page, listed) } : {};
+  const next = more && after ? { continue: continueToken({ after: [after[0], after[1]] }, selection.page.scope, listed) } : {};
   return listBody(resource, items, { resourceVersion: listed, ...next });
 }
 
@@ -220,5 +166,5 @@ export async function positionPageResponse<T extends StoredObject>(resource: Ser
     position = page.next;
   } while (position !== undefined && items.length < limit);
   const listed = selection.page.version ?? UNVERSIONED;
-  return listBody(resource, items, { resourceVersion: listed, ...(position === undefined ? {} : { continue: continueToken({ position }, selection.page, listed) }) });
+  return listBody(resource, items, { resourceVersion: listed, ...(position === undefined ? {} : { continue: continueToken({ position }, selection.page.scope, listed) }) });
 }
