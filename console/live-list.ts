@@ -20,7 +20,6 @@ const keyOf = (object: Listed) => `${object.metadata.namespace ?? ''}/${object.m
 const HAND_ON_MS = 100;
 const RETRY_MS = 1_000;
 
-
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();

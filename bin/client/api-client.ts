@@ -1,4 +1,5 @@
 import packageJson from '../../package.json' with { type: 'json' };
+import { readWholeList, type ListAnswer } from '../../lib/api/list-chunks';
 import type { ServedResource } from '../../lib/http/served-resources';
 import { CliError } from './cli-error';
 import { headerOf, HttpTimeoutError, sendHttpRequest, type HttpAnswer } from './http-request';
@@ -149,31 +150,8 @@ export class ApiClient {
     return this.request<T>('GET', path, query ? { query } : {});
   }
 
-  /**
-   * Every item of a list, read as kubectl reads one: LIST_CHUNK at a time, following each page's continue
-   * token, so that no answer outgrows what the API can carry (a Lambda function's response is at most
-   * 6 MB; 10,000 bindings are several times that). The list comes back as the first page, with every item.
-   */
-  async list<T>(path: string, query: RequestOptions['query'] = {}): Promise<ListOf<T>> {
-    const first = await this.get<ListOf<T>>(path, { ...query, limit: String(LIST_CHUNK) });
-    const items = [...first.items];
-    for (let token = first.metadata?.continue; token; ) {
-      const page = await this.get<ListOf<T>>(path, { ...query, limit: String(LIST_CHUNK), continue: token });
-      items.push(...page.items);
-      token = page.metadata?.continue;
-    }
-    const { continue: _first, ...metadata } = first.metadata ?? {};
-    return { ...first, metadata, items };
+  /** Every item of a list, LIST_CHUNK at a time (readWholeList), as kubectl reads one. */
+  list<T>(path: string, query: RequestOptions['query'] = {}): Promise<ListAnswer<T>> {
+    return readWholeList((chunk) => this.get<ListAnswer<T>>(path, { ...query, ...chunk }));
   }
-}
-
-/** Items a list request asks for at once: kubectl's default chunk size. */
-export const LIST_CHUNK = 500;
-
-/** A Kubernetes List as the API answers it. */
-export interface ListOf<T> {
-  readonly apiVersion?: string;
-  readonly kind?: string;
-  readonly metadata?: { readonly resourceVersion?: string; readonly continue?: string };
-  readonly items: T[];
 }

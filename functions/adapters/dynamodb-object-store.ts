@@ -8,7 +8,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import { refKey, refOf, type ObjectRef } from '../../lib/api/kinds';
+import { refKey, refOf, storageKey, type ObjectRef } from '../../lib/api/kinds';
 import { ConflictError, StoreTimeoutError, UnavailableError, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
 import { CHANGE_FEED_INDEX } from './definitions';
 
@@ -20,12 +20,8 @@ export function partitionKey(group: string, kind: string): string {
   return `${kind}.${group}`;
 }
 
-function sortKey(namespace: string, name: string): string {
-  return `${namespace}/${name}`;
-}
-
 function keyOf(ref: ObjectRef) {
-  return { pk: partitionKey(ref.group, ref.kind), sk: sortKey(ref.namespace, ref.name) };
+  return { pk: partitionKey(ref.group, ref.kind), sk: storageKey(ref.namespace, ref.name) };
 }
 
 /** DynamoDB reads at most this many items in one BatchGetItem. */

@@ -62,6 +62,19 @@ export function templateRefOf(binding: { spec: { resource: { apiVersion: string;
   return { group: apiGroupOf(apiVersion), kind, namespace: namespace ?? '', name };
 }
 
+/**
+ * An object's place among its kind's: `<namespace>/<name>`, compared as strings (compareStorageKeys). It
+ * is the DynamoDB table's sort key, and the order lists come in, as Kubernetes lists come in etcd's key
+ * order (a namespace "a-b" before "a").
+ */
+export function storageKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+export function compareStorageKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export function refKey(ref: ObjectRef): string {
   return `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}`;
 }

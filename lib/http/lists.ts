@@ -1,5 +1,6 @@
 import type { Labels } from '../api/label-selector';
-import type { ObjectPage, ObjectStore, PageRequest, StoredObject } from '../ports/object-store';
+import { compareStorageKeys, storageKey } from '../api/kinds';
+import { compareRevisions, type ObjectPage, type ObjectStore, type PageRequest, type StoredObject } from '../ports/object-store';
 import type { ApiRequest, ApiResponse } from './api-types';
 import { fieldSelectorQuery, type FieldGetters } from './field-selector-query';
 import { labelSelectorQuery } from './label-selector-query';
@@ -49,26 +50,17 @@ export function selectionOf<T extends StoredObject>(request: ApiRequest, fields:
   };
 }
 
-/**
- * Lists are in the order of their keys in storage, as Kubernetes lists are in etcd's: `<namespace>/<name>`
- * compared as strings (DynamoDB's sort key), so a namespace "a-b" comes before "a".
- */
-function storageKey(object: StoredObject): string {
-  return `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+/** Lists are in storage order (storageKey), as Kubernetes lists are in etcd's key order. */
+function storageKeyOf(object: StoredObject): string {
+  return storageKey(object.metadata.namespace ?? '', object.metadata.name);
 }
 
 function inStorageOrder(a: StoredObject, b: StoredObject): number {
-  const [left, right] = [storageKey(a), storageKey(b)];
-  return left < right ? -1 : left > right ? 1 : 0;
+  return compareStorageKeys(storageKeyOf(a), storageKeyOf(b));
 }
 
 /** A list of events, which carry no versions of their own, answers "0": a watch from it starts now. */
 const UNVERSIONED = '0';
-
-/** Orders two versions of one store: the longer is the later, then the greater string. */
-function isLater(version: string, than: string): boolean {
-  return version.length > than.length || (version.length === than.length && version > than);
-}
 
 /**
  * The version a list of objects answers with: its newest item's, so that a watch from it does not send
@@ -80,9 +72,10 @@ function isLater(version: string, than: string): boolean {
  */
 export function listVersion(items: readonly StoredObject[], store: Pick<ObjectStore, 'cursorAt'>, before: string): string {
   let newest: string | undefined;
+  // Versions of different objects are compared as revisions too: both stores' grow with time (a sequence, a time prefix).
   for (const item of items) {
     const version = item.metadata.resourceVersion;
-    if (version !== undefined && (newest === undefined || isLater(version, newest))) newest = version;
+    if (version !== undefined && (newest === undefined || compareRevisions(version, newest) > 0)) newest = version;
   }
   return newest !== undefined && store.cursorAt(newest) !== undefined ? newest : before;
 }
@@ -100,8 +93,8 @@ function listBody(resource: ServedResource, items: readonly StoredObject[], meta
  */
 export function listResponse<T extends StoredObject>(resource: ServedResource, items: readonly T[], selection: Selection<T>, version = UNVERSIONED): ApiResponse {
   const { limit, after } = selection.page;
-  const from = after && `${after[0]}/${after[1]}`;
-  const selected = items.filter((item) => selection.matches(item) && (from === undefined || storageKey(item) > from)).sort(inStorageOrder);
+  const from = after && storageKey(after[0], after[1]);
+  const selected = items.filter((item) => selection.matches(item) && (from === undefined || storageKeyOf(item) > from)).sort(inStorageOrder);
   const page = limit === undefined ? selected : selected.slice(0, limit);
   const listed = selection.page.version ?? version;
   const next = page.length < selected.length ? { continue: continueToken({ after: keyOf(page[page.length - 1]!) }, selection.page.scope, listed) } : {};

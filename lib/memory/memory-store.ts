@@ -1,10 +1,10 @@
-import { refKey, refOf, type ObjectRef } from '../api/kinds';
+import { compareStorageKeys, refKey, refOf, storageKey, type ObjectRef } from '../api/kinds';
 import { ConflictError, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
 import { frozenCopy } from './frozen-copy';
 
-/** An object's key within its kind, and its place in the kind's order: DynamoDB's sort key. */
+/** An object's key within its kind: its place in the kind's order (storageKey). */
 function objectKey(ref: Pick<ObjectRef, 'namespace' | 'name'>): string {
-  return `${ref.namespace}/${ref.name}`;
+  return storageKey(ref.namespace, ref.name);
 }
 
 interface LoggedChange {
@@ -64,7 +64,7 @@ class KindObjects {
   }
 
   private keysInOrder(): string[] {
-    this.sortedKeys ??= [...this.objects.keys()].sort(compareText);
+    this.sortedKeys ??= [...this.objects.keys()].sort(compareStorageKeys);
     return this.sortedKeys;
   }
 
@@ -205,10 +205,6 @@ function frozenFields<T extends object>(fresh: T): T {
   const fields = fresh as Record<string, unknown>;
   for (const key of Object.keys(fields)) fields[key] = frozenCopy(fields[key]);
   return Object.freeze(fresh);
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The first index of sorted `keys` whose key passes `test`, which fails for a prefix of them and passes for the rest. */
