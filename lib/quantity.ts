@@ -48,11 +48,29 @@ const OVERFLOW_POWER = 16;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
+ * Quantities parsed before, by unit: a fleet writes the same few ("100m", "2Gi") on every container,
+ * cluster and binding, and each is read on every validation and every resource sum.
+ */
+const PARSED: Readonly<Record<QuantityUnit, Map<string, number>>> = { milli: new Map(), unit: new Map() };
+const MAX_REMEMBERED = 4_096;
+
+/**
  * Parses a quantity into an integer count of milli-units ('milli') or base units ('unit'), rounding up
  * as Kubernetes' MilliValue() and Value() do. Numbers are read via their shortest decimal form, which is
  * what a manifest author wrote as `cpu: 0.5`.
  */
 export function parseQuantity(value: string | number, unit: QuantityUnit): number {
+  if (typeof value !== 'string') return parseExactly(value, unit);
+  const parsed = PARSED[unit];
+  const known = parsed.get(value);
+  if (known !== undefined) return known;
+  const amount = parseExactly(value, unit);
+  if (parsed.size >= MAX_REMEMBERED) parsed.clear();
+  parsed.set(value, amount);
+  return amount;
+}
+
+function parseExactly(value: string | number, unit: QuantityUnit): number {
   let text: string;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new QuantityError(`${value} is not a valid quantity: not a finite number`);

@@ -239,7 +239,7 @@ export class ObjectService {
       return updatedManagedFields(existing as Record<string, unknown> | undefined, next as Record<string, unknown>, options.fieldManager, this.managedTime()) as KubeObject;
     }
     const kept = next.metadata.managedFields ?? existing?.metadata.managedFields;
-    return { ...next, metadata: { ...next.metadata, ...(kept ? { managedFields: kept } : {}) } } as KubeObject;
+    return kept === next.metadata.managedFields ? next : ({ ...next, metadata: { ...next.metadata, managedFields: kept } } as KubeObject);
   }
 
   /**
@@ -269,11 +269,21 @@ function patchedVersion(patch: unknown): unknown {
 
 /** The object as it is to be written over `existing`: its creation time and generation set, no resourceVersion. */
 function stamped(object: KubeObject, existing: KubeObject | undefined, now: string): KubeObject {
-  const { resourceVersion: _requested, ...metadata } = object.metadata;
+  const metadata = unversioned(object.metadata);
   return {
     ...object,
     metadata: { ...metadata, creationTimestamp: existing?.metadata.creationTimestamp ?? now, generation: nextGeneration(object, existing) },
   } as KubeObject;
+}
+
+/**
+ * The metadata without a resourceVersion: as given when it has none (most writes), since copying
+ * without a key is V8's slow path and every write passes here.
+ */
+function unversioned<T extends { readonly resourceVersion?: string }>(metadata: T): Omit<T, 'resourceVersion'> {
+  if (!('resourceVersion' in metadata)) return metadata;
+  const { resourceVersion: _version, ...rest } = metadata;
+  return rest;
 }
 
 function withVersion(object: KubeObject, resourceVersion: string | undefined): KubeObject {
@@ -281,8 +291,7 @@ function withVersion(object: KubeObject, resourceVersion: string | undefined): K
 }
 
 function withoutVersion(object: KubeObject): unknown {
-  const { resourceVersion: _version, ...metadata } = object.metadata;
-  return { ...object, metadata };
+  return { ...object, metadata: unversioned(object.metadata) };
 }
 
 function nextGeneration(object: KubeObject, existing: KubeObject | undefined): number {

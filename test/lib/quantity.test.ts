@@ -203,3 +203,20 @@ describe('formatQuantity', () => {
     );
   });
 });
+
+describe('parseQuantity, read again', () => {
+  it('answers a quantity parsed before as the first time, in each unit', () => {
+    expect([parseQuantity('1500m', 'milli'), parseQuantity('1500m', 'milli')]).toEqual([1500, 1500]);
+    expect([parseQuantity('1500m', 'unit'), parseQuantity('1500m', 'unit')]).toEqual([2, 2]);
+  });
+
+  it('refuses an invalid quantity every time it is read', () => {
+    for (let read = 0; read < 2; read++) expect(() => parseQuantity('12parsecs', 'unit')).toThrow(QuantityError);
+  });
+
+  it('parses correctly past the number of quantities it remembers', () => {
+    const amounts = Array.from({ length: 10_000 }, (_, i) => i);
+    for (const amount of amounts) expect(parseQuantity(`${amount}Ki`, 'unit')).toBe(amount * 1024);
+    for (const amount of amounts.slice(0, 10)) expect(parseQuantity(`${amount}Ki`, 'unit')).toBe(amount * 1024);
+  });
+});
