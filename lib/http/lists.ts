@@ -17,6 +17,8 @@ export const METADATA_FIELDS: FieldGetters<StoredObject> = {
 
 export interface Selection<T> {
   readonly matches: (object: T) => boolean;
+  /** No label or field selector: every object matches. */
+  readonly selectsAll: boolean;
   readonly fieldEqualities: ReadonlyMap<string, string>;
   readonly page: Page;
 }
@@ -45,9 +47,14 @@ export function selectionOf<T extends StoredObject>(request: ApiRequest, fields:
   const byFields = fieldSelectorQuery(request.query.fieldSelector, fields);
   return {
     matches: (object) => labels((object.metadata as { labels?: Labels }).labels) && byFields.matches(object),
+    selectsAll: isBlank(request.query.labelSelector) && isBlank(request.query.fieldSelector),
     fieldEqualities: byFields.equalities,
     page: { limit: limitOf(request.query.limit), ...continuedFrom(request.query.continue, namespace), scope: scopeOf(namespace) },
   };
+}
+
+function isBlank(selector: string | undefined): boolean {
+  return selector === undefined || selector.trim() === '';
 }
 
 /** Lists are in storage order (storageKey), as Kubernetes lists are in etcd's key order. */
@@ -112,15 +119,15 @@ export type PageReader<T extends StoredObject> = (page: PageRequest) => Promise<
  * at most STORE_READ_LIMIT objects a read, until it holds `limit` selected objects or the kind ends: the
  * store reads about as many objects as the page skips and holds (and one more, to know whether more
  * follow), not the kind. Every page of the list answers with the first page's version (`versionOf` the
- * objects it read, listVersion), which no change committed after that read is older than, so a watch
- * from it misses nothing. No remainingItemCount: counting the rest would read it (Kubernetes leaves the count
+ * objects it read and whether they are the whole list), which no change committed after that read is
+ * older than, so a watch from it misses nothing. No remainingItemCount: counting the rest would read it (Kubernetes leaves the count
  * out when it cannot give it).
  */
 export async function pageResponse<T extends StoredObject>(
   resource: ServedResource,
   read: PageReader<T>,
   selection: Selection<T>,
-  versionOf: (read: readonly T[]) => string,
+  versionOf: (read: readonly T[], complete: boolean) => string,
 ): Promise<ApiResponse> {
   const limit = selection.page.limit!;
   const items: T[] = [];
@@ -134,7 +141,7 @@ export async function pageResponse<T extends StoredObject>(
     more = page.more;
     after = page.items.length > 0 ? keyOf(page.items[page.items.length - 1]!) : after;
   }
-  const listed = selection.page.version ?? versionOf(seen);
+  const listed = selection.page.version ?? versionOf(seen, !more);
   // After the last object read, selected or not: the next page need not read the unselected ones again.
   const next = more && after ? { continue: continueToken({ after: [after[0], after[1]] }, selection.page.scope, listed) } : {};
   return listBody(resource, items, { resourceVersion: listed, ...next });

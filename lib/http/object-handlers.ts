@@ -57,7 +57,11 @@ export async function listObjects(route: ResourceRoute, request: ApiRequest, dep
     const items = await deps.store.list(group, kind, route.namespace);
     return listResponse(route.resource, items, selection, listVersion(items, deps.store, before));
   }
-  return pageResponse(route.resource, (page) => deps.store.listPage(group, kind, page, route.namespace), selection, (read) => listVersion(read, deps.store, before));
+  // A list in more pages than one answers its start: its first page's newest item may be older than
+  // objects on later pages, which a watch from it would all send again.
+  return pageResponse(route.resource, (page) => deps.store.listPage(group, kind, page, route.namespace), selection, (read, complete) =>
+    complete ? listVersion(read, deps.store, before) : before,
+  );
 }
 
 /**

@@ -15,9 +15,15 @@ import { ApiError, failureStatus } from './status';
  *   write times, so the first read repeats the changes of the feed's overlap before the version (a
  *   MODIFIED the client already has) rather than miss one committed late — all but the write the
  *   version itself names. A version the feed no longer
- *   reaches is an ERROR event with a 410 Expired Status, and the client lists again.
+ *   reaches is an ERROR event with a 410 Expired Status, and the client lists again. Without a
+ *   selector nothing but those changes is read (informers watch again every few minutes, and the
+ *   kind may hold 10,000 bindings), so an object deleted before the watch saw it is DELETED with its
+ *   name and the deletion's version only; Kubernetes, from its watch cache, sends the last state.
  * - Label and field selectors as in Kubernetes: an object that comes to match is ADDED, one that stops
- *   matching is DELETED.
+ *   matching is DELETED. From a version, such a watch reads the kind once to know what the client
+ *   holds; the store keeps no earlier states, so an object changed between the version and that read
+ *   is not known as it matched then, and is DELETED if it does not match now (the client may hold it;
+ *   informers ignore the deletion of an object they do not have).
  * - BOOKMARK events (allowWatchBookmarks) carry a resourceVersion to resume from; the stream ends after
  *   timeoutSeconds (at most the transport's limit), and the client watches again from its last version.
  */
@@ -91,18 +97,28 @@ class StoreWatch implements OpenWatch {
     private readonly timing: WatchTiming,
   ) {}
 
+  /**
+   * Whether the watch starts by reading the kind: from now, for the ADDED of every object; with a
+   * selector, to know which objects match (one that stops matching is DELETED). A watch from a version
+   * that selects everything, as informers watch again every few minutes, reads only the changes after
+   * it: its cost is in the changes, not the fleet.
+   */
+  private get readsKind(): boolean {
+    return this.resourceVersion === undefined || !this.selection.selectsAll;
+  }
+
   async run(sink: WatchSink): Promise<void> {
     const { group, info } = this.route.resource;
     const store = this.deps.store;
     const deadline = this.timing.now() + this.timeoutMs;
-    const initial = await store.changes(group, info.kind);
-    for (const change of initial.changes) if (inNamespace(this.route, change.ref) && change.object) this.known.set(refKey(change.ref), change.object);
-    const from = this.resourceVersion === undefined ? initial.cursor : store.cursorAt(this.resourceVersion);
+    const initial = this.readsKind ? await store.changes(group, info.kind) : undefined;
+    for (const change of initial?.changes ?? []) if (this.holdsAsRead(change)) this.known.set(refKey(change.ref), change.object!);
+    const from = this.resourceVersion === undefined ? initial!.cursor : store.cursorAt(this.resourceVersion);
     if (from === undefined) {
       await sink.send({ type: 'ERROR', object: failureStatus('Expired', `too old resource version: ${this.resourceVersion}`) });
       return;
     }
-    if (this.resourceVersion === undefined) await this.sendInitial(initial.changes, sink);
+    if (this.resourceVersion === undefined) await this.sendInitial(initial!.changes, sink);
     let cursor = from;
     let nextBookmark = this.timing.now() + this.timing.bookmarkIntervalMs;
     while (!sink.signal.aborted && this.timing.now() < deadline) {
@@ -115,6 +131,16 @@ class StoreWatch implements OpenWatch {
       }
       await this.timing.sleep(Math.min(this.timing.pollIntervalMs, Math.max(0, deadline - this.timing.now())), sink.signal);
     }
+  }
+
+  /**
+   * Whether the client holds the object as the kind's read gives it: from now, every object; from a
+   * version, one unchanged since (the client has it as it was then, which the store no longer has for
+   * an object changed since).
+   */
+  private holdsAsRead(change: StoredChange): boolean {
+    if (!change.object || !inNamespace(this.route, change.ref)) return false;
+    return this.resourceVersion === undefined || compareRevisions(change.revision, this.resourceVersion) <= 0;
   }
 
   private async sendInitial(changes: readonly StoredChange[], sink: WatchSink): Promise<void> {
@@ -136,26 +162,27 @@ class StoreWatch implements OpenWatch {
     if (change.revision === this.resourceVersion) return;
     this.sent.set(key, change.revision);
     const previous = this.known.get(key);
-    const wasMatching = previous !== undefined && this.selection.matches(previous);
+    // From a version, an object the watch does not know as the client has it may have matched then,
+    // unless the store says this change created it: a client that has it must hear that it went.
+    const unknown = previous === undefined && this.resourceVersion !== undefined;
+    const wasMatching = previous !== undefined ? this.selection.matches(previous) : unknown && change.created !== true;
     if (change.object === undefined) {
       this.known.delete(key);
-      // From now on, a deletion of an object the client never had is not news; from a version, it may be.
-      if (wasMatching || (previous === undefined && this.resourceVersion !== undefined)) await sink.send({ type: 'DELETED', object: deletedObject(previous, change, this.route) });
+      if (wasMatching) await sink.send({ type: 'DELETED', object: deletedObject(previous, change, this.route) });
       return;
     }
     this.known.set(key, change.object);
     const matches = this.selection.matches(change.object);
-    if (matches) await sink.send({ type: this.isNews(previous, wasMatching, change, sent) ? 'ADDED' : 'MODIFIED', object: change.object });
+    if (matches) await sink.send({ type: this.isNews(wasMatching, change, sent) ? 'ADDED' : 'MODIFIED', object: change.object });
     else if (wasMatching) await sink.send({ type: 'DELETED', object: change.object });
   }
 
   /**
-   * Whether the client cannot have had the object: it did not match before, or it was created after the
-   * watch began. From a version, an object the store says it created is new; one the store cannot
+   * Whether the client cannot have had the object: it did not match (or was not there) as the client
+   * last had it, or, from a version, the store says this change created it. An object the store cannot
    * tell about is taken to be known (MODIFIED), which informers treat alike.
    */
-  private isNews(previous: StoredObject | undefined, wasMatching: boolean, change: StoredChange, sent: string | undefined): boolean {
-    if (previous === undefined) return true;
+  private isNews(wasMatching: boolean, change: StoredChange, sent: string | undefined): boolean {
     if (!wasMatching) return true;
     return this.resourceVersion !== undefined && sent === undefined && change.created === true;
   }

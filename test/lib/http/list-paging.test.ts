@@ -102,6 +102,17 @@ describe('list paging', () => {
     expect(second.body.metadata.resourceVersion).toBe(lastWritten);
   });
 
+  it('answers a list in more pages than one with the store\'s version from before its first read, not its first page\'s newest item', async () => {
+    const api = new Api();
+    for (const name of ['app-0', 'app-1', 'app-2', 'app-3']) await api.seed(workload('apps/v1', 'Deployment', name, 'fleet'));
+    const [second, last] = await Promise.all(['app-1', 'app-3'].map((name) => api.get(`/apis/apps/v1/namespaces/fleet/deployments/${name}`)));
+    const first = await api.get('/apis/apps/v1/namespaces/fleet/deployments', { limit: '2' });
+    expect(first.body.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(['app-0', 'app-1']);
+    // app-2 and app-3, on the next page, are newer than app-1: a watch from app-1's version would send them again.
+    expect(first.body.metadata.resourceVersion).not.toBe(second!.body.metadata.resourceVersion);
+    expect(first.body.metadata.resourceVersion).toBe(last!.body.metadata.resourceVersion);
+  });
+
   it.each<[string, Array<string | undefined>, boolean, string]>([
     ['its newest item\'s, which a watch from it does not send again', ['3', '12', '7'], true, '12'],
     ['the store\'s before the read when the feed no longer reaches its newest item (a watch from it would be refused)', ['3', '12'], false, 'before'],

@@ -8,6 +8,8 @@ import type { ApiRequest } from '../../../lib/http/api-types';
 import { isWatchRequest, type WatchEvent } from '../../../lib/http/watch';
 import { testWatchTiming } from '../../support/watch-timing';
 import { serveWatch } from '../../../lib/http/watch-request';
+import type { ObjectStore } from '../../../lib/ports/object-store';
+import { CountingStore } from '../../support/counting-store';
 import { Api, workload } from './support';
 
 const TIMING = testWatchTiming(5, 30);
@@ -26,8 +28,8 @@ interface Watching {
   readonly ended: Promise<void>;
 }
 
-function watch(api: Api, watched: ApiRequest): Watching {
-  const served = serveWatch(watched, { objects: api.system.objects, store: api.system.store, events: api.system.events }, TIMING);
+function watch(api: Api, watched: ApiRequest, store: ObjectStore = api.system.store): Watching {
+  const served = serveWatch(watched, { objects: api.system.objects, store, events: api.system.events }, TIMING);
   if ('statusCode' in served) throw new Error(`refused: ${served.body}`);
   const events: WatchEvent[] = [];
   const controller = new AbortController();
@@ -87,6 +89,42 @@ describe('watch', () => {
     const resumed = await watch(api, request(DEFAULT, { resourceVersion: bookmark.metadata.resourceVersion })).until((e) => e.length >= 1);
     expect(summary(resumed)).toEqual([['MODIFIED', 'a']]);
     expect((resumed[0]!.object as { spec: { replicas: number } }).spec.replicas).toBe(4);
+  });
+
+  it('from a version without a selector: reads the changes after it, not the kind', async () => {
+    const api = new Api();
+    await api.seed(...Array.from({ length: 200 }, (_, i) => workload('apps/v1', 'Deployment', `app-${i}`)));
+    const list = await api.get(DEFAULT, { limit: '1' });
+    await api.system.objects.apply(scaled('app-7', 2));
+    await api.system.objects.apply(workload('apps/v1', 'Deployment', 'new'));
+    await api.system.objects.delete({ group: 'apps', kind: 'Deployment', namespace: 'default', name: 'app-9' });
+    const store = new CountingStore(api.system.store);
+    const events = await watch(api, request(DEFAULT, { resourceVersion: list.body.metadata.resourceVersion }), store).until((e) => e.length >= 3);
+    expect(summary(events)).toEqual([['MODIFIED', 'app-7'], ['ADDED', 'new'], ['DELETED', 'app-9']]);
+    // The object deleted before the watch saw it: its name and the deletion's version, as the feed has them.
+    expect(events[2]!.object).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'app-9', namespace: 'default', resourceVersion: expect.stringMatching(/^\d+$/) },
+    });
+    // The three changes, not the 200 objects (each poll reads what changed since the last).
+    expect(store.counts.itemsRead).toBe(3);
+  });
+
+  it('from a version with a selector: DELETED for an object that stopped matching before the watch began', async () => {
+    const api = new Api();
+    await api.seed(scaled('a', 1, { tier: 'web' }), workload('apps/v1', 'Deployment', 'b'));
+    const list = await api.get(DEFAULT, { labelSelector: 'tier=web' });
+    expect(list.body.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(['a']);
+    await api.system.objects.apply(scaled('a', 1, { tier: 'db' }));
+    const watching = watch(api, request(DEFAULT, { resourceVersion: list.body.metadata.resourceVersion, labelSelector: 'tier=web' }));
+    await delay(20);
+    // b is known from the kind's read as the client has it (unchanged since the version): no event.
+    await api.system.objects.apply(scaled('b', 3));
+    await api.system.objects.apply(scaled('b', 4, { tier: 'web' }));
+    const events = await watching.until((e) => e.length >= 2);
+    expect(summary(events)).toEqual([['DELETED', 'a'], ['ADDED', 'b']]);
+    expect((events[0]!.object as { metadata: { labels: Record<string, string> } }).metadata.labels).toEqual({ tier: 'db' });
   });
 
   it('with a label selector: ADDED when an object comes to match, DELETED when it stops', async () => {
