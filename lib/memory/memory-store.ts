@@ -153,10 +153,22 @@ export class MemoryObjectStore implements ObjectStore {
   }
 
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
+    return this.commit(writes, true);
+  }
+
+  /**
+   * Writes a state copied from another store as it is, telling no commit listener: readers find it
+   * whole at their first read, as a warm informer's cache holds a fleet without a change announced.
+   */
+  restore(objects: readonly StoredObject[]): void {
+    this.commit(objects.map((object) => ({ op: 'put', object, expectedVersion: null })), false);
+  }
+
+  private commit(writes: readonly Write[], announce: boolean): Array<StoredObject | undefined> {
     const refs = writes.map((w) => (w.op === 'put' ? refOf(w.object) : w.ref));
     const kinds = refs.map((ref) => this.kindObjects(ref));
     const keys = refs.map(objectKey);
-    const twice = refs.find((ref, index) => kinds.findIndex((objects, other) => objects === kinds[index] && keys[other] === keys[index]) !== index);
+    const twice = writes.length > 1 ? firstRepeated(refs) : undefined;
     if (twice) throw new Error(`transaction writes ${refKey(twice)} twice`);
     const failed = writes.filter((write, index) => (kinds[index]!.objects.get(keys[index]!)?.metadata.resourceVersion ?? null) !== write.expectedVersion);
     if (failed.length > 0) throw new ConflictError(failed.map((w) => (w.op === 'put' ? refOf(w.object) : w.ref)));
@@ -181,7 +193,7 @@ export class MemoryObjectStore implements ObjectStore {
       objects.record(key, this.sequence, change);
       return stored;
     });
-    for (const listener of this.commitListeners) listener(committed);
+    if (announce) for (const listener of this.commitListeners) listener(committed);
     return results;
   }
 
@@ -192,6 +204,17 @@ export class MemoryObjectStore implements ObjectStore {
     if (!objects) kinds.set(ref.kind, (objects = new KindObjects()));
     return objects;
   }
+}
+
+/** The first ref named again (refKey names one object of one kind). */
+function firstRepeated(refs: readonly ObjectRef[]): ObjectRef | undefined {
+  const seen = new Set<string>();
+  for (const ref of refs) {
+    const key = refKey(ref);
+    if (seen.has(key)) return ref;
+    seen.add(key);
+  }
+  return undefined;
 }
 
 /** The object as stored, with its new version: frozen, copying only what is not frozen yet, and its own two levels once. */

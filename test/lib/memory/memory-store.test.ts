@@ -47,3 +47,27 @@ describe('the in-memory change feed keeps what a reader needs, not every write e
     expect(latestByName(page)).toEqual(new Map([['changed', await store.get(ref('changed'))], ['deleted', undefined]]));
   });
 });
+
+describe('the in-memory store', () => {
+  it('refuses a transaction that writes one object twice, whatever else it holds', async () => {
+    const store = new MemoryObjectStore();
+    const writes = [...Array.from({ length: 500 }, (_, i) => configMap(`c${i}`, i)), configMap('c7', 70)].map((object) => ({ op: 'put' as const, object, expectedVersion: null }));
+    await expect(store.transact(writes)).rejects.toThrow('transaction writes ConfigMap./default/c7 twice');
+    expect(await store.list('', 'ConfigMap')).toEqual([]);
+  });
+
+  it('restores a copied state without telling its commit listeners, and readers find it whole', async () => {
+    const store = new MemoryObjectStore();
+    const announced: string[] = [];
+    store.onCommit((changes) => announced.push(...changes.map((change) => change.ref.name)));
+    store.restore([configMap('a', 1), { ...configMap('b', 2), metadata: { name: 'b', namespace: 'default', resourceVersion: 'elsewhere-7' } } as StoredObject]);
+    expect(announced).toEqual([]);
+    const page = await store.changes('', 'ConfigMap');
+    expect([...latestByName(page).keys()].sort()).toEqual(['a', 'b']);
+    // Versions are this store's: a write conditional on one it gave succeeds, and is announced.
+    const b = await store.get(ref('b'));
+    expect(b?.metadata.resourceVersion).toMatch(/^\d+$/);
+    await store.transact([{ op: 'put', object: configMap('b', 3), expectedVersion: b!.metadata.resourceVersion! }]);
+    expect(announced).toEqual(['b']);
+  });
+});

@@ -3,7 +3,8 @@
  * same writes (binding priority and preemption (000)), and nothing live is written.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { PolicyChangeController } from '../../../lib/controllers/policy-change';
 import { EVENT, SYSTEM_KINDS, TEMPLATE_KINDS } from '../../../lib/api/kinds';
 import { apiGroupOf } from '../../../lib/api/resource-template';
 import { loadScenario } from '../../../lib/simulate/load-scenario';
@@ -38,6 +39,21 @@ describe('what-if', () => {
     expect(result.placements).toContainEqual({ binding: 'default/urgent-deployment', before: null, after: [{ name: 'member1', replicas: 1 }] });
     expect(result.placements).toContainEqual({ binding: 'default/batch-p2-deployment', before: [{ name: 'member1', replicas: 1 }], after: [] });
     expect(result.decisions.map((event) => event.reason)).toContain('Preempted');
+  });
+
+  it('starts from the live state as it is: only what the manifests announce is decided, not every template again', async () => {
+    const system = await liveSystem();
+    const live = await liveObjects(system);
+    const handled = vi.spyOn(PolicyChangeController.prototype, 'handle');
+    try {
+      const result = await whatIf(live, arrival.apply, system.context.config, system.clock.now());
+      expect(result.victims).toEqual(['default/batch-p2-deployment']);
+      // The arrival's template and policy, not the live state's templates, policies and clusters.
+      expect(handled.mock.calls.map(([change]) => change.ref.name).sort()).toEqual(arrival.apply.map((object) => (object as { metadata: { name: string } }).metadata.name).sort());
+      expect(live.length).toBeGreaterThan(arrival.apply.length * 4);
+    } finally {
+      handled.mockRestore();
+    }
   });
 
   it('writes nothing to the live state', async () => {
