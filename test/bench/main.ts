@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: runs every benchmark and writes BENCHMARKS.md at the top level.
- * `npm run bench -- scale core` runs only the named ones (scale, store-calls, core, victims, pipeline,
+ * `npm run bench -- scale core` runs only the named ones (scale, store-calls, what-if, core, victims, pipeline,
  * soak, bundles, console) and prints their sections instead of writing the file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { bundleBenchmark } from './bundles';
 import { coreBenchmark } from './core';
 import { simulateScale, storeCallsBenchmark } from './scale';
 import { victimQualityBenchmark } from './victims';
+import { whatIfBenchmark } from './what-if';
 
 const COMMAND = 'npm run bench';
 const log = (line: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -25,6 +26,7 @@ const load = () => loadavg().map((value) => value.toFixed(2)).join(', ');
 const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = {
   scale: { title: 'Fleet size: outrank simulate', run: async () => simulateScale(log) },
   'store-calls': { title: 'Fleet size: store calls per scheduled binding', run: () => storeCallsBenchmark(log) },
+  'what-if': { title: 'Fleet size: what-if', run: () => whatIfBenchmark(log) },
   core: { title: 'Core: scheduling decisions', run: async () => coreBenchmark(log) },
   victims: {
     title: 'Victim quality',
