@@ -13,6 +13,7 @@ import { requestScheduling, requestWoken, schedulingRequest } from './binding-re
 import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, type CommitPlan } from './commit-plan';
 import type { ControllerContext } from './context';
 import { liveSnapshot, type LiveSnapshot } from './live-snapshot';
+import { LongestStep } from './longest-step';
 import { bindingGroupId, bindingKeyFor, bindingObjectRef, bindingRefOf, type QueuedBinding } from './messages';
 import { backoffMs, hasCurrentPlacement, isWaitingForRoom, schedulingNeed } from './scheduling-need';
 
@@ -46,6 +47,7 @@ export class ScheduleCycleController {
   private readonly live: LiveSnapshot;
   /** The clusters the woken bindings of the batch in hand that did not fit after all were woken for (passRoomOn). */
   private passingRoomOn = new Map<string, ResourceBinding>();
+  private readonly now = () => this.context.clock.now();
 
   constructor(private readonly context: ControllerContext) {
     this.live = liveSnapshot(context);
@@ -53,22 +55,15 @@ export class ScheduleCycleController {
 
   /**
    * Runs batches until the bands are empty or `shouldStop` says the time budget is spent. It is asked
-   * with the time the next step needs: twice the longest batch so far before a batch, twice the
-   * longest binding so far before each binding of a batch (the first batch of a cold start reads the
-   * whole snapshot, and commits slow down under contention, so a batch may take longer than the last).
+   * with the time the next step needs by LongestStep's rule: before a batch, twice the longest batch so
+   * far; before each binding of a batch, twice the longest binding so far.
    */
   async run(shouldStop: (neededMs: number) => boolean = () => false): Promise<CycleReport> {
     const report = { scheduled: 0, unschedulable: 0, skipped: 0, failed: 0 };
-    let longestBatchMs = 0;
-    let longestBindingMs = 0;
-    const outOfTime = (bindingMs: number) => {
-      longestBindingMs = Math.max(longestBindingMs, bindingMs);
-      return shouldStop(2 * longestBindingMs);
-    };
-    while (!shouldStop(2 * longestBatchMs)) {
-      const started = this.context.clock.now();
-      const outcomes = await this.runBatch(outOfTime);
-      longestBatchMs = Math.max(longestBatchMs, this.context.clock.now() - started);
+    const batches = new LongestStep();
+    const bindings = new LongestStep();
+    while (!shouldStop(batches.nextNeedsMs)) {
+      const outcomes = await batches.timed(this.now, () => this.runBatch(bindings, () => shouldStop(bindings.nextNeedsMs)));
       if (outcomes.length === 0) break;
       for (const outcome of outcomes) report[outcome] += 1;
     }
@@ -77,10 +72,10 @@ export class ScheduleCycleController {
 
   /**
    * Handles one batch from the highest band that has messages; an empty result means nothing was
-   * waiting. Told how long the last binding took, `outOfTime` may end the batch early: the bindings
-   * not attempted go back to their queue at once, to be taken by the next cycle.
+   * waiting. `outOfTime`, asked before each binding (whose time `bindings` keeps), may end the batch
+   * early: the bindings not attempted go back to their queue at once, to be taken by the next cycle.
    */
-  async runBatch(outOfTime: (lastBindingMs: number) => boolean = () => false): Promise<Outcome[]> {
+  async runBatch(bindings = new LongestStep(), outOfTime: () => boolean = () => false): Promise<Outcome[]> {
     const { config } = this.context;
     for (const band of config.bands) {
       const queue = this.context.queues.bands.get(band.name);
@@ -92,20 +87,17 @@ export class ScheduleCycleController {
       const outcomes: Outcome[] = [];
       this.passingRoomOn = new Map();
       const ordered = [...deliveries].sort(queueOrder(config.gates.PriorityBasedScheduling));
-      let lastBindingMs = 0;
       for (const [index, delivery] of ordered.entries()) {
-        if (outOfTime(lastBindingMs)) {
+        if (outOfTime()) {
           for (const left of ordered.slice(index)) await queue.retryAfter(left.receipt, 0);
           this.context.metrics.count('BindingsReturnedForTime', {}, ordered.length - index);
           break;
         }
-        const started = this.context.clock.now();
-        const outcome = await this.attempt(delivery.body);
+        const outcome = await bindings.timed(this.now, () => this.attempt(delivery.body));
         if (outcome === 'failed') await queue.retryAfter(delivery.receipt, backoffMs(config, delivery.receiveCount));
         else await queue.delete([delivery.receipt]);
         if (outcome === 'scheduled') this.context.metrics.observe('EnqueueToScheduledMs', this.context.clock.now() - delivery.body.enqueuedAt);
         outcomes.push(outcome);
-        lastBindingMs = this.context.clock.now() - started;
       }
       await this.passRoomOn(this.passingRoomOn, this.live.snapshot);
       return outcomes;
