@@ -99,12 +99,8 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
       items.push(...(result.Items ?? []));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
-    const now = Math.floor(this.clock.now() / 1000);
-    return items
-      .filter((item) => Number(item.expiresAt) > now)
-      .sort((a, b) => String(a.sk).localeCompare(String(b.sk)))
-      .map((item) => JSON.parse(String(item.event)) as KubeEvent)
-      .filter((event) => isSelected(event, selection));
+    const sorted = items.sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
+    return this.unexpired(sorted).filter((event) => isSelected(event, selection));
   }
 
   /**
@@ -114,14 +110,19 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
    */
   async listPage(limit: number, from?: string): Promise<EventPage> {
     const events: KubeEvent[] = [];
-    const now = Math.floor(this.clock.now() / 1000);
     let startKey: Record<string, unknown> | undefined = from === undefined ? undefined : positionKey(from);
     do {
       const result = await this.client.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: startKey, Limit: limit - events.length }));
-      for (const item of result.Items ?? []) if (Number(item.expiresAt) > now) events.push(JSON.parse(String(item.event)) as KubeEvent);
+      events.push(...this.unexpired(result.Items ?? []));
       startKey = result.LastEvaluatedKey;
     } while (startKey && events.length < limit);
     return { events, ...(startKey ? { next: JSON.stringify({ pk: startKey.pk, sk: startKey.sk }) } : {}) };
+  }
+
+  /** The events of the items read that have not expired: DynamoDB removes expired items days late. */
+  private unexpired(items: readonly Record<string, unknown>[]): KubeEvent[] {
+    const now = Math.floor(this.clock.now() / 1000);
+    return items.filter((item) => Number(item.expiresAt) > now).map((item) => JSON.parse(String(item.event)) as KubeEvent);
   }
 
   /** The request for one page of `selection`'s events recorded at `since` or later (by sort key). */
