@@ -126,7 +126,9 @@ function condition(expectedVersion: string | null) {
  * The change feed is the table's local secondary index by version (keys only, consistent reads): a
  * kind's changes since a time are one Query of its partition from that time on, and the objects the
  * reader does not hold yet one BatchGetItem per hundred. A delete leaves a deletion marker in the same
- * transaction (sort key `~<namespace>/<name>`, expiring after a day) so that readers learn of it.
+ * transaction (sort key `~<namespace>/<name>`, expiring after a day) so that readers learn of it, with
+ * the object as it was deleted when the writer gave it (`last`): the feed reads the markers of the
+ * deletions it reports (one BatchGetItem per hundred), so that a watch's DELETED carries the last state.
  */
 export class DynamoDbObjectStore implements ObjectStore {
   constructor(
@@ -140,7 +142,7 @@ export class DynamoDbObjectStore implements ObjectStore {
   }
 
   async getMany<T extends StoredObject>(refs: readonly ObjectRef[]): Promise<Array<T | undefined>> {
-    const found = new Map((await this.itemsAt<T>(refs.map(keyOf))).map((object) => [refKey(refOf(object)), object]));
+    const found = new Map((await this.itemsAt(refs.map(keyOf))).map((item) => fromItem<T>(item)).map((object) => [refKey(refOf(object)), object]));
     return refs.map((ref) => found.get(refKey(ref)));
   }
 
@@ -197,13 +199,16 @@ export class DynamoDbObjectStore implements ObjectStore {
     const changed = await this.changedKeys(group, kind, timePrefix(Number(cursor) - FEED_OVERLAP_MS));
     const deleted = changed.filter((key) => key.sk.startsWith(DELETION_MARKER_PREFIX));
     const written = changed.filter((key) => !key.sk.startsWith(DELETION_MARKER_PREFIX));
-    const changes: StoredChange<T>[] = deleted.map((key) => ({
-      ref: refOfSortKey(group, kind, key.sk.slice(DELETION_MARKER_PREFIX.length)),
-      object: undefined,
-      revision: key.version,
-    }));
+    // A deletion marker holds the object as it was deleted, when its writer gave it.
+    const markers = new Map((await this.itemsAt(deleted.map(({ pk, sk }) => ({ pk, sk })))).map((marker) => [String(marker.sk), marker]));
+    const changes: StoredChange<T>[] = deleted.map((key) => {
+      const marker = markers.get(key.sk);
+      const last = marker?.version === key.version && typeof marker.object === 'string' ? fromItem<T>(marker) : undefined;
+      return { ref: refOfSortKey(group, kind, key.sk.slice(DELETION_MARKER_PREFIX.length)), object: undefined, ...(last ? { last } : {}), revision: key.version };
+    });
     // What was written since may have been written again or deleted: the items as they are now.
-    for (const object of await this.itemsAt<T>(written.map(({ pk, sk }) => ({ pk, sk })))) {
+    for (const item of await this.itemsAt(written.map(({ pk, sk }) => ({ pk, sk })))) {
+      const object = fromItem<T>(item);
       changes.push({ ref: refOf(object), object, revision: object.metadata.resourceVersion ?? '' });
     }
     return { changes, cursor: String(startedAt) };
@@ -264,9 +269,11 @@ export class DynamoDbObjectStore implements ObjectStore {
     return { ...keyOf(refOf(object)), version, object: JSON.stringify({ ...object, metadata }) };
   }
 
-  private deletionMarker(ref: ObjectRef, version: string) {
-    const { pk, sk } = keyOf(ref);
-    return { pk, sk: `${DELETION_MARKER_PREFIX}${sk}`, version, expiresAt: Math.floor(Date.now() / 1000) + DELETION_MARKER_TTL_SECONDS };
+  /** The deletion marker of a delete: the deletion's version, and the object as it was deleted when the writer gave it. */
+  private deletionMarker(write: Extract<Write, { op: 'delete' }>, version: string) {
+    const { pk, sk } = keyOf(write.ref);
+    const last = write.last ? { object: this.item(write.last, version).object } : {};
+    return { pk, sk: `${DELETION_MARKER_PREFIX}${sk}`, version, expiresAt: Math.floor(Date.now() / 1000) + DELETION_MARKER_TTL_SECONDS, ...last };
   }
 
   private async putOne(write: Extract<Write, { op: 'put' }>, version: string): Promise<void> {
@@ -285,7 +292,7 @@ export class DynamoDbObjectStore implements ObjectStore {
       return { ConditionCheck: { TableName: this.tableName, Key: keyOf(write.ref), ...condition(write.expectedVersion) } };
     });
     const markers = writes.flatMap((write, index) =>
-      write.op === 'delete' ? [{ Put: { TableName: this.tableName, Item: this.deletionMarker(write.ref, versions[index]!) } }] : [],
+      write.op === 'delete' ? [{ Put: { TableName: this.tableName, Item: this.deletionMarker(write, versions[index]!) } }] : [],
     );
     await orUnavailable(this.client.send(new TransactWriteCommand({ TransactItems: [...items, ...markers] })));
   }
@@ -313,18 +320,18 @@ export class DynamoDbObjectStore implements ObjectStore {
   }
 
   /** The items at these keys that exist, read consistently, a hundred per request. */
-  private async itemsAt<T extends StoredObject>(keys: ReadonlyArray<{ pk: string; sk: string }>): Promise<T[]> {
-    const objects: T[] = [];
+  private async itemsAt(keys: ReadonlyArray<{ pk: string; sk: string }>): Promise<Array<Record<string, unknown>>> {
+    const items: Array<Record<string, unknown>> = [];
     for (let start = 0; start < keys.length; start += MAX_BATCH_GET_ITEMS) {
       let pending: Array<Record<string, unknown>> = keys.slice(start, start + MAX_BATCH_GET_ITEMS);
       while (pending.length > 0) {
         const result = await orUnavailable(this.client.send(
           new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
         ));
-        for (const item of result.Responses?.[this.tableName] ?? []) objects.push(fromItem<T>(item));
+        items.push(...(result.Responses?.[this.tableName] ?? []));
         pending = result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
       }
     }
-    return objects;
+    return items;
   }
 }

@@ -52,7 +52,7 @@ export function allocationChangeFrom(current: (cluster: string) => ClusterAlloca
     );
     placedAfter.set(cluster, placed);
     if (record && Object.keys(placed).length === 0) {
-      writes.push({ op: 'delete', ref: allocationRef(cluster), expectedVersion: record.metadata.resourceVersion ?? '' });
+      writes.push({ op: 'delete', ref: allocationRef(cluster), expectedVersion: record.metadata.resourceVersion ?? '', last: record });
       continue;
     }
     const object: ClusterAllocation = {

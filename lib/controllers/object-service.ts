@@ -172,7 +172,7 @@ export class ObjectService {
     if (isBinding(existing) || isEvent(existing)) {
       forbid(existing, [{ field: 'kind', message: `${existing.kind} objects are managed by outrank; delete the resource template instead` }]);
     }
-    if (!options.dryRun) await this.context.store.transact([{ op: 'delete', ref, expectedVersion: existing.metadata.resourceVersion ?? '' }]);
+    if (!options.dryRun) await this.context.store.transact([{ op: 'delete', ref, expectedVersion: existing.metadata.resourceVersion ?? '', last: existing }]);
     return existing;
   }
 

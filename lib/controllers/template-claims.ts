@@ -239,7 +239,7 @@ export class TemplateClaims {
     addPlacedUsage(deltas, binding, -1);
     const allocations = await allocationChange(this.context.store, deltas);
     await this.context.store.transact([
-      { op: 'delete', ref: refOf(binding), expectedVersion: binding.metadata.resourceVersion ?? '' },
+      { op: 'delete', ref: refOf(binding), expectedVersion: binding.metadata.resourceVersion ?? '', last: binding },
       ...allocations.writes,
     ]);
     const cause = `${bindingGroupId(bindingRefOf(binding))}@${binding.metadata.resourceVersion ?? '0'}@deleted`;

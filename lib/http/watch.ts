@@ -17,8 +17,8 @@ import { ApiError, failureStatus } from './status';
  *   version itself names. A version the feed no longer
  *   reaches is an ERROR event with a 410 Expired Status, and the client lists again. Without a
  *   selector nothing but those changes is read (informers watch again every few minutes, and the
- *   kind may hold 10,000 bindings), so an object deleted before the watch saw it is DELETED with its
- *   name and the deletion's version only; Kubernetes, from its watch cache, sends the last state.
+ *   kind may hold 10,000 bindings): a DELETED carries the object as the feed's deletion kept it (as it
+ *   was deleted), or its name and the deletion's version when the deleter did not give it.
  * - Label and field selectors as in Kubernetes: an object that comes to match is ADDED, one that stops
  *   matching is DELETED. From a version, such a watch reads the kind once to know what the client
  *   holds; the store keeps no earlier states, so an object changed between the version and that read
@@ -168,7 +168,7 @@ class StoreWatch implements OpenWatch {
     const wasMatching = previous !== undefined ? this.selection.matches(previous) : unknown && change.created !== true;
     if (change.object === undefined) {
       this.known.delete(key);
-      if (wasMatching) await sink.send({ type: 'DELETED', object: deletedObject(previous, change, this.route) });
+      if (wasMatching) await sink.send({ type: 'DELETED', object: deletedObject(previous ?? change.last, change, this.route) });
       return;
     }
     this.known.set(key, change.object);

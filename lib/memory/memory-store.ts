@@ -180,8 +180,9 @@ export class MemoryObjectStore implements ObjectStore {
       this.sequence += 1;
       const revision = String(this.sequence);
       if (write.op === 'delete') {
+        const last = objects.objects.get(key);
         objects.delete(key);
-        const change: StoredChange = { ref, object: undefined, revision };
+        const change: StoredChange = { ref, object: undefined, ...(last ? { last } : {}), revision };
         committed.push(change);
         objects.record(key, this.sequence, change);
         return undefined;

@@ -13,7 +13,16 @@ export interface StoredObject {
  */
 export type Write =
   | { readonly op: 'put'; readonly object: StoredObject; readonly expectedVersion: string | null }
-  | { readonly op: 'delete'; readonly ref: ObjectRef; readonly expectedVersion: string }
+  | {
+      readonly op: 'delete';
+      readonly ref: ObjectRef;
+      readonly expectedVersion: string;
+      /**
+       * The object as read at `expectedVersion`: kept with the deletion (on DynamoDB in its marker), so
+       * that the change feed can say what was deleted. The in-memory store has it already.
+       */
+      readonly last?: StoredObject;
+    }
   | { readonly op: 'check'; readonly ref: ObjectRef; readonly expectedVersion: string | null };
 
 /**
@@ -58,6 +67,8 @@ export interface StoredChange<T extends StoredObject = StoredObject> {
   readonly ref: ObjectRef;
   /** The object as written; undefined when the change deleted it. */
   readonly object: T | undefined;
+  /** For a deletion: the object as it was deleted, when the store kept it (deleted with `last`). */
+  readonly last?: T;
   /**
    * Orders the changes of one object (compareRevisions): of two changes of the same object, the one
    * with the greater revision is the later. A put's revision is the resourceVersion it wrote.

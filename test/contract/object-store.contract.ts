@@ -198,6 +198,16 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
         expect(await store.get(ref('gone'))).toBeUndefined();
       });
 
+      it('gives a deletion with the object as it was deleted, as the deleter read it', async () => {
+        const [gone] = await store.transact([{ op: 'put', object: deployment('gone', 'default', 3), expectedVersion: null }]);
+        const page = await store.changes('apps', 'Deployment');
+        await store.transact([{ op: 'delete', ref: ref('gone'), expectedVersion: gone!.metadata.resourceVersion!, last: gone! }]);
+        const deletion = latest((await store.changes('apps', 'Deployment', page.cursor)).changes).get('gone')!;
+        expect(deletion.object).toBeUndefined();
+        const { resourceVersion: _version, ...metadata } = gone!.metadata;
+        expect(deletion.last).toMatchObject({ ...gone, metadata });
+      });
+
       it('gives a deleted object that was created again as it is now', async () => {
         const [first] = await store.transact([{ op: 'put', object: deployment('web'), expectedVersion: null }]);
         const page = await store.changes('apps', 'Deployment');
