@@ -10,3 +10,13 @@ export function frozenCopy<T>(value: T): T {
   for (const key of Object.keys(value)) copy[key] = frozenCopy((value as Record<string, unknown>)[key]);
   return Object.freeze(copy) as T;
 }
+
+/**
+ * Freezes JSON-like data where it is, deeply, for data handed over whole (nobody else keeps a reference
+ * to change it): the same guarantee as frozenCopy without a second copy of a large state.
+ */
+export function frozenInPlace<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const field of Object.values(value)) frozenInPlace(field);
+  return Object.freeze(value);
+}

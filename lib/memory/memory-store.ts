@@ -1,6 +1,6 @@
 import { compareStorageKeys, refKey, refOf, storageKey, type ObjectRef } from '../api/kinds';
 import { ConflictError, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
-import { frozenCopy } from './frozen-copy';
+import { frozenCopy, frozenInPlace } from './frozen-copy';
 
 /** An object's key within its kind: its place in the kind's order (storageKey). */
 function objectKey(ref: Pick<ObjectRef, 'namespace' | 'name'>): string {
@@ -159,9 +159,10 @@ export class MemoryObjectStore implements ObjectStore {
   /**
    * Writes a state copied from another store as it is, telling no commit listener: readers find it
    * whole at their first read, as a warm informer's cache holds a fleet without a change announced.
+   * The objects are handed over: frozen where they are, not copied again (a fleet's state is large).
    */
   restore(objects: readonly StoredObject[]): void {
-    this.commit(objects.map((object) => ({ op: 'put', object, expectedVersion: null })), false);
+    this.commit(objects.map((object) => ({ op: 'put', object: frozenInPlace(object), expectedVersion: null })), false);
   }
 
   private commit(writes: readonly Write[], announce: boolean): Array<StoredObject | undefined> {

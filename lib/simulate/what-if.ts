@@ -23,7 +23,7 @@ const nameOf = (binding: SimulatedBinding) => (binding.namespace ? `${binding.na
 /**
  * Copies `live` into an in-memory system (the same controllers `outrank simulate` runs) as it is, no
  * change announced, so the controllers start from it as warm informers would instead of deciding every
- * template's claim again; applies `manifests` through the same write path as the API, lets the system
+ * template's claim again (`live` is handed over: frozen where it is, not copied); applies `manifests` through the same write path as the API, lets the system
  * settle, and reports what changed. Its cost is the copy (every object of the fleet, once) and the
  * work the manifests cause.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frozenCopy } from '../../../lib/memory/frozen-copy';
+import { frozenCopy, frozenInPlace } from '../../../lib/memory/frozen-copy';
 
 describe('frozenCopy', () => {
   it('copies what is not frozen and freezes every level of the copy', () => {
@@ -26,5 +26,18 @@ describe('frozenCopy', () => {
     expect(frozenCopy({ a: undefined, b: null, c: 0, d: '' })).toEqual({ a: undefined, b: null, c: 0, d: '' });
     expect(frozenCopy('text')).toBe('text');
     expect(frozenCopy(null)).toBe(null);
+  });
+});
+
+describe('frozenInPlace', () => {
+  it('freezes every level where it is, copying nothing', () => {
+    const original = { spec: { replicas: 2, clusters: [{ name: 'm1' }] }, labels: { a: 'b' }, none: null };
+    const clusters = original.spec.clusters;
+    expect(frozenInPlace(original)).toBe(original);
+    expect(original.spec.clusters).toBe(clusters);
+    for (const part of [original, original.spec, clusters, clusters[0], original.labels]) expect(Object.isFrozen(part)).toBe(true);
+    expect(() => {
+      clusters[0]!.name = 'changed';
+    }).toThrow(TypeError);
   });
 });

@@ -60,8 +60,12 @@ describe('the in-memory store', () => {
     const store = new MemoryObjectStore();
     const announced: string[] = [];
     store.onCommit((changes) => announced.push(...changes.map((change) => change.ref.name)));
-    store.restore([configMap('a', 1), { ...configMap('b', 2), metadata: { name: 'b', namespace: 'default', resourceVersion: 'elsewhere-7' } } as StoredObject]);
+    const a = configMap('a', 1);
+    store.restore([a, { ...configMap('b', 2), metadata: { name: 'b', namespace: 'default', resourceVersion: 'elsewhere-7' } } as StoredObject]);
     expect(announced).toEqual([]);
+    // Handed over, not copied: frozen where it is, so that nothing changes what the store holds.
+    expect(Object.isFrozen((a as unknown as { data: object }).data)).toBe(true);
+    expect(((await store.get(ref('a'))) as unknown as { data: object }).data).toBe((a as unknown as { data: object }).data);
     const page = await store.changes('', 'ConfigMap');
     expect([...latestByName(page).keys()].sort()).toEqual(['a', 'b']);
     // Versions are this store's: a write conditional on one it gave succeeds, and is announced.
