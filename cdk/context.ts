@@ -13,6 +13,7 @@ export const CONTEXT = {
   lambdaEventSources: 'outrank:lambdaEventSources',
   sourceMaps: 'outrank:sourceMaps',
   watchFunctionUrl: 'outrank:watchFunctionUrl',
+  apiMemorySize: 'outrank:apiMemorySize',
 } as const;
 
 const REMOVAL_POLICIES: Record<string, RemovalPolicy> = { retain: RemovalPolicy.RETAIN, destroy: RemovalPolicy.DESTROY };
@@ -57,6 +58,8 @@ export function stackPropsFromContext(node: Node): OutrankStackProps {
   if (sourceMaps !== undefined && typeof sourceMaps !== 'boolean') throw invalid(CONTEXT.sourceMaps, 'true or false', sourceMaps);
   const watchFunctionUrl = read(node, CONTEXT.watchFunctionUrl);
   if (watchFunctionUrl !== undefined && typeof watchFunctionUrl !== 'boolean') throw invalid(CONTEXT.watchFunctionUrl, 'true or false', watchFunctionUrl);
+  const apiMemorySize = read(node, CONTEXT.apiMemorySize);
+  if (apiMemorySize !== undefined && typeof apiMemorySize !== 'number') throw invalid(CONTEXT.apiMemorySize, 'a number of MB', apiMemorySize);
   return {
     prefix: prefix === undefined ? undefined : String(prefix),
     settings: settings as OutrankSettingsWithTenancy | undefined,
@@ -65,5 +68,6 @@ export function stackPropsFromContext(node: Node): OutrankStackProps {
     lambdaEventSources,
     sourceMaps,
     watchFunctionUrl,
+    apiMemorySize,
   };
 }

@@ -15,6 +15,8 @@ export interface HandlerFunctionProps {
   readonly environment: Record<string, string>;
   readonly timeout: Duration;
   readonly reservedConcurrentExecutions?: number;
+  /** MB. Default 512. */
+  readonly memorySize?: number;
   readonly removalPolicy: RemovalPolicy;
   /** Ship the source map and run with --enable-source-maps. */
   readonly sourceMaps: boolean;
@@ -43,7 +45,7 @@ export function handlerFunction(scope: Construct, id: string, props: HandlerFunc
     handler: 'handler',
     runtime: Runtime.NODEJS_20_X,
     architecture: Architecture.ARM_64,
-    memorySize: 512,
+    memorySize: props.memorySize ?? 512,
     timeout: props.timeout,
     reservedConcurrentExecutions: props.reservedConcurrentExecutions,
     role,

@@ -52,9 +52,16 @@ export interface OutrankStackProps extends StackProps {
    * within its concurrency and its 29 s, instead of timing out writes under a flood.
    */
   readonly apiThrottle?: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
+   * Memory (MB) of the functions that serve the API, api and watch. Default 512, which holds a what-if
+   * (`POST /outrank/v1/whatif`, a copy of the whole live state) up to about 20,000 workloads; a what-if
+   * of 30,000 needs about 460 MB besides the read.
+   */
+  readonly apiMemorySize?: number;
 }
 
 const DEFAULT_SCHEDULE_CYCLE_CONCURRENCY = 4;
+const DEFAULT_API_MEMORY_MB = 512;
 const DEFAULT_API_THROTTLE = { rateLimit: 100, burstLimit: 200 };
 
 /** How often EventBridge starts a schedule cycle (a backstop for lost ticks) and a reconcile, as the local runtime does. */
@@ -147,6 +154,11 @@ export class OutrankStack extends Stack {
     if (!Number.isInteger(reservedConcurrency) || reservedConcurrency < 1) {
       throw new Error(`scheduleCycleReservedConcurrency must be a whole number of at least 1, not ${reservedConcurrency}`);
     }
+    const apiMemorySize = props.apiMemorySize ?? DEFAULT_API_MEMORY_MB;
+    // Lambda's own limits.
+    if (!Number.isInteger(apiMemorySize) || apiMemorySize < 128 || apiMemorySize > 10_240) {
+      throw new Error(`apiMemorySize must be a whole number of MB from 128 to 10240, not ${apiMemorySize}`);
+    }
 
     const definitions = resourceDefinitions(prefix, bands);
     const objects = table(this, 'ObjectsTable', definitions.objectsTable, removalPolicy);
@@ -171,7 +183,7 @@ export class OutrankStack extends Stack {
     const common = { prefix, environment, removalPolicy, sourceMaps: props.sourceMaps ?? false };
     // api stays within API Gateway's 30 s; a queue-triggered function within its queue's visibility
     // timeout (which Lambda requires), so no message comes back while the invocation holding it runs.
-    const api = handlerFunction(this, 'ApiFunction', { ...common, handler: 'api', timeout: Duration.seconds(29) });
+    const api = handlerFunction(this, 'ApiFunction', { ...common, handler: 'api', timeout: Duration.seconds(29), memorySize: apiMemorySize });
     const policyChangeFunction = handlerFunction(this, 'PolicyChangeFunction', { ...common, handler: 'policy-change', timeout: Duration.seconds(30) });
     const bindingEnqueueFunction = handlerFunction(this, 'BindingEnqueueFunction', { ...common, handler: 'binding-enqueue', timeout: Duration.seconds(30) });
     const scheduleCycle = handlerFunction(this, 'ScheduleCycleFunction', {
@@ -183,7 +195,7 @@ export class OutrankStack extends Stack {
     const reconcile = handlerFunction(this, 'ReconcileFunction', { ...common, handler: 'reconcile', timeout: Duration.minutes(1) });
     // Watches stream for minutes, which API Gateway cannot: a function URL streams its responses
     // (RESPONSE_STREAM) for up to the function's 15 minutes, then the client watches again.
-    const watch = handlerFunction(this, 'WatchFunction', { ...common, handler: 'watch', timeout: Duration.minutes(15) });
+    const watch = handlerFunction(this, 'WatchFunction', { ...common, handler: 'watch', timeout: Duration.minutes(15), memorySize: apiMemorySize });
     const watchUrl = (props.watchFunctionUrl ?? true)
       ? watch.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM, invokeMode: lambda.InvokeMode.RESPONSE_STREAM })
       : undefined;

@@ -25,6 +25,7 @@ const { stack } = outrankApp({
   'outrank:lambdaEventSources': 'false',
   'outrank:sourceMaps': 'true',
   'outrank:watchFunctionUrl': 'false',
+  'outrank:apiMemorySize': '1769',
 });
 const model = new TemplateModel(Template.fromStack(stack));
 
@@ -59,6 +60,18 @@ describe('stack properties from context', () => {
     expect(model.ofType('AWS::Lambda::Url')).toEqual([]);
   });
 
+  it('give the functions serving the API the memory asked, what-if copying the whole live state; the others keep 512 MB', () => {
+    const memory = Object.fromEntries(model.ofType('AWS::Lambda::Function').map(([, fn]) => [fn.Properties.FunctionName, fn.Properties.MemorySize]));
+    expect(memory).toEqual({
+      'acme-api': 1769,
+      'acme-watch': 1769,
+      'acme-policy-change': 512,
+      'acme-binding-enqueue': 512,
+      'acme-schedule-cycle': 512,
+      'acme-reconcile': 512,
+    });
+  });
+
   it('ship source maps when asked, with Node.js told to use them', () => {
     for (const [, fn] of model.ofType('AWS::Lambda::Function')) expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
   });
@@ -72,6 +85,7 @@ describe('stack properties that cannot work', () => {
     ['outrank:lambdaEventSources', 'no'],
     ['outrank:sourceMaps', 'yes'],
     ['outrank:watchFunctionUrl', 'off'],
+    ['outrank:apiMemorySize', '1GB'],
   ])('are refused from context: %s=%s', (key, value) => {
     expect(() => outrankApp({ [key]: value })).toThrow(key);
   });
@@ -81,6 +95,8 @@ describe('stack properties that cannot work', () => {
     ['no band at all', { settings: { bands: [] } }],
     ['an unknown gate', { settings: { gates: { Preemption: true } } as never }],
     ['no concurrency for schedule cycles', { scheduleCycleReservedConcurrency: 0 }],
+    ['less memory for the API than Lambda gives', { apiMemorySize: 64 }],
+    ['more memory for the API than Lambda gives', { apiMemorySize: 20_480 }],
   ])('are refused before anything is built: %s', (_, props) => {
     expect(() => new OutrankStack(new App(), 'Refused', props)).toThrow();
   });
