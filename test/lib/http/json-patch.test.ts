@@ -27,6 +27,16 @@ describe('JSON patch', () => {
     expect(reply.body.metadata.labels).toEqual({ tier: 'web' });
   });
 
+  it('takes a patch of no operations as Kubernetes does: 200, the object as it was, nothing written', async () => {
+    const api = await withDeployment();
+    const before = await api.snapshot();
+    const stored = await api.get(item);
+    const reply = await api.send('PATCH', item, { contentType: JSON_PATCH, body: [] });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body.metadata.resourceVersion).toBe(stored.body.metadata.resourceVersion);
+    expect(await api.snapshot()).toEqual(before);
+  });
+
   it.each([
     ['a failed test', [{ op: 'test', path: '/spec/replicas', value: 9 }, { op: 'replace', path: '/spec/replicas', value: 3 }], 422],
     ['a path that does not resolve', [{ op: 'remove', path: '/spec/nothing' }], 422],
