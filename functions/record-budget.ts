@@ -10,7 +10,7 @@ export const STOP_TAKING_WORK_MS = 5_000;
 
 /** The time an invocation has for its records, one after another (LongestStep's rule). */
 export class RecordBudget {
-  private readonly records = new LongestStep();
+  private readonly records = new LongestStep(Date.now);
 
   constructor(private readonly context: Pick<Context, 'getRemainingTimeInMillis'>) {}
 
@@ -20,6 +20,6 @@ export class RecordBudget {
     if (this.context.getRemainingTimeInMillis() < neededMs) {
       throw new Error(`left for ${leftFor}: under ${neededMs} ms of the invocation's time remained`);
     }
-    return this.records.timed(Date.now, work);
+    return this.records.timed(work);
   }
 }

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { refKey, refOf, storageKey, type ObjectRef } from '../../lib/api/kinds';
-import { ConflictError, StoreTimeoutError, UnavailableError, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
+import { ConflictError, StoreTimeoutError, UnavailableError, withoutResourceVersion, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
 import { CHANGE_FEED_INDEX } from './definitions';
 
 /** DynamoDB allows at most this many items in one TransactWriteItems. */
@@ -265,8 +265,7 @@ export class DynamoDbObjectStore implements ObjectStore {
   }
 
   private item(object: StoredObject, version: string): Item {
-    const { resourceVersion: _ignored, ...metadata } = object.metadata;
-    return { ...keyOf(refOf(object)), version, object: JSON.stringify({ ...object, metadata }) };
+    return { ...keyOf(refOf(object)), version, object: JSON.stringify({ ...object, metadata: withoutResourceVersion(object.metadata) }) };
   }
 
   /** The deletion marker of a delete: the deletion's version, and the object as it was deleted when the writer gave it. */

@@ -7,18 +7,20 @@
 export class LongestStep {
   private longestMs = 0;
 
+  constructor(private readonly now: () => number) {}
+
   /** What the next step is given room for: twice the longest so far. */
   get nextNeedsMs(): number {
     return 2 * this.longestMs;
   }
 
   /** Times `work`, failed or not. */
-  async timed<T>(now: () => number, work: () => Promise<T>): Promise<T> {
-    const started = now();
+  async timed<T>(work: () => Promise<T>): Promise<T> {
+    const started = this.now();
     try {
       return await work();
     } finally {
-      this.longestMs = Math.max(this.longestMs, now() - started);
+      this.longestMs = Math.max(this.longestMs, this.now() - started);
     }
   }
 }

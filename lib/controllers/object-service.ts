@@ -14,7 +14,7 @@ import {
   POLICY_NAMESPACE_LABEL,
   type ResourceBinding,
 } from '../api/resource-binding';
-import { ConflictError, MAX_OBJECT_BYTES, type StoredObject } from '../ports/object-store';
+import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
 import { requestScheduling } from './binding-requests';
 import { serverSideApplied, updatedManagedFields } from './server-side-apply';
 import type { ControllerContext } from './context';
@@ -269,21 +269,11 @@ function patchedVersion(patch: unknown): unknown {
 
 /** The object as it is to be written over `existing`: its creation time and generation set, no resourceVersion. */
 function stamped(object: KubeObject, existing: KubeObject | undefined, now: string): KubeObject {
-  const metadata = unversioned(object.metadata);
+  const metadata = withoutResourceVersion(object.metadata);
   return {
     ...object,
     metadata: { ...metadata, creationTimestamp: existing?.metadata.creationTimestamp ?? now, generation: nextGeneration(object, existing) },
   } as KubeObject;
-}
-
-/**
- * The metadata without a resourceVersion: as given when it has none (most writes), since copying
- * without a key is V8's slow path and every write passes here.
- */
-function unversioned<T extends { readonly resourceVersion?: string }>(metadata: T): Omit<T, 'resourceVersion'> {
-  if (!('resourceVersion' in metadata)) return metadata;
-  const { resourceVersion: _version, ...rest } = metadata;
-  return rest;
 }
 
 function withVersion(object: KubeObject, resourceVersion: string | undefined): KubeObject {
@@ -291,7 +281,7 @@ function withVersion(object: KubeObject, resourceVersion: string | undefined): K
 }
 
 function withoutVersion(object: KubeObject): unknown {
-  return { ...object, metadata: unversioned(object.metadata) };
+  return { ...object, metadata: withoutResourceVersion(object.metadata) };
 }
 
 function nextGeneration(object: KubeObject, existing: KubeObject | undefined): number {

@@ -47,7 +47,6 @@ export class ScheduleCycleController {
   private readonly live: LiveSnapshot;
   /** The clusters the woken bindings of the batch in hand that did not fit after all were woken for (passRoomOn). */
   private passingRoomOn = new Map<string, ResourceBinding>();
-  private readonly now = () => this.context.clock.now();
 
   constructor(private readonly context: ControllerContext) {
     this.live = liveSnapshot(context);
@@ -60,10 +59,11 @@ export class ScheduleCycleController {
    */
   async run(shouldStop: (neededMs: number) => boolean = () => false): Promise<CycleReport> {
     const report = { scheduled: 0, unschedulable: 0, skipped: 0, failed: 0 };
-    const batches = new LongestStep();
-    const bindings = new LongestStep();
+    const now = () => this.context.clock.now();
+    const batches = new LongestStep(now);
+    const bindings = new LongestStep(now);
     while (!shouldStop(batches.nextNeedsMs)) {
-      const outcomes = await batches.timed(this.now, () => this.runBatch(bindings, () => shouldStop(bindings.nextNeedsMs)));
+      const outcomes = await batches.timed(() => this.runBatch(bindings, () => shouldStop(bindings.nextNeedsMs)));
       if (outcomes.length === 0) break;
       for (const outcome of outcomes) report[outcome] += 1;
     }
@@ -75,7 +75,7 @@ export class ScheduleCycleController {
    * waiting. `outOfTime`, asked before each binding (whose time `bindings` keeps), may end the batch
    * early: the bindings not attempted go back to their queue at once, to be taken by the next cycle.
    */
-  async runBatch(bindings = new LongestStep(), outOfTime: () => boolean = () => false): Promise<Outcome[]> {
+  async runBatch(bindings = new LongestStep(() => this.context.clock.now()), outOfTime: () => boolean = () => false): Promise<Outcome[]> {
     const { config } = this.context;
     for (const band of config.bands) {
       const queue = this.context.queues.bands.get(band.name);
@@ -93,7 +93,7 @@ export class ScheduleCycleController {
           this.context.metrics.count('BindingsReturnedForTime', {}, ordered.length - index);
           break;
         }
-        const outcome = await bindings.timed(this.now, () => this.attempt(delivery.body));
+        const outcome = await bindings.timed(() => this.attempt(delivery.body));
         if (outcome === 'failed') await queue.retryAfter(delivery.receipt, backoffMs(config, delivery.receiveCount));
         else await queue.delete([delivery.receipt]);
         if (outcome === 'scheduled') this.context.metrics.observe('EnqueueToScheduledMs', this.context.clock.now() - delivery.body.enqueuedAt);
