@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { delimiter } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startSerializingProxy } from './serializing-proxy';
 
 export interface AwsEndpoint {
@@ -76,9 +78,18 @@ export async function startAwsEndpoint(): Promise<AwsEndpoint> {
   };
 }
 
+/**
+ * The environment of a moto_server started here: its Python loads moto/sitecustomize.py, which makes a
+ * DynamoDB transaction back up only the items it writes rather than copying whole tables (see there).
+ */
+export function withMotoPatches(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const patches = fileURLToPath(new URL('./moto', import.meta.url));
+  return { ...env, PYTHONPATH: env.PYTHONPATH ? `${patches}${delimiter}${env.PYTHONPATH}` : patches };
+}
+
 async function startMoto(): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freeLoopbackPort();
-  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore', env: withMotoPatches(process.env) });
   const spawnFailure = new Promise<never>((_, reject) => {
     child.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new MissingEmulatorError() : error));
   });

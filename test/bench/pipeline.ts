@@ -198,6 +198,17 @@ function requestUnits(counts: readonly RequestCount[], transactItems: number): {
   };
 }
 
+/** What the handlers threw, each distinct first line once with how often: a count alone does not say what went wrong. */
+function handlerErrorLines(errors: readonly unknown[]): string[] {
+  const counts = new Map<string, number>();
+  for (const error of errors) {
+    const line = (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).split('\n')[0]!;
+    counts.set(line, (counts.get(line) ?? 0) + 1);
+  }
+  if (counts.size === 0) return [];
+  return ['', 'Handler errors, by first line:', '', ...[...counts].map(([line, count]) => `- ${count} × ${line}`)];
+}
+
 export interface PipelineResult {
   readonly markdown: string;
 }
@@ -270,14 +281,15 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
       'policy-change (the objects table\'s stream and its queue) and binding-enqueue are polled as their event source mappings would poll them;',
       `schedule-cycle runs as up to ${CYCLES} concurrent cycles, one per tick delivered (one when none was, as the schedule`,
       'starts one every minute), each with its own clients, informers and live snapshot. Everything',
-      'in this process but moto. The clock starts at the first POST of the running fleet. moto deep-copies the whole',
-      'table for each item of a TransactWriteItems, so its time per transaction grows with the table: the wall-clock',
-      'figures here are moto\'s, the request counts are what carries over to DynamoDB.',
+      'in this process but the emulator. The clock starts at the first POST of the running fleet. The wall-clock figures',
+      'here are the emulator\'s (a moto started here backs up only the items a transaction writes: functions/local/moto/),',
+      'the request counts are what carries over to DynamoDB.',
       '',
       table(
         ['bindings', 'scheduling commits', 'preemptions', 'seconds', 'commits/s', 'enqueue → Scheduled p50 ms', 'p99 ms', 'commit conflicts', 'conflict rate', 'handler errors'],
         [[bindings.length, commits, preemptions, fmt(seconds), fmt(commits / seconds), fmt(latency.p50Ms), fmt(latency.p99Ms), conflicts, `${fmt((100 * conflicts) / Math.max(1, commits))} %`, errors.length]],
       ),
+      ...handlerErrorLines(errors),
       '',
       'Latency runs from the `enqueuedAt` of the binding\'s first band message to its `Scheduled=True` transition.',
       '',
@@ -328,5 +340,6 @@ export async function memoryPipelineBenchmark(log: (line: string) => void): Prom
       ['scheduling commits', 'preemptions', 'seconds', 'commits/s', 'CPU s', 'handler errors'],
       [[commits, system.metrics.counter('BindingPreemptions'), fmt(seconds), fmt(commits / seconds), fmt((used.user + used.system) / 1e6), system.handlerErrors.length]],
     ),
+    ...handlerErrorLines(system.handlerErrors),
   ].join('\n');
 }

@@ -2,7 +2,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
 import { DynamoStreamPoller, localStreamsClient, type StreamHandler, type StreamStart } from '../../functions/local/stream-poller';
-import type { StoredObject } from '../../lib/ports/object-store';
+import { ConflictError, type StoredObject } from '../../lib/ports/object-store';
 import { provisionTestAws } from '../support/aws';
 
 const deployment = (name: string): StoredObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'default' } });
@@ -37,6 +37,25 @@ describe('the local event source mapping of the objects table\'s stream (on the 
     expect(await poller.pollOnce(0)).toBe(0);
     // The delete is the object's removal and its deletion marker's insert.
     expect(seen).toEqual(['default/a', 'default/b', 'default/b', '~default/b']);
+    expect(errors).toEqual([]);
+  });
+
+  it('hands on nothing of a cancelled transaction, whose writes before the failed condition are undone', async () => {
+    const seen: Array<string | undefined> = [];
+    const { store, poller, errors } = await setUp(async (event) => void seen.push(...sortKeys(event)));
+    const [a] = await store.transact([{ op: 'put', object: deployment('a'), expectedVersion: null }]);
+    await poller.pollOnce(0);
+    const scaled: StoredObject & { spec: unknown } = { ...deployment('a'), spec: { replicas: 5 } };
+    const cancelled = store.transact([
+      { op: 'put', object: scaled, expectedVersion: a!.metadata.resourceVersion! },
+      { op: 'put', object: deployment('b'), expectedVersion: null },
+      { op: 'put', object: deployment('c'), expectedVersion: 'stale' },
+    ]);
+    await expect(cancelled).rejects.toBeInstanceOf(ConflictError);
+    await store.transact([{ op: 'put', object: deployment('d'), expectedVersion: null }]);
+    await poller.pollOnce(0);
+    expect(seen).toEqual(['default/a', 'default/d']);
+    expect(await store.getMany(['a', 'b'].map((name) => ({ group: 'apps', kind: 'Deployment', namespace: 'default', name })))).toEqual([a, undefined]);
     expect(errors).toEqual([]);
   });
 
