@@ -79,10 +79,6 @@ export function refKey(ref: ObjectRef): string {
   return `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}`;
 }
 
-export function sameRef(a: ObjectRef, b: ObjectRef): boolean {
-  return a.group === b.group && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
-}
-
 /** "default/web" or "web", as kubectl names objects. */
 export function displayName(ref: { namespace?: string; name: string }): string {
   return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;

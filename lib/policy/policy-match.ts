@@ -1,6 +1,6 @@
 import { matchesLabelSelector } from '../api/label-selector';
 import type { AnyPropagationPolicy, ResourceSelector } from '../api/propagation-policy';
-import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
+import type { ResourceTemplate } from '../api/resource-template';
 
 /**
  * How precisely a policy selects a template (Karmada's implicit priority): by name beats by label
@@ -25,15 +25,6 @@ function selectorSpecificity(selector: ResourceSelector, template: ResourceTempl
     return matchesLabelSelector(selector.labelSelector, template.metadata.labels) ? Specificity.LabelSelector : Specificity.None;
   }
   return Specificity.KindOnly;
-}
-
-/**
- * Where the templates a selector can match are stored: its group and kind, in the policy's namespace for a
- * PropagationPolicy, else in the selector's (every namespace when it names none).
- */
-export function selectorScope(policy: AnyPropagationPolicy, selector: ResourceSelector): { group: string; kind: string; namespace: string | undefined } {
-  const namespace = policy.kind === 'PropagationPolicy' ? policy.metadata.namespace : selector.namespace;
-  return { group: apiGroupOf(selector.apiVersion), kind: selector.kind, namespace };
 }
 
 /** The best specificity over the policy's selectors; a PropagationPolicy only sees its own namespace. */

@@ -56,7 +56,7 @@ export class FaultPlan {
     this.calls.push({ caller: this.running, call: name });
     if (this.fault?.k !== this.calls.length) return call();
     if (this.fault.kind === 'throttling') throw awsError('ThrottlingException', 'Rate exceeded (injected)');
-    const result = await call();
+    await call();
     if (this.fault.kind === 'timeout') throw awsError('TimeoutError', 'Connection timed out after the request was sent (injected)');
     this.crashCurrent?.(new HandlerCrash(this.running));
     // Never settles: the process is gone, nothing after this call runs.
