@@ -282,7 +282,7 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
       `schedule-cycle runs as up to ${CYCLES} concurrent cycles, one per tick delivered (one when none was, as the schedule`,
       'starts one every minute), each with its own clients, informers and live snapshot. Everything',
       'in this process but the emulator. The clock starts at the first POST of the running fleet. The wall-clock figures',
-      'here are the emulator\'s (a moto started here backs up only the items a transaction writes: functions/local/moto/),',
+      'here are the emulator\'s (a moto started here runs with the changes in functions/local/moto/),',
       'the request counts are what carries over to DynamoDB.',
       '',
       table(

@@ -1,29 +1,42 @@
 """Loaded by the Python of a moto_server that outrank starts (PYTHONPATH names this folder).
 
-moto backs up a DynamoDB transaction by deep-copying each table it names, once for every item it
-writes, the table's stream records included, so that it can put the tables back if the transaction
-is cancelled. Each transaction then costs time in the size of the table and in every write the
-table has ever streamed: at 3,000 items a three-item transaction takes most of a second, and a
-local fleet slows down with every write. Putting the copies back also strands the stream's readers:
-an open shard iterator goes on reading the replaced table's stream, which holds the cancelled writes
-and never the later ones. Here a transaction backs up only what it can change (the items it names and
-the length of each stream) and puts back just that, in the same table, when it is cancelled, as
-DynamoDB would leave it: no cancelled write is kept or streamed.
+moto's answers are kept; what changes is what they cost, which in moto grows with the table or with
+everything written so far, so that a local fleet slows down with every write:
 
-A moto that does not look as expected here runs unchanged.
+- Transactions. moto backs up a DynamoDB transaction by deep-copying each table it names, once for
+  every item it writes, the table's stream records included, to put the copies back if the
+  transaction is cancelled: at 3,000 items a three-item transaction took most of a second. Putting
+  the copies back also stranded the stream's readers: an open shard iterator went on reading the
+  replaced table's stream, which held the cancelled writes and never the later ones. Here a
+  transaction backs up only what it can change (the items it names and the length of each stream)
+  and puts back just that, in the same table, when it is cancelled, as DynamoDB would leave it.
+- Queries. moto reads a Query's candidates from every item of the table, sorted, for each request.
+  A Query of the table or of a local secondary index names one partition, and only that partition
+  is read here; global secondary indexes are read as moto reads them.
+- Requests. moto lists its own package directory for every request, under the lock that serialises
+  requests; the list is read once here. Request lines are not logged (werkzeug's INFO lines, written
+  through colorama, took a tenth of moto's time); warnings and errors still are.
+
+A moto without the modules these changes expect runs as it is.
 """
 
 import copy
+import functools
+import inspect
+import logging
 import sys
+import threading
 import types
 
 try:
+    from moto import backends
     from moto.dynamodb import models
     from moto.dynamodb.models.dynamo_type import DynamoType
     from moto.dynamodb.models.table import Table
 except ImportError as error:  # another moto, or none: nothing to change
-    print(f"outrank: moto's DynamoDB transactions left as they are ({error})", file=sys.stderr)
+    print(f"outrank: moto left as it is ({error})", file=sys.stderr)
 else:
+    # Transactions: back up the items written, not the tables.
     _deep_copy = copy.deepcopy
     _transact_write_items = models.DynamoDBBackend.transact_write_items
 
@@ -74,3 +87,47 @@ else:
 
     models.copy = types.SimpleNamespace(deepcopy=_copy_unless_table)
     models.DynamoDBBackend.transact_write_items = transact_write_items
+
+    # Queries: read the partition the query names, not the whole table.
+    _query = Table.query
+    _query_signature = inspect.signature(_query)
+    _all_items = Table.all_items
+    _querying = threading.local()
+
+    def _queried_partition(table, arguments):
+        """The partition key a Query of the table or of a local index names, else None (read everything)."""
+        index_name = arguments.get("index_name")
+        if not index_name:
+            return arguments.get("hash_key")
+        if index_name not in {index.name for index in table.indexes or []}:
+            return None
+        conditions = dict(arguments.get("hash_key_conditions") or [])
+        return conditions.get(table.hash_key_attr)
+
+    def query(self, *args, **kwargs):
+        arguments = _query_signature.bind(self, *args, **kwargs).arguments
+        partition = _queried_partition(self, arguments)
+        if partition is None:
+            return _query(self, *args, **kwargs)
+        _querying.partition = (self, partition)
+        try:
+            return _query(self, *args, **kwargs)
+        finally:
+            _querying.partition = None
+
+    def all_items(self):
+        querying = getattr(_querying, "partition", None)
+        if querying is None or querying[0] is not self:
+            return _all_items(self)
+        held = self.items.get(querying[1])
+        if held is None:
+            return []
+        return list(held.values()) if self.range_key_attr else [held]
+
+    Table.query = query
+    Table.all_items = all_items
+
+    # Requests: the package's modules listed once, and no line logged per request.
+    _list_of_moto_modules = backends.list_of_moto_modules
+    backends.list_of_moto_modules = functools.cache(lambda: tuple(_list_of_moto_modules()))
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)

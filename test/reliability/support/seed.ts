@@ -31,8 +31,7 @@ export interface SeededWork {
  * the bindings, on in-memory ports, then copies the objects into the table. Nothing is scheduled: each
  * scheduling decision is left to the functions under test. This is for speed on the emulator, which
  * answers one call at a time: through the API each binding costs some twenty calls. For the same
- * reason the templates stay behind (scheduling never reads them): moto copies the whole table on
- * every TransactWriteItems, so each item in it slows down every commit. The table's stream announces
+ * reason the templates stay behind (scheduling never reads them). The table's stream announces
  * these writes: whatever reads it must start at its end (a policy-change that heard of the policies
  * would remove the bindings of the missing templates).
  */
