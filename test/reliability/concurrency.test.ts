@@ -29,7 +29,7 @@ const HIGH = 10;
  * waves, as a paced client would send them: never more than this many waiting in a band.
  */
 const MAX_WAITING = 80;
-/** Filling the fleet takes the emulator about three bindings a second through the serialising proxy (990 in 305 s). */
+/** Filling the fleet takes the emulator about six bindings a second through the serialising proxy (990 in 151 s). */
 const FILL_TIMEOUT_MS = process.env.OUTRANK_SOAK === '1' ? 900_000 : 360_000;
 
 let aws: TestAws;
