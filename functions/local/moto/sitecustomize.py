@@ -9,7 +9,9 @@ everything written so far, so that a local fleet slows down with every write:
   the copies back also stranded the stream's readers: an open shard iterator went on reading the
   replaced table's stream, which held the cancelled writes and never the later ones. Here a
   transaction backs up only what it can change (the items it names and the length of each stream)
-  and puts back just that, in the same table, when it is cancelled, as DynamoDB would leave it.
+  and puts back just that, in the same table, when it fails, as DynamoDB would leave it. That
+  includes a request moto refuses part-way without putting anything back (an item holding two
+  operations): nothing of it is kept, as in DynamoDB.
 - Queries. moto reads a Query's candidates from every item of the table, sorted, for each request.
   A Query of the table or of a local secondary index names one partition, and only that partition
   is read here; global secondary indexes are read as moto reads them.
@@ -67,18 +69,25 @@ else:
         else:
             holder[key] = previous
 
+    def _backup_of(backend, entry):
+        """The table, key and current item an operation of a transaction names, or None if moto will refuse it."""
+        try:
+            ((kind, operation),) = entry.items()
+            table = backend.get_table(operation["TableName"])  # by name or by ARN
+            named = _named_key(table, kind, operation)
+            return None if named is None else (table, *named, _deep_copy(table.get_item(*named)))
+        except Exception:  # malformed: moto answers it with its own error, and writes nothing for it
+            return None
+
     def transact_write_items(self, transact_items):
         backups = {}
         stream_lengths = {}
         for entry in transact_items:
-            if not isinstance(entry, dict) or len(entry) != 1:
+            backup = _backup_of(self, entry)
+            if backup is None:
                 continue
-            ((kind, operation),) = entry.items()
-            table = self.tables.get(operation.get("TableName")) if isinstance(operation, dict) else None
-            named = _named_key(table, kind, operation) if table is not None else None
-            if named is None:
-                continue
-            backups.setdefault((id(table), *named), (table, *named, _deep_copy(table.get_item(*named))))
+            table, hash_value, range_value, _ = backup
+            backups.setdefault((id(table), hash_value, range_value), backup)
             if table.stream_shard is not None:
                 stream_lengths.setdefault(id(table), (table.stream_shard, len(table.stream_shard.items)))
         try:
@@ -109,10 +118,17 @@ else:
         conditions = dict(arguments.get("hash_key_conditions") or [])
         return conditions.get(table.hash_key_attr)
 
+    def _hashable(value):
+        try:
+            hash(value)
+            return True
+        except Exception:  # a set, list or map, or a number that is not one: moto answers as it would
+            return False
+
     def query(self, *args, **kwargs):
         arguments = _query_signature.bind(self, *args, **kwargs).arguments
         partition = _queried_partition(self, arguments)
-        if partition is None:
+        if partition is None or not _hashable(partition):
             return _query(self, *args, **kwargs)
         _querying.partition = (self, partition)
         try:
