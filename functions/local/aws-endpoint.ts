@@ -79,10 +79,10 @@ export async function startAwsEndpoint(): Promise<AwsEndpoint> {
 }
 
 /**
- * The environment of a moto_server started here: its Python loads moto/sitecustomize.py, which makes a
- * DynamoDB transaction back up only the items it writes rather than copying whole tables (see there).
+ * The environment of a moto_server started here: its Python loads moto/sitecustomize.py, which keeps
+ * moto's answers and takes away costs that grew with its tables and queues (see there).
  */
-export function withMotoPatches(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function withMotoPatches(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const patches = fileURLToPath(new URL('./moto', import.meta.url));
   return { ...env, PYTHONPATH: env.PYTHONPATH ? `${patches}${delimiter}${env.PYTHONPATH}` : patches };
 }
