@@ -14,6 +14,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { resourceDefinitions, type TableDefinition } from '../functions/adapters/definitions';
 import { OBJECT_STREAM_FILTER } from '../functions/adapters/object-stream';
+import { DEFAULT_SCHEDULE_CYCLES } from '../functions/adapters/schedule-ticking-queue';
 import { environmentFor, parseSettings, type OutrankSettings, type OutrankSettingsWithTenancy } from '../functions/environment';
 import { DEFAULT_CONFIG } from '../lib/config';
 import { NagSuppressions } from 'cdk-nag';
@@ -29,7 +30,8 @@ export interface OutrankStackProps extends StackProps {
   /**
    * Concurrent schedule cycles allowed. Default 4: cycles deciding on the same cluster serialise through
    * the commit's conditions (the loser decides again on a refreshed snapshot); 1 drains the bands strictly
-   * in priority order.
+   * in priority order. The ticks that start cycles are spread over as many message groups, one tick to an
+   * invocation, so that a burst starts that many cycles.
    */
   readonly scheduleCycleReservedConcurrency?: number;
   /** A band queue whose oldest message is older than this raises its alarm. Default 5 minutes. */
@@ -60,7 +62,6 @@ export interface OutrankStackProps extends StackProps {
   readonly apiMemorySize?: number;
 }
 
-const DEFAULT_SCHEDULE_CYCLE_CONCURRENCY = 4;
 const DEFAULT_API_MEMORY_MB = 512;
 const DEFAULT_API_THROTTLE = { rateLimit: 100, burstLimit: 200 };
 
@@ -150,7 +151,7 @@ export class OutrankStack extends Stack {
     this.settings = settings;
     const bands = settings.bands;
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
-    const reservedConcurrency = props.scheduleCycleReservedConcurrency ?? DEFAULT_SCHEDULE_CYCLE_CONCURRENCY;
+    const reservedConcurrency = props.scheduleCycleReservedConcurrency ?? DEFAULT_SCHEDULE_CYCLES;
     if (!Number.isInteger(reservedConcurrency) || reservedConcurrency < 1) {
       throw new Error(`scheduleCycleReservedConcurrency must be a whole number of at least 1, not ${reservedConcurrency}`);
     }
@@ -179,6 +180,7 @@ export class OutrankStack extends Stack {
         bandQueueUrls: Object.fromEntries(bands.map((band, index) => [band.name, bandQueues[index]!.queue.queueUrl])),
       },
       settings,
+      reservedConcurrency,
     );
     const common = { prefix, environment, removalPolicy, sourceMaps: props.sourceMaps ?? false };
     // api stays within API Gateway's 30 s; a queue-triggered function within its queue's visibility
@@ -264,8 +266,9 @@ export class OutrankStack extends Stack {
       );
       policyChangeFunction.addEventSource(new SqsEventSource(policyChange.queue, { batchSize: 10, reportBatchItemFailures: true }));
       bindingEnqueueFunction.addEventSource(new SqsEventSource(bindingEnqueue.queue, { batchSize: 10, reportBatchItemFailures: true }));
-      // A tick carries nothing: the cycle pulls the band queues itself, so a failed cycle retries the whole batch.
-      scheduleCycle.addEventSource(new SqsEventSource(scheduleTick.queue, { batchSize: 10 }));
+      // A tick carries nothing: the cycle pulls the band queues itself. One tick to an invocation, so that
+      // ticks of different groups start cycles side by side rather than one cycle for a batch of them.
+      scheduleCycle.addEventSource(new SqsEventSource(scheduleTick.queue, { batchSize: 1 }));
     }
     // A periodic run that cannot start within its interval (say, schedule-cycle at its reserved
     // concurrency) is superseded by the next one rather than queued up behind it.

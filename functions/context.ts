@@ -10,8 +10,8 @@ let shared: { context: ControllerContext; tenancy: TenancySettings | undefined }
 
 function environment() {
   if (!shared) {
-    const { resources, config, tenancy } = readEnvironment();
-    shared = { context: awsControllerContext(awsClients(), resources, config, systemClock, new PowertoolsMetricsAdapter(metrics)), tenancy };
+    const { resources, config, tenancy, scheduleCycles } = readEnvironment();
+    shared = { context: awsControllerContext(awsClients(), resources, config, systemClock, new PowertoolsMetricsAdapter(metrics), scheduleCycles), tenancy };
   }
   return shared;
 }

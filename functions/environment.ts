@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { tenancySettingsSchema, type TenancySettings } from '../lib/auth/tenancy-settings';
 import { DEFAULT_BANDS, featureGatesSchema, withConfig, type SchedulerConfig } from '../lib/config';
 import type { AwsResources } from './adapters/aws-context';
+import { DEFAULT_SCHEDULE_CYCLES } from './adapters/schedule-ticking-queue';
 
 const schedulerSettingsSchema = z.strictObject({
   gates: featureGatesSchema.optional(),
@@ -36,6 +37,8 @@ const environmentSchema = z.object({
     }
   }),
   OUTRANK_SETTINGS: z.string().optional(),
+  /** How many schedule cycles may run at once (the stack's reserved concurrency): the tick groups. */
+  SCHEDULE_CYCLES: z.coerce.number().int().min(1).default(DEFAULT_SCHEDULE_CYCLES),
 });
 
 /** Settings shared by the stack and the local runtime, as JSON (gates, bands, threshold, tenancy). */
@@ -51,6 +54,8 @@ export interface FunctionEnvironment {
   readonly config: SchedulerConfig;
   /** Undefined when no tenancy is configured: every caller is an admin. */
   readonly tenancy: TenancySettings | undefined;
+  /** How many schedule cycles may run at once. */
+  readonly scheduleCycles: number;
 }
 
 /** Reads where the resources are, how to schedule and who may write from the function's environment; fails loudly when incomplete. */
@@ -66,11 +71,12 @@ export function readEnvironment(environment: NodeJS.ProcessEnv = process.env): F
       bandQueueUrls: parsed.BAND_QUEUE_URLS,
     },
     ...parseSettings(parsed.OUTRANK_SETTINGS),
+    scheduleCycles: parsed.SCHEDULE_CYCLES,
   };
 }
 
 /** The environment a function needs for these resources: what the stack and the local runtime set. */
-export function environmentFor(resources: AwsResources, settings?: OutrankSettingsWithTenancy): Record<string, string> {
+export function environmentFor(resources: AwsResources, settings?: OutrankSettingsWithTenancy, scheduleCycles = DEFAULT_SCHEDULE_CYCLES): Record<string, string> {
   return {
     OBJECTS_TABLE: resources.objectsTable,
     EVENTS_TABLE: resources.eventsTable,
@@ -79,5 +85,6 @@ export function environmentFor(resources: AwsResources, settings?: OutrankSettin
     SCHEDULE_TICK_QUEUE_URL: resources.scheduleTickQueueUrl,
     BAND_QUEUE_URLS: JSON.stringify(resources.bandQueueUrls),
     ...(settings ? { OUTRANK_SETTINGS: JSON.stringify(settings) } : {}),
+    SCHEDULE_CYCLES: String(scheduleCycles),
   };
 }

@@ -22,8 +22,8 @@ export const handler = middy(async (event: unknown): Promise<{ requeued: number 
     logger.info('resync finished', { resynced });
     return { resynced };
   }
-  const requeued = await controller.run();
-  logger.info('reconcile finished', { requeued });
+  const { requeued, needs } = await controller.run();
+  logger.info('reconcile finished', { requeued, needs });
   return { requeued };
 })
   .use(injectLambdaContext(logger))

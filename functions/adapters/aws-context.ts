@@ -11,7 +11,7 @@ import type { Metrics } from '../../lib/ports/metrics';
 import { queuedBindingSchema } from '../messages';
 import { DynamoDbEventLog } from './dynamodb-event-log';
 import { DynamoDbObjectStore } from './dynamodb-object-store';
-import { ScheduleTickingQueue } from './schedule-ticking-queue';
+import { DEFAULT_SCHEDULE_CYCLES, ScheduleTickingQueue } from './schedule-ticking-queue';
 import { SqsMessageQueue } from './sqs-message-queue';
 
 /** Where the deployed resources are: table names and queue URLs. */
@@ -75,6 +75,7 @@ export function awsControllerContext(
   config: SchedulerConfig,
   clock: Clock,
   metrics: Metrics,
+  scheduleCycles = DEFAULT_SCHEDULE_CYCLES,
 ): ControllerContext {
   const tick = new SqsMessageQueue<{ tick: true }>(clients.sqs, 'schedule-tick', resources.scheduleTickQueueUrl, { wakeUp: true });
   const bands = new Map(
@@ -82,7 +83,7 @@ export function awsControllerContext(
       const url = resources.bandQueueUrls[band.name];
       if (!url) throw new Error(`no queue URL for priority band ${band.name}`);
       const queue = new SqsMessageQueue<QueuedBinding>(clients.sqs, `schedule-${band.name}`, url, { parse: (body) => queuedBindingSchema.parse(body) });
-      return [band.name, new ScheduleTickingQueue(queue, tick)] as const;
+      return [band.name, new ScheduleTickingQueue(queue, tick, config.scheduleBatchSize, scheduleCycles)] as const;
     }),
   );
   const store = new DynamoDbObjectStore(clients.documents, resources.objectsTable);

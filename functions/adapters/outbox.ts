@@ -3,7 +3,7 @@ import type { OutgoingMessage } from '../../lib/ports/message-queue';
 
 /** A queue whose sends and deletes an outbox can hold back and hand back later. */
 export interface HoldingQueue {
-  /** Its messages are interchangeable wake-ups: held ones collapse to one, sent after every other queue's. */
+  /** Its messages are interchangeable wake-ups: held ones collapse to one per message group, sent after every other queue's. */
   readonly wakeUp: boolean;
   release(messages: readonly OutgoingMessage<unknown>[], receipts: readonly string[]): Promise<void>;
 }

@@ -1,23 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { Delivery, MessageQueue, OutgoingMessage, QueueDepth } from '../../lib/ports/message-queue';
 
-/**
- * Message groups the ticks are spread over, round robin: as many as the stack's default schedule-cycle
- * concurrency. Within a group a tick sent while a cycle runs waits for it, so none is lost; a tick held
- * by a cycle that died holds up only its own group, for the queue's visibility timeout.
- */
-export const TICK_GROUPS = 4;
+/** How many schedule cycles may run at once unless the stack says otherwise (its reserved concurrency). */
+export const DEFAULT_SCHEDULE_CYCLES = 4;
 
 /**
- * A band queue that, after each send, drops a tick on the tick queue: the tick queue is the event
- * source that starts the schedule-cycle function, which then pulls the bands itself.
+ * A band queue that, after each send, drops ticks on the tick queue: the tick queue is the event source
+ * that starts the schedule-cycle function (one tick to an invocation), which then pulls the bands
+ * itself, a batch of `bindingsPerTick` at a time.
+ *
+ * The ticks follow the bindings sent: one for every `bindingsPerTick` of them, each in the next of
+ * `cycles` message groups, so that a burst of bindings starts as many cycles as it can keep busy, up to
+ * `cycles` at once. Within a group a tick sent while a cycle runs waits for it, so none is lost; a tick
+ * held by a cycle that died holds up only its own group, for the queue's visibility timeout. Ticks an
+ * invocation holds in its outbox collapse to one per group.
  */
 export class ScheduleTickingQueue<T> implements MessageQueue<T> {
-  private ticks = 0;
+  private sent = 0;
 
   constructor(
     private readonly band: MessageQueue<T>,
     private readonly tick: MessageQueue<{ tick: true }>,
+    private readonly bindingsPerTick: number,
+    private readonly cycles: number,
   ) {}
 
   get name(): string {
@@ -27,8 +32,15 @@ export class ScheduleTickingQueue<T> implements MessageQueue<T> {
   async send(messages: readonly OutgoingMessage<T>[]): Promise<void> {
     await this.band.send(messages);
     if (messages.length === 0) return;
-    const group = this.ticks++ % TICK_GROUPS;
-    await this.tick.send([{ body: { tick: true }, groupId: `schedule-${group}`, deduplicationId: randomUUID() }]);
+    const first = Math.floor(this.sent / this.bindingsPerTick);
+    this.sent += messages.length;
+    const last = Math.floor((this.sent - 1) / this.bindingsPerTick);
+    const ticks = Array.from({ length: Math.min(this.cycles, last - first + 1) }, (_, index) => ({
+      body: { tick: true as const },
+      groupId: `schedule-${(first + index) % this.cycles}`,
+      deduplicationId: randomUUID(),
+    }));
+    await this.tick.send(ticks);
   }
 
   receive(maxMessages: number): Promise<Delivery<T>[]> {

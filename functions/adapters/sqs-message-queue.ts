@@ -48,6 +48,11 @@ export interface SqsQueueOptions<T> {
   readonly wakeUp?: boolean;
 }
 
+/** Interchangeable wake-ups held by an outbox: one per message group is as good as all of them. */
+function lastOfEachGroup<M extends { readonly groupId: string }>(messages: readonly M[]): M[] {
+  return [...new Map(messages.map((message) => [message.groupId, message])).values()];
+}
+
 /** The body, or undefined when it is not JSON or `parse` refuses it. */
 function parsed<T>(text: string | undefined, parse: ((body: unknown) => T) | undefined): { body: T } | undefined {
   try {
@@ -95,7 +100,7 @@ export class SqsMessageQueue<T> implements MessageQueue<T>, HoldingQueue {
   }
 
   async release(messages: readonly OutgoingMessage<unknown>[], receipts: readonly string[]): Promise<void> {
-    await this.sendNow((this.wakeUp ? messages.slice(-1) : messages) as readonly OutgoingMessage<T>[]);
+    await this.sendNow((this.wakeUp ? lastOfEachGroup(messages) : messages) as readonly OutgoingMessage<T>[]);
     await this.deleteNow(receipts);
   }
 

@@ -40,6 +40,8 @@ export interface LocalFunctions {
    * the tick queue), as event source mappings drive them.
    */
   readonly pollers: readonly Poller[];
+  /** schedule-cycle's tick poller (one of `pollers`): one tick to an invocation, as the stack's mapping. */
+  readonly ticks: Poller;
   reconcile(): Promise<unknown>;
   /** reconcile as the resync schedule starts it. */
   resync(): Promise<unknown>;
@@ -79,8 +81,9 @@ export async function loadLocalFunctions(
 
   const arnOf = async (queueUrl: string) =>
     (await clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? queueUrl;
-  const poller = async (functionName: string, handler: SqsHandler, queueUrl: string) =>
-    new SqsPoller(clients.sqs, wrapQueue(handler), { functionName, queueUrl, queueArn: await arnOf(queueUrl), batchSize: 10, timeoutMs: 60_000, onError });
+  const poller = async (functionName: string, handler: SqsHandler, queueUrl: string, batchSize = 10) =>
+    new SqsPoller(clients.sqs, wrapQueue(handler), { functionName, queueUrl, queueArn: await arnOf(queueUrl), batchSize, timeoutMs: 60_000, onError });
+  const ticks = await poller('outrank-schedule-cycle', scheduleCycle as SqsHandler, resources.scheduleTickQueueUrl, 1);
 
   const objectStream = new DynamoStreamPoller(clients.dynamodb, localStreamsClient(), wrapStream(policyChange as StreamHandler), {
     functionName: 'outrank-policy-change',
@@ -99,8 +102,9 @@ export async function loadLocalFunctions(
       objectStream,
       await poller('outrank-policy-change', policyChange as SqsHandler, resources.policyChangeQueueUrl),
       await poller('outrank-binding-enqueue', bindingEnqueue as SqsHandler, resources.bindingEnqueueQueueUrl),
-      await poller('outrank-schedule-cycle', scheduleCycle as SqsHandler, resources.scheduleTickQueueUrl),
+      ticks,
     ],
+    ticks,
     reconcile: () => reconcile({}, localLambdaContext('outrank-reconcile', 60_000)),
     resync: () => reconcile({ resync: true }, localLambdaContext('outrank-reconcile', 60_000)),
     scheduleCycle: () => scheduleCycle({}, localLambdaContext('outrank-schedule-cycle', 60_000)),

@@ -10,8 +10,9 @@ import {
 } from '../api/resource-binding';
 import { bandFor } from '../config';
 import type { ControllerContext } from './context';
-import { bindingGroupId, bindingMessageId, bindingRefOf } from './messages';
-import { schedulingNeed } from './scheduling-need';
+import { bindingRefOf } from './binding-references';
+import { bindingGroupId, bindingMessageId } from './messages';
+import { recordNeed, schedulingNeed } from './scheduling-need';
 
 /**
  * What binding-enqueue does with a binding as stored now: reflects its scheduling suspension in its
@@ -24,6 +25,7 @@ export async function enqueueInBand(context: ControllerContext, binding: Resourc
   const current = await reflectSuspension(context, binding);
   const ready = await readyClustersOf(context, current);
   const need = schedulingNeed(current, (name) => ready.has(name));
+  recordNeed(context.metrics, 'binding-enqueue', need.reason);
   if (!need.needed) return;
 
   const priority = bindingPriority(current);

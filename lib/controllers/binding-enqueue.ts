@@ -1,7 +1,8 @@
 import type { ResourceBinding } from '../api/resource-binding';
 import { enqueueInBand } from './band-enqueue';
 import type { ControllerContext } from './context';
-import { bindingObjectRef, type BindingRequest } from './messages';
+import { bindingObjectRef } from './binding-references';
+import type { BindingRequest } from './messages';
 
 /**
  * binding-enqueue: reads the binding a request names and queues it in its priority band when it needs

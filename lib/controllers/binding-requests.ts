@@ -6,7 +6,8 @@ import { bindingsToWake, highestFittingClass, type FreedRoom, type WokenBinding 
 import { syncBindings, waitingBindings } from './binding-informers';
 import type { ControllerContext } from './context';
 import type { OutgoingMessage } from '../ports/message-queue';
-import { bindingGroupId, bindingMessageId, bindingRefOf, type BindingRequest } from './messages';
+import { bindingRefOf } from './binding-references';
+import { bindingGroupId, bindingMessageId, type BindingRequest } from './messages';
 
 /**
  * Asks binding-enqueue to look at these bindings; a repeat of the same request is dropped as a duplicate.

@@ -1,4 +1,5 @@
 import { refKey, type ObjectRef } from '../api/kinds';
+import type { BindingRef } from './binding-references';
 import { BINDING_GROUP } from '../api/resource-binding';
 import type { OutgoingMessage } from '../ports/message-queue';
 
@@ -33,14 +34,6 @@ export function objectChangeNotice(ref: ObjectRef, resourceVersion: string, chan
   return { body: { ref }, groupId: key, deduplicationId: `${key}@${resourceVersion}@${change}` };
 }
 
-export type BindingKind = 'ResourceBinding' | 'ClusterResourceBinding';
-
-export interface BindingRef {
-  readonly kind: BindingKind;
-  readonly namespace: string;
-  readonly name: string;
-}
-
 /** binding-enqueue queue: a binding whose need for scheduling must be decided. */
 export interface BindingRequest {
   readonly binding: BindingRef;
@@ -68,23 +61,6 @@ export interface QueuedBinding {
    * binding that fits.
    */
   readonly wokenFor?: readonly string[];
-}
-
-export function bindingObjectRef(binding: BindingRef): ObjectRef {
-  return { group: 'work.karmada.io', kind: binding.kind, namespace: binding.namespace, name: binding.name };
-}
-
-export function bindingRefOf(binding: { kind: string; metadata: { namespace?: string; name: string } }): BindingRef {
-  return {
-    kind: binding.kind === 'ClusterResourceBinding' ? 'ClusterResourceBinding' : 'ResourceBinding',
-    namespace: binding.metadata.namespace ?? '',
-    name: binding.metadata.name,
-  };
-}
-
-/** The binding's key in informers and the scheduling snapshot (refKey of its object reference). */
-export function bindingKeyFor(binding: BindingRef): string {
-  return refKey(bindingObjectRef(binding));
 }
 
 export function bindingGroupId(binding: BindingRef): string {

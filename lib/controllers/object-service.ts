@@ -14,6 +14,7 @@ import {
   POLICY_NAMESPACE_LABEL,
   type ResourceBinding,
 } from '../api/resource-binding';
+import { retryOnConflict } from './retry-on-conflict';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
 import { requestScheduling } from './binding-requests';
 import { serverSideApplied, updatedManagedFields } from './server-side-apply';
@@ -137,14 +138,12 @@ export class ObjectService {
   async patch(ref: ObjectRef, patch: unknown, applyPatch: PatchFunction = applyMergePatch, options: WriteOptions = {}): Promise<WriteResult> {
     // Like the Kubernetes API server: a patch without a resourceVersion precondition is applied again
     // to the newer object when a controller wrote in between, instead of failing with a conflict.
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.patchOnce(ref, patch, applyPatch, options);
-      } catch (error) {
-        const preconditioned = patchedVersion(patch) !== undefined;
-        if (!(error instanceof ConflictError) || preconditioned || attempt >= this.context.config.maxCommitAttempts) throw error;
-      }
-    }
+    return retryOnConflict(this.attemptsFor(patch), () => this.patchOnce(ref, patch, applyPatch, options));
+  }
+
+  /** A write that names the resourceVersion it expects fails on a conflict; one that does not is made again, as often as a commit. */
+  private attemptsFor(body: unknown): number {
+    return patchedVersion(body) === undefined ? this.context.config.maxCommitAttempts : 1;
   }
 
   private async patchOnce(ref: ObjectRef, patch: unknown, applyPatch: PatchFunction, options: WriteOptions): Promise<WriteResult> {
@@ -183,20 +182,17 @@ export class ObjectService {
    * met by applying again to the newer object.
    */
   async serverSideApply(ref: ObjectRef, config: Record<string, unknown>, merge: PatchFunction, options: ApplyOptions): Promise<WriteResult> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        const existing = await this.context.store.get<KubeObject>(ref);
-        const applied = serverSideApplied(existing as Record<string, unknown> | undefined, config, options.fieldManager, options.force ?? false, this.managedTime(), merge);
-        const accepted = writable(existing ? { ...applied, apiVersion: existing.apiVersion, kind: existing.kind } : applied, options);
-        const requested = accepted.object.metadata.resourceVersion;
-        if (requested !== undefined && requested !== existing?.metadata.resourceVersion) throw new ConflictError([ref]);
-        if (existing && isPriorityClass(accepted.object)) checkPriorityClassUpdate(accepted.object, existing as PriorityClass);
-        return await this.write(accepted, existing, options, 'as-applied');
-      } catch (error) {
-        if (!(error instanceof ConflictError) || patchedVersion(config) !== undefined || attempt >= this.context.config.maxCommitAttempts) throw error;
-      }
-    }
+    return retryOnConflict(this.attemptsFor(config), async () => {
+      const existing = await this.context.store.get<KubeObject>(ref);
+      const applied = serverSideApplied(existing as Record<string, unknown> | undefined, config, options.fieldManager, options.force ?? false, this.managedTime(), merge);
+      const accepted = writable(existing ? { ...applied, apiVersion: existing.apiVersion, kind: existing.kind } : applied, options);
+      const requested = accepted.object.metadata.resourceVersion;
+      if (requested !== undefined && requested !== existing?.metadata.resourceVersion) throw new ConflictError([ref]);
+      if (existing && isPriorityClass(accepted.object)) checkPriorityClassUpdate(accepted.object, existing as PriorityClass);
+      return this.write(accepted, existing, options, 'as-applied');
+    });
   }
+
 
   private async write({ object, warnings }: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
     const next = this.withManagedFields(stamped(object, existing, this.now()), existing, options, managedFields);

@@ -14,14 +14,18 @@ import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, t
 import type { ControllerContext } from './context';
 import { liveSnapshot, type LiveSnapshot } from './live-snapshot';
 import { LongestStep } from './longest-step';
-import { bindingGroupId, bindingKeyFor, bindingObjectRef, bindingRefOf, type QueuedBinding } from './messages';
-import { backoffMs, hasCurrentPlacement, isWaitingForRoom, schedulingNeed } from './scheduling-need';
+import { bindingKeyFor, bindingObjectRef, bindingRefOf } from './binding-references';
+import { bindingGroupId, type QueuedBinding } from './messages';
+import { retryOnConflict } from './retry-on-conflict';
+import { backoffMs, hasCurrentPlacement, isWaitingForRoom, recordNeed, schedulingNeed, type NeedTally } from './scheduling-need';
 
 export interface CycleReport {
   readonly scheduled: number;
   readonly unschedulable: number;
   readonly skipped: number;
   readonly failed: number;
+  /** Why each binding taken from a band needed scheduling, or was skipped (scheduling-need.ts), counted once. */
+  readonly needs: NeedTally;
 }
 
 type Outcome = 'scheduled' | 'unschedulable' | 'skipped' | 'failed';
@@ -47,6 +51,8 @@ export class ScheduleCycleController {
   private readonly live: LiveSnapshot;
   /** The clusters the woken bindings of the batch in hand that did not fit after all were woken for (passRoomOn). */
   private passingRoomOn = new Map<string, ResourceBinding>();
+  /** The needs of the bindings attempted since `run` started. */
+  private needs: NeedTally = {};
 
   constructor(private readonly context: ControllerContext) {
     this.live = liveSnapshot(context);
@@ -59,6 +65,7 @@ export class ScheduleCycleController {
    */
   async run(shouldStop: (neededMs: number) => boolean = () => false): Promise<CycleReport> {
     const report = { scheduled: 0, unschedulable: 0, skipped: 0, failed: 0 };
+    this.needs = {};
     const now = () => this.context.clock.now();
     const batches = new LongestStep(now);
     const bindings = new LongestStep(now);
@@ -67,7 +74,7 @@ export class ScheduleCycleController {
       if (outcomes.length === 0) break;
       for (const outcome of outcomes) report[outcome] += 1;
     }
-    return report;
+    return { ...report, needs: this.needs };
   }
 
   /**
@@ -106,41 +113,47 @@ export class ScheduleCycleController {
   }
 
   private async attempt(queued: QueuedBinding): Promise<Outcome> {
-    const { config } = this.context;
     const key = bindingKeyFor(queued.binding);
     // A binding the feed has not brought yet (its commit was slow to become visible) is read directly.
     if (!this.live.snapshot.bindings.has(key)) await this.live.refresh([bindingObjectRef(queued.binding)]);
-    for (let attempt = 1; attempt <= config.maxCommitAttempts; attempt += 1) {
-      const snapshot = this.live.snapshot;
-      const binding = snapshot.bindings.get(key)?.binding;
-      const isReady = (name: string) => snapshot.clusters.get(name)?.ready === true;
-      const need = binding && schedulingNeed(binding, isReady);
-      if (!binding || !need?.needed) {
-        if (binding) await this.requeueVictimsLeftWaiting(binding);
-        return 'skipped';
-      }
-      this.context.metrics.count('SchedulingNeeds', { reason: need.reason });
-      // The clusters it is on are ready again and its spec is unchanged: keep the placement, fix the condition.
-      const decision: ScheduleDecision = hasCurrentPlacement(binding, isReady)
-        ? { result: 'scheduled', targets: binding.spec.clusters ?? [], affinityName: binding.status?.schedulerObservedAffinityName, victims: [], exactVictims: true }
-        : scheduleBinding(binding, snapshot, {
-            // Binding priority and preemption (000): preemption has its own gate; PriorityBasedScheduling only orders the queue.
-            preemption: config.gates.PriorityBasedPreemptiveScheduling,
-            victimSearchBudget: config.victimSearchBudget,
-          });
-      if (decision.result === 'scheduled' && decision.victims.length > 0) {
-        this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
-      }
-      try {
-        return await this.perform(planCommit(binding, decision, timestampOf(this.context.clock)), snapshot, queued.wokenFor ?? [], attempt > 1);
-      } catch (error) {
-        if (!(error instanceof ConflictError)) throw error;
-        this.context.metrics.count('CommitConflicts');
-        await this.live.refresh(error.refs);
-      }
+    try {
+      return await retryOnConflict(this.context.config.maxCommitAttempts, ({ number }) => this.decideAndCommit(key, queued.wokenFor ?? [], number > 1), {
+        onConflict: async (conflict) => {
+          this.context.metrics.count('CommitConflicts');
+          await this.live.refresh(conflict.refs);
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      await this.recordSchedulerError(key);
+      return 'failed';
     }
-    await this.recordSchedulerError(key);
-    return 'failed';
+  }
+
+  /** Decides on the binding as the live snapshot holds it now, and commits the decision (a ConflictError when it is stale). */
+  private async decideAndCommit(key: string, wokenFor: readonly string[], afterConflict: boolean): Promise<Outcome> {
+    const { config } = this.context;
+    const snapshot = this.live.snapshot;
+    const binding = snapshot.bindings.get(key)?.binding;
+    const isReady = (name: string) => snapshot.clusters.get(name)?.ready === true;
+    const need = binding && schedulingNeed(binding, isReady);
+    if (need && !afterConflict) recordNeed(this.context.metrics, 'schedule-cycle', need.reason, this.needs);
+    if (!binding || !need?.needed) {
+      if (binding) await this.requeueVictimsLeftWaiting(binding);
+      return 'skipped';
+    }
+    // The clusters it is on are ready again and its spec is unchanged: keep the placement, fix the condition.
+    const decision: ScheduleDecision = hasCurrentPlacement(binding, isReady)
+      ? { result: 'scheduled', targets: binding.spec.clusters ?? [], affinityName: binding.status?.schedulerObservedAffinityName, victims: [], exactVictims: true }
+      : scheduleBinding(binding, snapshot, {
+          // Binding priority and preemption (000): preemption has its own gate; PriorityBasedScheduling only orders the queue.
+          preemption: config.gates.PriorityBasedPreemptiveScheduling,
+          victimSearchBudget: config.victimSearchBudget,
+        });
+    if (decision.result === 'scheduled' && decision.victims.length > 0) {
+      this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
+    }
+    return this.perform(planCommit(binding, decision, timestampOf(this.context.clock)), snapshot, wokenFor, afterConflict);
   }
 
   /** Commits a plan: allocations read and checked, one transaction, then events and the wake-up of waiting bindings. */

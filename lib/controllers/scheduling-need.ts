@@ -6,23 +6,40 @@ import {
   type ResourceBinding,
 } from '../api/resource-binding';
 import type { SchedulerConfig } from '../config';
+import type { Metrics } from '../ports/metrics';
 
 /**
  * Whether a binding needs a scheduling attempt, and why: the one place that says so, for binding-enqueue,
  * schedule-cycle and the reconcile alike, with the queue's timing rules (backoff, the unschedulable
- * flush) beside it. The reason is carried by logs and the SchedulingNeeds metric.
+ * flush) beside it. The reason is carried by the SchedulingNeeds metric (by controller and reason) and
+ * by the tallies that schedule-cycle and the reconcile log when they finish (recordNeed).
  */
 export type SchedulingNeed =
   | { readonly needed: false; readonly reason: 'Suspended' | 'PlacementCurrent' }
   | {
       readonly needed: true;
       /**
-       * SpecChanged: its spec changed since the scheduler last saw it. NotPlaced: it has no placement
-       * yet. ClusterNotReady: a cluster it is placed on is gone or not ready (failover). ConditionStale:
-       * the placement is current again but the Scheduled condition still tells of a failed attempt.
+       * NotPlaced: it has no placement yet (new, or waiting for room). SpecChanged: it is placed, but its
+       * spec changed since the scheduler placed it. ClusterNotReady: a cluster it is placed on is gone or
+       * not ready (failover). ConditionStale: the placement is current again but the Scheduled condition
+       * still tells of a failed attempt.
        */
       readonly reason: 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | 'ConditionStale';
     };
+
+export type SchedulingNeedReason = SchedulingNeed['reason'];
+
+/** How many bindings each reason was given for, as a controller's finishing log line carries it. */
+export type NeedTally = Partial<Record<SchedulingNeedReason, number>>;
+
+/** The controllers that decide on a binding's need: the dimension of the SchedulingNeeds metric. */
+export type NeedingController = 'binding-enqueue' | 'schedule-cycle' | 'reconcile';
+
+/** Counts one binding's need in the SchedulingNeeds metric and, when given, in a controller's tally. */
+export function recordNeed(metrics: Metrics, controller: NeedingController, reason: SchedulingNeedReason, tally?: NeedTally): void {
+  metrics.count('SchedulingNeeds', { controller, reason });
+  if (tally) tally[reason] = (tally[reason] ?? 0) + 1;
+}
 
 /** Whether a cluster (by name) exists and is ready. */
 export type ClusterReadiness = (cluster: string) => boolean;
@@ -36,8 +53,10 @@ export function hasCurrentPlacement(binding: ResourceBinding, isReady: ClusterRe
 }
 
 function placementNeed(binding: ResourceBinding, isReady: ClusterReadiness): 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | undefined {
-  if ((binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0)) return 'SpecChanged';
-  if (!isPlaced(binding)) return findCondition(binding, CONDITION_SCHEDULED)?.status === 'True' ? undefined : 'NotPlaced';
+  const specChanged = (binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0);
+  // Not placed, for its current spec, with success: a binding with nothing to place.
+  if (!isPlaced(binding)) return !specChanged && findCondition(binding, CONDITION_SCHEDULED)?.status === 'True' ? undefined : 'NotPlaced';
+  if (specChanged) return 'SpecChanged';
   return (binding.spec.clusters ?? []).every((target) => isReady(target.name)) ? undefined : 'ClusterNotReady';
 }
 

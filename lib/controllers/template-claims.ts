@@ -12,12 +12,12 @@ import { ConflictError, type Write } from '../ports/object-store';
 import { scale, toResourceList, type ResourceList } from '../resources';
 import { addDelta, allocationChange, allocationWrites } from './allocations';
 import { bindingInformerFor, bindingsBy, syncBindings } from './binding-informers';
-import { bindingRefFor, claimantOf, policyKey } from './binding-references';
+import { bindingRefFor, bindingRefOf, claimantOf, policyKey } from './binding-references';
 import { enqueueInBand } from './band-enqueue';
 import { wakeForFreedRoom } from './binding-requests';
 import type { ControllerContext } from './context';
 import { bindingDiffers, desiredBinding, isOutOfStep, type ClaimInputs } from './desired-binding';
-import { bindingGroupId, bindingRefOf, objectChangeNotice } from './messages';
+import { bindingGroupId, objectChangeNotice } from './messages';
 import { retryOnConflict } from './retry-on-conflict';
 
 const POLICY_SELECTORS_INDEX = 'selectors';
@@ -172,17 +172,12 @@ export class TemplateClaims {
   private async claimWithRetries(templateRef: ObjectRef): Promise<void> {
     const key = refKey(templateRef);
     if (this.claimedInBatch?.has(key)) return;
-    await retryOnConflict(this.context.config.maxCommitAttempts, async (lastAttempt) => {
-      try {
-        await this.claim(templateRef, lastAttempt);
-      } catch (error) {
-        // A policy or the binding the claim was decided on changed: read it again before the next attempt.
-        if (error instanceof ConflictError) {
-          for (const ref of error.refs.filter((r) => r.group === POLICY_GROUP)) await this.policyInformer(ref.kind).refresh([ref]);
-          for (const ref of error.refs.filter((r) => r.group === BINDING_GROUP)) await bindingInformerFor(this.context, ref).refresh([ref]);
-        }
-        throw error;
-      }
+    await retryOnConflict(this.context.config.maxCommitAttempts, ({ last }) => this.claim(templateRef, last), {
+      // A policy or the binding the claim was decided on changed: read it again before the next attempt.
+      onConflict: async (conflict) => {
+        for (const ref of conflict.refs.filter((r) => r.group === POLICY_GROUP)) await this.policyInformer(ref.kind).refresh([ref]);
+        for (const ref of conflict.refs.filter((r) => r.group === BINDING_GROUP)) await bindingInformerFor(this.context, ref).refresh([ref]);
+      },
     });
     this.claimedInBatch?.add(key);
   }

@@ -1,6 +1,6 @@
 import { isClusterReady, type Cluster } from '../api/cluster';
 import { refKey } from '../api/kinds';
-import { bindingPriority, type ResourceBinding, type TargetCluster } from '../api/resource-binding';
+import { BINDING_GROUP, bindingPriority, type ResourceBinding, type TargetCluster } from '../api/resource-binding';
 import { accumulate, add, amountOf, scale, subtract, toResourceList, type ResourceList } from '../resources';
 import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
 import { filterClusters, type FilteredClusters } from './cluster-filter';
@@ -193,8 +193,9 @@ export function capacityOf(cluster: Cluster): ResourceList {
 
 const bindingStates = new WeakMap<ResourceBinding, BindingState>();
 
+/** The binding's key in the snapshot and in informers: the refKey of its store reference, as bindingKeyFor gives for a message's. */
 export function bindingKeyOf(binding: ResourceBinding): string {
-  return refKey({ group: 'work.karmada.io', kind: binding.kind, namespace: binding.metadata.namespace ?? '', name: binding.metadata.name });
+  return refKey({ group: BINDING_GROUP, kind: binding.kind, namespace: binding.metadata.namespace ?? '', name: binding.metadata.name });
 }
 
 /** Reads a binding once; stored bindings are immutable, so the result is cached per object. */

@@ -18,20 +18,16 @@ import { startAwsEndpoint } from '../../functions/local/aws-endpoint';
 import { startHttpGateway } from '../../functions/local/http-gateway';
 import { loadLocalFunctions, type HandlerWrappers, type LocalFunctions } from '../../functions/local/local-functions';
 import { provisionResources } from '../../functions/local/local-runtime';
-import type { Context } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
 import { manifestPath } from '../support/api-paths';
 import { AwsRequestCounter, type RequestCount } from './aws-requests';
 import { ownPolicy } from './scale-scenario';
 import { fmt, summarize, table } from './stats';
 
-/**
- * 1,000 workloads rather than more: moto copies a whole table for each item of a TransactWriteItems, so
- * its time per transaction grows with the table (DynamoDB's does not) and a larger run measures moto. The
- * requests per binding, which carry over to DynamoDB, are flat in the fleet's size (the store-calls section).
- */
+/** 2,000 workloads on 20 clusters: few clusters, so that concurrent cycles often decide on the same one. */
 const CLUSTERS = 20;
-const RUNNING = 900;
-const ARRIVING = 100;
+const RUNNING = 1_800;
+const ARRIVING = 200;
 const CYCLES = 4;
 const POLLER = 'event source mappings';
 /**
@@ -86,8 +82,8 @@ function workloads(): { running: object[]; arriving: object[] } {
 /** Wall time each function spent in its handlers, for the Lambda GB-seconds of the cost line. */
 class Durations {
   readonly ms = new Map<string, number>();
-  /** Schedule ticks delivered since last asked: each would start a cycle. */
-  ticks = 0;
+  /** The message groups of the schedule ticks delivered since last asked: a cycle runs for each, side by side. */
+  readonly tickGroups = new Set<string>();
   add(caller: string, ms: number): void {
     this.ms.set(caller, (this.ms.get(caller) ?? 0) + ms);
   }
@@ -96,6 +92,8 @@ class Durations {
 class Harness {
   private readonly cycles: ScheduleCycleController[];
   readonly cycleMetrics = Array.from({ length: CYCLES }, () => new MemoryMetrics());
+  /** Per number of cycles run at once (index 1–4): the rounds, and the commits those rounds made. */
+  readonly concurrency = Array.from({ length: CYCLES + 1 }, () => ({ rounds: 0, commits: 0 }));
 
   constructor(
     private readonly url: string,
@@ -123,20 +121,26 @@ class Harness {
   }
 
   /**
-   * The event source mappings in turn, then as many cycles at once as ticks arrived (at most four; one when
-   * none did, as the schedule starts one every minute), until two rounds in a row find nothing.
+   * The event source mappings in turn, the tick queue's until it is empty (one tick to an invocation),
+   * then a cycle for each message group the ticks came in, side by side (one tick of a group is in flight
+   * at a time; one cycle when no tick came, as the schedule starts one every minute), until two rounds
+   * in a row find nothing.
    */
   async settle(): Promise<void> {
     for (let quiet = 0; quiet < 2; ) {
       let handled = 0;
       this.counter.caller = POLLER;
       for (const poller of this.functions.pollers) handled += await poller.pollOnce(0);
+      while (this.durations.tickGroups.size > 0 && (await this.functions.ticks.pollOnce(0)) > 0) handled += 1;
       this.counter.caller = 'schedule-cycle';
       const started = performance.now();
-      const running = this.cycles.slice(0, Math.max(1, Math.min(CYCLES, this.durations.ticks)));
-      this.durations.ticks = 0;
+      const running = this.cycles.slice(0, Math.max(1, Math.min(CYCLES, this.durations.tickGroups.size)));
+      this.durations.tickGroups.clear();
       const reports = await Promise.all(running.map((cycle) => withOutbox({ holdSends: false }, () => cycle.run())));
       this.durations.add('schedule-cycle', (performance.now() - started) * running.length);
+      const round = this.concurrency[running.length]!;
+      round.rounds += 1;
+      round.commits += reports.reduce((sum, r) => sum + r.scheduled, 0);
       handled += reports.reduce((sum, r) => sum + r.scheduled + r.unschedulable + r.skipped + r.failed, 0);
       quiet = handled === 0 ? quiet + 1 : 0;
     }
@@ -154,7 +158,7 @@ function attributing(counter: AwsRequestCounter, durations: Durations): HandlerW
     const caller = context.functionName.replace(/^outrank-/, '');
     // The harness's cycles stand for what the ticks start.
     if (caller === 'schedule-cycle') {
-      durations.ticks += (event as { Records: unknown[] }).Records.length;
+      for (const record of (event as SQSEvent).Records) durations.tickGroups.add(record.attributes.MessageGroupId ?? '');
       return {};
     }
     counter.caller = caller;
@@ -236,6 +240,9 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
     counter.reset();
     durations.ms.clear();
     const started = performance.now();
+    const cycleSum = (name: string, dimensions?: Record<string, string>) => harness.cycleMetrics.reduce((total, m) => total + m.counter(name, dimensions), 0);
+    /** Commits and conflicts counted at the end of each phase. */
+    const phases: Array<{ phase: string; commits: number; conflicts: number }> = [];
     for (const [phase, manifests] of [['running', running], ['arriving', arriving]] as const) {
       log(`pipeline: ${manifests.length / 2} ${phase} workloads`);
       for (let start = 0; start < manifests.length; start += CHUNK) {
@@ -243,6 +250,7 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
         await harness.settle();
         if ((start / CHUNK) % 5 === 4) log(`pipeline: ${(start + CHUNK) / 2} ${phase} workloads written and settled`);
       }
+      phases.push({ phase, commits: cycleSum('SchedulingAttempts', { result: 'scheduled' }), conflicts: cycleSum('CommitConflicts') });
     }
     const seconds = (performance.now() - started) / 1000;
 
@@ -253,10 +261,9 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
       return done === undefined || enqueued === undefined ? [] : [done - enqueued];
     });
     const latency = summarize(latencies);
-    const sum = (name: string, dimensions?: Record<string, string>) => harness.cycleMetrics.reduce((total, m) => total + m.counter(name, dimensions), 0);
-    const commits = sum('SchedulingAttempts', { result: 'scheduled' });
-    const conflicts = sum('CommitConflicts');
-    const preemptions = sum('BindingPreemptions');
+    const commits = cycleSum('SchedulingAttempts', { result: 'scheduled' });
+    const conflicts = cycleSum('CommitConflicts');
+    const preemptions = cycleSum('BindingPreemptions');
     const counts = counter.list();
     const total = (filter: (c: RequestCount) => boolean) => counts.filter(filter).reduce((s, c) => s + c.count, 0);
     const dynamodb = total((c) => c.service === 'DynamoDB');
@@ -279,7 +286,7 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
       `clusters with 1 cpu to spare on each; then ${ARRIVING} at priority 5,000 (1 cpu) arrive and must preempt. Each object is`,
       `POSTed through the HTTP API, ${CHUNK} objects at a time, each batch followed by rounds of the functions until all is quiet:`,
       'policy-change (the objects table\'s stream and its queue) and binding-enqueue are polled as their event source mappings would poll them;',
-      `schedule-cycle runs as up to ${CYCLES} concurrent cycles, one per tick delivered (one when none was, as the schedule`,
+      `schedule-cycle runs as up to ${CYCLES} concurrent cycles, one per message group of the ticks delivered (one when none was, as the schedule`,
       'starts one every minute), each with its own clients, informers and live snapshot. Everything',
       'in this process but the emulator. The clock starts at the first POST of the running fleet. The wall-clock figures',
       'here are the emulator\'s (a moto started here runs with the changes in functions/local/moto/),',
@@ -290,6 +297,25 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
         [[bindings.length, commits, preemptions, fmt(seconds), fmt(commits / seconds), fmt(latency.p50Ms), fmt(latency.p99Ms), conflicts, `${fmt((100 * conflicts) / Math.max(1, commits))} %`, errors.length]],
       ),
       ...handlerErrorLines(errors),
+      '',
+      'Schedule-cycle rounds by how many cycles ran at once (one per message group of the ticks delivered since the last round),',
+      'and the commits they made: the conflict rate is that of the commits made beside other cycles.',
+      '',
+      table(
+        ['cycles at once', 'rounds', 'commits'],
+        harness.concurrency.flatMap((round, cycles) => (round.rounds === 0 ? [] : [[cycles, round.rounds, round.commits]])),
+      ),
+      '',
+      'By phase: filling the clusters (placements only) and the arrivals (preemption):',
+      '',
+      table(
+        ['phase', 'commits', 'commit conflicts', 'conflict rate'],
+        phases.map(({ phase, commits: total, conflicts: conflicted }, index) => {
+          const committed = total - (phases[index - 1]?.commits ?? 0);
+          const conflictsIn = conflicted - (phases[index - 1]?.conflicts ?? 0);
+          return [phase, committed, conflictsIn, `${fmt((100 * conflictsIn) / Math.max(1, committed))} %`];
+        }),
+      ),
       '',
       'Latency runs from the `enqueuedAt` of the binding\'s first band message to its `Scheduled=True` transition.',
       '',

@@ -142,19 +142,20 @@ describe('functions', () => {
     expect(reserved).toEqual(Object.fromEntries(FUNCTIONS.map((name) => [name, name === 'outrank-schedule-cycle' ? 4 : undefined])));
   });
 
-  it('drives policy-change and binding-enqueue from their queues with partial batch responses, schedule-cycle from the tick queue', () => {
+  it('drives policy-change and binding-enqueue from their queues with partial batch responses, schedule-cycle from the tick queue one tick to an invocation', () => {
     const mappings = model.ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) => mapping.Properties).filter((mapping) => !mapping.StartingPosition);
-    const mapping = (functionName: string, queueName: string, functionResponseTypes?: string[]) => ({
+    const mapping = (functionName: string, queueName: string, batchSize: number, functionResponseTypes?: string[]) => ({
       FunctionName: { Ref: model.functionId(functionName) },
       EventSourceArn: queueArn(queueName),
-      BatchSize: 10,
+      BatchSize: batchSize,
       ...(functionResponseTypes ? { FunctionResponseTypes: functionResponseTypes } : {}),
     });
     expect(mappings).toEqual(
       expect.arrayContaining([
-        mapping('outrank-policy-change', definitions.policyChangeQueue.name, ['ReportBatchItemFailures']),
-        mapping('outrank-binding-enqueue', definitions.bindingEnqueueQueue.name, ['ReportBatchItemFailures']),
-        mapping('outrank-schedule-cycle', definitions.scheduleTickQueue.name),
+        mapping('outrank-policy-change', definitions.policyChangeQueue.name, 10, ['ReportBatchItemFailures']),
+        mapping('outrank-binding-enqueue', definitions.bindingEnqueueQueue.name, 10, ['ReportBatchItemFailures']),
+        // Ticks of different message groups start cycles side by side, not one cycle for a batch of them.
+        mapping('outrank-schedule-cycle', definitions.scheduleTickQueue.name, 1),
       ]),
     );
     expect(mappings).toHaveLength(3);

@@ -55,6 +55,8 @@ describe('stack properties from context', () => {
 
   it('set the reserved concurrency, the removal policy, and leave out the event source mappings and the watch URL', () => {
     expect(model.resources[model.functionId('acme-schedule-cycle')]!.Properties.ReservedConcurrentExecutions).toBe(3);
+    // The ticks that start cycles are spread over as many message groups as cycles may run.
+    for (const [, fn] of model.ofType('AWS::Lambda::Function')) expect(fn.Properties.Environment.Variables.SCHEDULE_CYCLES).toBe('3');
     expect(model.ofType('AWS::DynamoDB::Table').map(([, table]) => table.DeletionPolicy)).toEqual(['Delete', 'Delete']);
     expect(model.ofType('AWS::Lambda::EventSourceMapping')).toEqual([]);
     expect(model.ofType('AWS::Lambda::Url')).toEqual([]);

@@ -12,15 +12,22 @@ interface Sent {
   readonly queue: string;
   readonly entries: number;
   readonly bodies: string[];
+  readonly groups: string[];
 }
 
 /** An SQS client that records each request and answers as SQS does when everything succeeds. */
 function recordingClient(): { client: SQSClient; requests: Sent[] } {
   const requests: Sent[] = [];
   const client = {
-    send: async (command: { constructor: { name: string }; input: { QueueUrl: string; Entries?: { MessageBody?: string }[] } }) => {
+    send: async (command: { constructor: { name: string }; input: { QueueUrl: string; Entries?: { MessageBody?: string; MessageGroupId?: string }[] } }) => {
       const entries = command.input.Entries ?? [];
-      requests.push({ command: command.constructor.name, queue: command.input.QueueUrl, entries: entries.length, bodies: entries.map((e) => e.MessageBody ?? '') });
+      requests.push({
+        command: command.constructor.name,
+        queue: command.input.QueueUrl,
+        entries: entries.length,
+        bodies: entries.map((e) => e.MessageBody ?? ''),
+        groups: entries.map((e) => e.MessageGroupId ?? ''),
+      });
       return { Messages: [], Failed: [] };
     },
   };
@@ -39,11 +46,12 @@ describe('outbox', () => {
     expect(requests.map((r) => r.command)).toEqual(['SendMessageBatchCommand', 'SendMessageBatchCommand', 'DeleteMessageBatchCommand']);
   });
 
-  it('holds sends until the invocation ends, then sends them in order ten to a request, the tick once and last', async () => {
+  it('holds sends until the invocation ends, then sends them in order ten to a request, the ticks last and once per group', async () => {
     const { client, requests } = recordingClient();
     const tick = new SqsMessageQueue<{ tick: true }>(client, 'tick', 'https://tick', { wakeUp: true });
-    const high = new ScheduleTickingQueue(new SqsMessageQueue(client, 'high', 'https://high'), tick);
-    const low = new ScheduleTickingQueue(new SqsMessageQueue(client, 'low', 'https://low'), tick);
+    // A tick for every ten bindings, over four groups: the high band's twelve tick groups 0 and 1, the low band's one group 0.
+    const high = new ScheduleTickingQueue(new SqsMessageQueue(client, 'high', 'https://high'), tick, 10, 4);
+    const low = new ScheduleTickingQueue(new SqsMessageQueue(client, 'low', 'https://low'), tick, 10, 4);
     await withOutbox({ holdSends: true }, async () => {
       for (let n = 0; n < 12; n++) await high.send([message(n)]);
       await low.send([message(12)]);
@@ -53,8 +61,9 @@ describe('outbox', () => {
       ['https://high', 10],
       ['https://high', 2],
       ['https://low', 1],
-      ['https://tick', 1],
+      ['https://tick', 2],
     ]);
+    expect(requests.at(-1)?.groups.sort()).toEqual(['schedule-0', 'schedule-1']);
     expect(requests.slice(0, 2).flatMap((r) => r.bodies)).toEqual(Array.from({ length: 12 }, (_, n) => JSON.stringify({ n })));
   });
 

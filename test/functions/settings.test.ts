@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseSettings } from '../../functions/environment';
+import { resourceDefinitions, resourcesAt } from '../../functions/adapters/definitions';
+import { environmentFor, parseSettings, readEnvironment } from '../../functions/environment';
+import { DEFAULT_BANDS } from '../../lib/config';
 import { TENANCY } from '../lib/auth/support';
 
 describe('OUTRANK_SETTINGS with tenancy', () => {
@@ -24,5 +26,18 @@ describe('OUTRANK_SETTINGS with tenancy', () => {
   it('fails loudly on a tenancy it cannot enforce as written', () => {
     expect(() => parseSettings(JSON.stringify({ tenancy: { admins: ['arn:*:x'], tenants: [] } }))).toThrow(/only as its last character/);
     expect(() => parseSettings(JSON.stringify({ tenancy: { admins: [], tenants: [], restricted: ['critical'] } }))).toThrow(/restricted/);
+  });
+});
+
+describe('SCHEDULE_CYCLES: how many schedule cycles may run at once, the message groups of the ticks', () => {
+  const resources = resourcesAt(resourceDefinitions('settings', DEFAULT_BANDS), (name) => `http://127.0.0.1:1/${name}`);
+
+  it('is four unless the stack says otherwise, and read as the stack writes it', () => {
+    expect(readEnvironment({ ...environmentFor(resources), SCHEDULE_CYCLES: undefined }).scheduleCycles).toBe(4);
+    expect(readEnvironment(environmentFor(resources, undefined, 7)).scheduleCycles).toBe(7);
+  });
+
+  it.each(['0', '2.5', 'four'])('refuses %s: a whole number of at least 1', (value) => {
+    expect(() => readEnvironment({ ...environmentFor(resources), SCHEDULE_CYCLES: value })).toThrow(/SCHEDULE_CYCLES/);
   });
 });

@@ -3,6 +3,7 @@ import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import { withConfig } from '../../../lib/config';
 import { backoffMs, isDue, isWaitingForRoom, schedulingNeed } from '../../../lib/controllers/scheduling-need';
 import { binding } from '../scheduler/support';
+import { applyAll, cluster, deployment, newSystem, podPriorityPolicy, priorityClass, SPEC } from './support';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 
@@ -21,7 +22,18 @@ describe('does this binding need scheduling, and why (binding priority and preem
   const ready = (name: string) => name !== 'gone';
   it.each<[string, ResourceBinding, ReturnType<typeof schedulingNeed>]>([
     ['scheduling suspension (003): a suspended binding is left alone', { ...binding('s'), spec: { ...binding('s').spec, suspension: { scheduling: true } } }, { needed: false, reason: 'Suspended' }],
-    ['never scheduled: its spec is newer than what the scheduler saw', binding('new'), { needed: true, reason: 'SpecChanged' }],
+    ['never scheduled: no placement yet', binding('new'), { needed: true, reason: 'NotPlaced' }],
+    [
+      'placed, and its spec changed since',
+      withStatus(binding('changed', { clusters: { m1: 1 } }), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }, 2),
+      { needed: true, reason: 'SpecChanged' },
+    ],
+    [
+      'scheduled onto no cluster (nothing to place), then given replicas',
+      withStatus(binding('grown'), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }, 2),
+      { needed: true, reason: 'NotPlaced' },
+    ],
+    ['scheduled onto no cluster for its current spec (nothing to place)', withStatus(binding('idle'), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }), { needed: false, reason: 'PlacementCurrent' }],
     ['seen but not placed yet', withStatus(binding('waiting'), { schedulerObservedGeneration: 1, conditions: [scheduled('False', 'Unschedulable')] }), { needed: true, reason: 'NotPlaced' }],
     [
       'placed on a cluster that is gone or not ready (failover, ordered cluster-affinity groups (004))',
@@ -59,5 +71,33 @@ describe('does this binding need scheduling, and why (binding priority and preem
     expect(isWaitingForRoom(withStatus(binding('w'), { conditions: [scheduled('False', 'Unschedulable')] }))).toBe(true);
     expect(isWaitingForRoom(withStatus(binding('p'), { conditions: [scheduled('True', 'Success')] }))).toBe(false);
     expect(isWaitingForRoom(binding('never'))).toBe(false);
+  });
+});
+
+describe('the reason a binding needs scheduling travels with it: the SchedulingNeeds metric by controller, and the finishing reports', () => {
+  const FIVE_MINUTES = 5 * 60_000;
+  const needs = (controller: string, reason: string) => (system: ReturnType<typeof newSystem>) => system.metrics.counter('SchedulingNeeds', { controller, reason });
+
+  it(`${SPEC.priority}: a new binding is NotPlaced to binding-enqueue and schedule-cycle, and one left waiting is NotPlaced again to the reconcile and the functions after it`, async () => {
+    const system = newSystem();
+    const workload = (name: string) => deployment(name, { priorityClassName: 'low', requests: { cpu: '1' } });
+    await applyAll(system, [cluster('m1', { cpu: '1' }), priorityClass('low', 1, { preemptionPolicy: 'Never' }), podPriorityPolicy(), workload('holder')]);
+    expect(needs('binding-enqueue', 'NotPlaced')(system)).toBe(1);
+    expect(needs('schedule-cycle', 'NotPlaced')(system)).toBe(1);
+
+    await applyAll(system, [workload('waiting')]);
+    expect(needs('binding-enqueue', 'NotPlaced')(system)).toBe(2);
+    expect(needs('schedule-cycle', 'NotPlaced')(system)).toBe(2);
+
+    system.clock.advance(FIVE_MINUTES);
+    expect(await system.reconcile.run()).toEqual({ requeued: 1, needs: { NotPlaced: 1 } });
+    expect(needs('reconcile', 'NotPlaced')(system)).toBe(1);
+
+    for (const delivery of await system.bindingEnqueueQueue.receive(10)) await system.bindingEnqueue.handle(delivery.body);
+    expect(needs('binding-enqueue', 'NotPlaced')(system)).toBe(3);
+    const report = await system.scheduleCycle.run();
+    expect(report).toMatchObject({ unschedulable: 1, needs: { NotPlaced: 1 } });
+    expect(needs('schedule-cycle', 'NotPlaced')(system)).toBe(3);
+    expect(needs('schedule-cycle', 'SpecChanged')(system)).toBe(0);
   });
 });

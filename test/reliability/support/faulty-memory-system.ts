@@ -95,7 +95,7 @@ export class FaultyMemorySystem {
   async reconcile(): Promise<number | undefined> {
     let requeued: number | undefined;
     await this.run('reconcile', async () => {
-      requeued = await new ReconcileController(this.context).run();
+      requeued = (await new ReconcileController(this.context).run()).requeued;
     });
     return requeued;
   }
