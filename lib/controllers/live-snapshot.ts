@@ -58,16 +58,19 @@ export class LiveSnapshot {
   }
 
   /**
-   * Reads afresh the bindings and allocation records a conflict named; another conflict (a cluster)
-   * needs the feed. An allocation that conflicted was changed by another cycle, whose bindings the feed
-   * brings too.
+   * Reads afresh what a conflict named, directly; and after an allocation record, the binding and
+   * allocation feeds, which bring every other change of the cycles busy beside this one (their bindings,
+   * the records they moved), so that the next decisions see them too. The clusters' feed is left to the
+   * next batch: a commit is never conditional on a cluster.
    */
   async refresh(refs: readonly ObjectRef[]): Promise<void> {
     const bindings = refs.filter((ref) => ref.group === BINDING_GROUP);
     const allocations = refs.filter((ref) => ref.kind === 'ClusterAllocation');
     for (const ref of bindings) await this.bindingInformer(ref.kind).refresh([ref]);
     if (allocations.length > 0) await allocationInformer(this.context).refresh(allocations);
-    if (bindings.length < refs.length) await this.sync();
+    if (bindings.length < refs.length) {
+      await Promise.all([...bindingInformers(this.context), allocationInformer(this.context)].map((informer) => informer.sync()));
+    }
   }
 
   private bindingInformer(kind: string) {

@@ -135,7 +135,7 @@ export async function storeCallsBenchmark(log: (line: string) => void): Promise<
   return [
     `Store calls per scheduled binding (scheduling commits), the scale scenario at ${COUNTED.map((n) => n.toLocaleString('en-US')).join(' and ')} workloads with 5 %`,
     'preemptors, every function with a store and informers of its own (as separate Lambda functions have), counted',
-    'through test/bench/counting-store.ts: `get` reads one item, `list` and `changes` (the change feed) what they return,',
+    'through test/support/counting-store.ts: `get` reads one item, `list` and `changes` (the change feed) what they return,',
     '`transact` writes its items. The reconcile ran once at the end.',
     '',
     table(['workloads', 'function', 'calls', 'by method', 'items read', 'items written'], rows),
