@@ -242,12 +242,16 @@ describe(`which bindings are victims (${SPEC.priority} "Preemption scenario", ${
       expect(placementOf(preemptor)).toEqual({ m1: 1 });
       expect(await eventSubjects(system, 'Preempted')).toEqual(['victim-deployment']);
       expect(system.metrics.counter('BindingPreemptions')).toBe(1);
+      // One victim among one candidate: the search proves its answer (VictimSearches{result=exact}).
+      expect(system.metrics.counter('VictimSearches', { result: 'exact' })).toBe(1);
+      expect(system.metrics.counter('VictimSearches', { result: 'bounded' })).toBe(0);
     } else {
       expect(placementOf(victim)).toEqual({ m1: 1 });
       expect(placementOf(preemptor)).toEqual({});
       expect(conditionOf(preemptor, 'Scheduled')).toMatchObject({ status: 'False' });
       expect(await eventSubjects(system, 'Preempted')).toEqual([]);
       expect(system.metrics.counter('BindingPreemptions')).toBe(0);
+      expect(system.metrics.counter('VictimSearches', { result: 'exact' })).toBe(0);
     }
   });
 
