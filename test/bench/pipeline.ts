@@ -221,6 +221,8 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
   const counter = new AwsRequestCounter();
   const detach = counter.attach();
   const endpoint = await startAwsEndpoint();
+  // The benchmarks after this one start their own endpoint when none is set: put back what was there.
+  const endpointBefore = process.env.AWS_ENDPOINT_URL;
   let server: Server | undefined;
   try {
     process.env.AWS_ENDPOINT_URL = endpoint.url;
@@ -340,6 +342,8 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
     detach();
     if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
     await endpoint.stop();
+    if (endpointBefore === undefined) delete process.env.AWS_ENDPOINT_URL;
+    else process.env.AWS_ENDPOINT_URL = endpointBefore;
   }
 }
 
