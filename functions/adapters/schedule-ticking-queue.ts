@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { Delivery, MessageQueue, OutgoingMessage, QueueDepth } from '../../lib/ports/message-queue';
 
 /** How many schedule cycles may run at once unless the stack says otherwise (its reserved concurrency). */
@@ -9,21 +9,27 @@ export const DEFAULT_SCHEDULE_CYCLES = 4;
  * that starts the schedule-cycle function (one tick to an invocation), which then pulls the bands
  * itself, a batch of `bindingsPerTick` at a time.
  *
- * The ticks follow the bindings sent: one for every `bindingsPerTick` of them, each in the next of
- * `cycles` message groups, so that a burst of bindings starts as many cycles as it can keep busy, up to
- * `cycles` at once. Within a group a tick sent while a cycle runs waits for it, so none is lost; a tick
- * held by a cycle that died holds up only its own group, for the queue's visibility timeout. Ticks an
- * invocation holds in its outbox collapse to one per group.
+ * The ticks follow the bindings sent: the bindings this queue has sent are counted off in blocks of
+ * `bindingsPerTick`, each block in the next of `cycles` message groups, and a send drops a tick in the
+ * group of every block it reaches into (at least one, at most `cycles`). Ticks an invocation holds in its
+ * outbox collapse to one per group, so a burst of bindings starts as many cycles as it can keep busy, up
+ * to `cycles` at once. The count starts at a random block, so that the first sends of many fresh
+ * execution environments do not all tick the same group. Within a group a tick sent while a cycle runs
+ * waits for it, so none is lost; a tick held by a cycle that died holds up only its own group, for the
+ * queue's visibility timeout.
  */
 export class ScheduleTickingQueue<T> implements MessageQueue<T> {
-  private sent = 0;
+  private sent: number;
 
   constructor(
     private readonly band: MessageQueue<T>,
     private readonly tick: MessageQueue<{ tick: true }>,
     private readonly bindingsPerTick: number,
     private readonly cycles: number,
-  ) {}
+    firstGroup = randomInt(cycles),
+  ) {
+    this.sent = firstGroup * bindingsPerTick;
+  }
 
   get name(): string {
     return this.band.name;

@@ -12,20 +12,26 @@ import { bandFor } from '../config';
 import type { ControllerContext } from './context';
 import { bindingRefOf } from './binding-references';
 import { bindingGroupId, bindingMessageId } from './messages';
-import { recordNeed, schedulingNeed } from './scheduling-need';
+import { recordNeed, schedulingNeed, type NeedingController } from './scheduling-need';
 
 /**
  * What binding-enqueue does with a binding as stored now: reflects its scheduling suspension in its
  * conditions (scheduling suspension (003)) and, when it needs scheduling, queues it in the band of its
  * priority (binding priority and preemption (000)). It reads only the clusters the binding is placed on.
  * A controller that has just written the binding calls it directly, rather than asking binding-enqueue
- * to read the binding again.
+ * to read the binding again; `decidedBy` names it in the SchedulingNeeds metric.
  */
-export async function enqueueInBand(context: ControllerContext, binding: ResourceBinding, cause?: string, wokenFor?: readonly string[]): Promise<void> {
+export async function enqueueInBand(
+  context: ControllerContext,
+  binding: ResourceBinding,
+  decidedBy: NeedingController,
+  cause?: string,
+  wokenFor?: readonly string[],
+): Promise<void> {
   const current = await reflectSuspension(context, binding);
   const ready = await readyClustersOf(context, current);
   const need = schedulingNeed(current, (name) => ready.has(name));
-  recordNeed(context.metrics, 'binding-enqueue', need.reason);
+  recordNeed(context.metrics, decidedBy, need.reason);
   if (!need.needed) return;
 
   const priority = bindingPriority(current);

@@ -13,6 +13,6 @@ export class BindingEnqueueController {
 
   async handle(request: BindingRequest): Promise<void> {
     const binding = await this.context.store.get<ResourceBinding>(bindingObjectRef(request.binding));
-    if (binding) await enqueueInBand(this.context, binding, request.cause, request.wokenFor);
+    if (binding) await enqueueInBand(this.context, binding, 'binding-enqueue', request.cause, request.wokenFor);
   }
 }

@@ -193,7 +193,6 @@ export class ObjectService {
     });
   }
 
-
   private async write({ object, warnings }: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
     const next = this.withManagedFields(stamped(object, existing, this.now()), existing, options, managedFields);
     // As in Kubernetes, writing what is already stored changes nothing: same version. A binding is

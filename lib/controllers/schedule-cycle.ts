@@ -24,7 +24,7 @@ export interface CycleReport {
   readonly unschedulable: number;
   readonly skipped: number;
   readonly failed: number;
-  /** Why each binding taken from a band needed scheduling, or was skipped (scheduling-need.ts), counted once. */
+  /** Why each binding taken from a band and found in the snapshot needed scheduling, or was skipped (scheduling-need.ts), counted once. */
   readonly needs: NeedTally;
 }
 

@@ -32,8 +32,11 @@ export type SchedulingNeedReason = SchedulingNeed['reason'];
 /** How many bindings each reason was given for, as a controller's finishing log line carries it. */
 export type NeedTally = Partial<Record<SchedulingNeedReason, number>>;
 
-/** The controllers that decide on a binding's need: the dimension of the SchedulingNeeds metric. */
-export type NeedingController = 'binding-enqueue' | 'schedule-cycle' | 'reconcile';
+/**
+ * What decided on a binding's need: the dimension of the SchedulingNeeds metric. template-claims queues
+ * the bindings it has just written itself (in policy-change, and in the reconcile's template resync).
+ */
+export type NeedingController = 'template-claims' | 'binding-enqueue' | 'schedule-cycle' | 'reconcile';
 
 /** Counts one binding's need in the SchedulingNeeds metric and, when given, in a controller's tally. */
 export function recordNeed(metrics: Metrics, controller: NeedingController, reason: SchedulingNeedReason, tally?: NeedTally): void {

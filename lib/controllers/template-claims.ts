@@ -222,7 +222,7 @@ export class TemplateClaims {
       }
       bindings.observe(written);
       // The binding is in hand: queued in its band from here, not read again by binding-enqueue.
-      await enqueueInBand(this.context, written);
+      await enqueueInBand(this.context, written, 'template-claims');
       for (const warning of built.warnings) await this.context.events.record(warning);
     }
     if (decision.kind === 'preempt') await this.preemptionSucceeded(template, decision);

@@ -50,8 +50,8 @@ describe('outbox', () => {
     const { client, requests } = recordingClient();
     const tick = new SqsMessageQueue<{ tick: true }>(client, 'tick', 'https://tick', { wakeUp: true });
     // A tick for every ten bindings, over four groups: the high band's twelve tick groups 0 and 1, the low band's one group 0.
-    const high = new ScheduleTickingQueue(new SqsMessageQueue(client, 'high', 'https://high'), tick, 10, 4);
-    const low = new ScheduleTickingQueue(new SqsMessageQueue(client, 'low', 'https://low'), tick, 10, 4);
+    const high = new ScheduleTickingQueue(new SqsMessageQueue(client, 'high', 'https://high'), tick, 10, 4, 0);
+    const low = new ScheduleTickingQueue(new SqsMessageQueue(client, 'low', 'https://low'), tick, 10, 4, 0);
     await withOutbox({ holdSends: true }, async () => {
       for (let n = 0; n < 12; n++) await high.send([message(n)]);
       await low.send([message(12)]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ScheduleTickingQueue } from '../../functions/adapters/schedule-ticking-queue';
 import { MemoryMessageQueue } from '../../lib/memory/memory-message-queue';
 import { ManualClock } from '../../lib/memory/manual-clock';
+import type { MessageQueue, OutgoingMessage } from '../../lib/ports/message-queue';
 
 const BINDINGS_PER_TICK = 10;
 const CYCLES = 4;
@@ -48,4 +49,28 @@ describe('ScheduleTickingQueue: the ticks that start schedule cycles follow the 
     expect(later.tick.held()).toBe(CYCLES + 1);
     expect(await ticksInFlight(later.tick)).toBe(CYCLES);
   });
+
+  it('counts from the block it is given: a send of eleven from group 2 ticks groups 2 and 3', async () => {
+    const clock = new ManualClock(0);
+    const groups: string[] = [];
+    const tick = new MemoryMessageQueue<{ tick: true }>('tick', clock);
+    const recordingTick: MessageQueue<{ tick: true }> = Object.create(tick, {
+      send: { value: (messages: readonly OutgoingMessage<{ tick: true }>[]) => (groups.push(...messages.map((m) => m.groupId)), tick.send(messages)) },
+    });
+    const queue = new ScheduleTickingQueue(new MemoryMessageQueue<{ n: number }>('band', clock), recordingTick, BINDINGS_PER_TICK, CYCLES, 2);
+    await queue.send(Array.from({ length: 11 }, (_, n) => ({ body: { n }, groupId: `g${n}`, deduplicationId: `d${n}` })));
+    expect(groups).toEqual(['schedule-2', 'schedule-3']);
+  });
+
+  it('starts each fresh queue at a random group, so that the first sends of many new execution environments do not all tick one group', async () => {
+    const clock = new ManualClock(0);
+    const tick = new MemoryMessageQueue<{ tick: true }>('tick', clock);
+    for (let environment = 0; environment < 40; environment++) {
+      const queue = new ScheduleTickingQueue(new MemoryMessageQueue<{ n: number }>('band', clock), tick, BINDINGS_PER_TICK, CYCLES);
+      await queue.send([{ body: { n: environment }, groupId: `g${environment}`, deduplicationId: `d${environment}` }]);
+    }
+    // One tick of each group can be in flight: more than one means the starts were spread.
+    expect(await ticksInFlight(tick)).toBeGreaterThan(1);
+  });
 });
+
