@@ -15,11 +15,19 @@ function reject(message: string): never {
  * `kind: List` with `items`) and returns the raw objects in order.
  */
 export function parseManifests(text: string): unknown[] {
+  return parseDocuments(text).flatMap(flattenList);
+}
+
+/**
+ * The documents of a JSON or YAML text as they are written, empty ones left out: a list stays a list.
+ * What a request body holds, where the one document must itself be the object.
+ */
+export function parseDocuments(text: string): unknown[] {
   if (Buffer.byteLength(text, 'utf8') > MAX_MANIFEST_BYTES) reject(`must be at most ${MAX_MANIFEST_BYTES} bytes`);
   const documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, version: '1.1' });
   if (!Array.isArray(documents)) reject('is not a YAML or JSON stream');
   if (documents.length > MAX_DOCUMENTS) reject(`must hold at most ${MAX_DOCUMENTS} documents`);
-  const objects: unknown[] = [];
+  const values: unknown[] = [];
   for (const document of documents) {
     const error = document.errors[0];
     if (error) reject(`is not valid YAML or JSON: ${error.message.split('\n')[0]}`);
@@ -30,9 +38,9 @@ export function parseManifests(text: string): unknown[] {
       reject(`could not be read: ${(cause as Error).message.split('\n')[0]}`);
     }
     if (value === null || value === undefined) continue;
-    objects.push(...flattenList(value));
+    values.push(value);
   }
-  return objects;
+  return values;
 }
 
 function flattenList(value: unknown): unknown[] {

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../api/plain-object';
-import { parseManifests } from '../api/manifest';
+import { parseDocuments } from '../api/manifest';
 import type { ApiRequest } from './api-types';
 import { ApiError } from './status';
 
@@ -50,11 +50,14 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** YAML goes through the manifest reader, so it has the same alias and size limits as files. */
+/**
+ * A request body's one YAML document, as written (a list of objects is not an object), read by the
+ * manifest reader, so it has the same alias and size limits as files.
+ */
 function parseYaml(text: string): unknown {
-  const objects = parseManifests(text);
-  if (objects.length !== 1) throw new ApiError('BadRequest', `the request body must hold exactly one object, not ${objects.length}`);
-  return objects[0];
+  const documents = parseDocuments(text);
+  if (documents.length !== 1) throw new ApiError('BadRequest', `the request body must hold exactly one object, not ${documents.length} documents`);
+  return documents[0];
 }
 
 /** Checked first for every request, before anything of it is read. */

@@ -109,4 +109,19 @@ describe('server-side apply', () => {
     expect(reply.statusCode).toBe(400);
     expect(reply.body.message).toBe('fieldManager: is required for apply requests');
   });
+
+  it.each([
+    ['a YAML list holding one object', '- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n'],
+    ['a JSON array holding one object', '[{}]'],
+    ['a kind: List', 'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: apps/v1, kind: Deployment, metadata: {name: web}}\n'],
+  ])('refuses %s with 400: the body must be the object itself, as in Kubernetes, and nothing is written', async (_, text) => {
+    const api = new Api();
+    await apply(api, 'ci', config({ replicas: 2 }));
+    const before = await api.snapshot();
+    const reply = await api.send('PATCH', PATH, { text, contentType: APPLY, query: { fieldManager: 'ci' } });
+    expect(reply.statusCode).toBe(400);
+    expect(reply.body).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
+    expect(await api.snapshot()).toEqual(before);
+  });
 });
+
