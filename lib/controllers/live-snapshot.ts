@@ -38,8 +38,13 @@ export class LiveSnapshot {
    */
   async sync(batch?: SyncBatch): Promise<SchedulingSnapshot> {
     await this.context.informers.clusters().sync(batch);
-    await Promise.all([...bindingInformers(this.context), allocationInformer(this.context)].map((informer) => informer.sync(batch)));
+    await this.syncPlacements(batch);
     return this.snapshot;
+  }
+
+  /** The binding and allocation feeds: what the cycles have placed, without the clusters. */
+  private async syncPlacements(batch?: SyncBatch): Promise<void> {
+    await Promise.all([...bindingInformers(this.context), allocationInformer(this.context)].map((informer) => informer.sync(batch)));
   }
 
   /** The allocation records this process wrote: applied at once; a removed one is read again. */
@@ -68,9 +73,7 @@ export class LiveSnapshot {
     const allocations = refs.filter((ref) => ref.kind === 'ClusterAllocation');
     for (const ref of bindings) await this.bindingInformer(ref.kind).refresh([ref]);
     if (allocations.length > 0) await allocationInformer(this.context).refresh(allocations);
-    if (bindings.length < refs.length) {
-      await Promise.all([...bindingInformers(this.context), allocationInformer(this.context)].map((informer) => informer.sync()));
-    }
+    if (bindings.length < refs.length) await this.syncPlacements();
   }
 
   private bindingInformer(kind: string) {
