@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { refKey, refOf, storageKey, type ObjectRef } from '../../lib/api/kinds';
-import { ConflictError, StoreTimeoutError, UnavailableError, withoutResourceVersion, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
+import { ConflictError, refOfWrite, StoreTimeoutError, type AddWrite, UnavailableError, withoutResourceVersion, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../../lib/ports/object-store';
 import { CHANGE_FEED_INDEX } from './definitions';
 
 /** DynamoDB allows at most this many items in one TransactWriteItems. */
@@ -64,12 +64,55 @@ interface Item {
   readonly sk: string;
   readonly version: string;
   readonly object: string;
+  /** For an object moved by adds: the spec field its counters are, each a number attribute COUNTER_PREFIX<name>. */
+  readonly counted?: string;
 }
 
+/** Counters are top-level attributes, as DynamoDB's ADD moves only those; the prefix keeps them apart from the item's own. */
+const COUNTER_PREFIX = '+';
+
 function fromItem<T extends StoredObject>(item: Record<string, unknown>): T {
-  const { object, version } = item as unknown as Item;
-  const parsed = JSON.parse(object) as T;
-  return { ...parsed, metadata: { ...parsed.metadata, resourceVersion: version } };
+  const { object, version, counted } = item as unknown as Item;
+  const parsed = JSON.parse(object) as T & { spec?: Record<string, unknown> };
+  const metadata = { ...parsed.metadata, resourceVersion: version };
+  if (counted === undefined) return { ...parsed, metadata };
+  const counters = Object.entries(item).flatMap(([attribute, amount]) =>
+    attribute.startsWith(COUNTER_PREFIX) && amount !== 0 ? [[attribute.slice(COUNTER_PREFIX.length), amount as number] as const] : [],
+  );
+  return { ...parsed, metadata, spec: { ...parsed.spec, [counted]: Object.fromEntries(counters) } };
+}
+
+/**
+ * An add as one Update: the counters moved by ADD, a new version set, the object written only when the
+ * item is new. Its condition: each limited counter no more than its limit less the amount (a counter not
+ * there yet counts as zero), and the version it replaces older than the new one, so that versions keep
+ * ordering the object's changes without being read first.
+ */
+function addUpdate(write: AddWrite, version: string, object: string) {
+  const names: Record<string, string> = { '#version': 'version', '#object': 'object', '#counted': 'counted' };
+  const values: Record<string, unknown> = { ':version': version, ':object': object, ':field': write.field };
+  const adds: string[] = [];
+  const conditions = ['(attribute_not_exists(#version) OR #version < :version)'];
+  const counters = [...new Set([...Object.keys(write.amounts), ...Object.keys(write.limits)])];
+  for (const [index, counter] of counters.entries()) {
+    const amount = write.amounts[counter] ?? 0;
+    names[`#c${index}`] = `${COUNTER_PREFIX}${counter}`;
+    if (amount !== 0) {
+      values[`:a${index}`] = amount;
+      adds.push(`#c${index} :a${index}`);
+    }
+    const limit = write.limits[counter];
+    if (limit === undefined) continue;
+    values[`:m${index}`] = limit - amount;
+    // Below zero even a missing counter (zero) would pass the limit: then the counter must be there.
+    conditions.push(limit - amount < 0 ? `#c${index} <= :m${index}` : `(attribute_not_exists(#c${index}) OR #c${index} <= :m${index})`);
+  }
+  return {
+    UpdateExpression: `SET #version = :version, #object = if_not_exists(#object, :object), #counted = :field${adds.length > 0 ? ` ADD ${adds.join(', ')}` : ''}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
 }
 
 function refOfSortKey(group: string, kind: string, sk: string): ObjectRef {
@@ -239,8 +282,8 @@ export class DynamoDbObjectStore implements ObjectStore {
     if (writes.length + markers > MAX_TRANSACTION_ITEMS) {
       throw new Error(`a transaction holds at most ${MAX_TRANSACTION_ITEMS} items, got ${writes.length} writes and ${markers} deletion markers`);
     }
-    const refs = writes.map((write) => (write.op === 'put' ? refOf(write.object) : write.ref));
-    const versions = writes.map((write) => (write.op === 'check' ? undefined : newVersion(write.expectedVersion)));
+    const refs = writes.map(refOfWrite);
+    const versions = writes.map((write) => (write.op === 'check' ? undefined : newVersion(write.op === 'add' ? null : write.expectedVersion)));
     try {
       if (writes.length === 1 && writes[0]!.op === 'put') await this.putOne(writes[0]!, versions[0]!);
       else await this.writeAll(writes, versions);
@@ -284,6 +327,9 @@ export class DynamoDbObjectStore implements ObjectStore {
     const items = writes.map((write, index) => {
       if (write.op === 'put') {
         return { Put: { TableName: this.tableName, Item: this.item(write.object, versions[index]!), ...condition(write.expectedVersion) } };
+      }
+      if (write.op === 'add') {
+        return { Update: { TableName: this.tableName, Key: keyOf(refOf(write.object)), ...addUpdate(write, versions[index]!, this.item(write.object, versions[index]!).object) } };
       }
       if (write.op === 'delete') {
         return { Delete: { TableName: this.tableName, Key: keyOf(write.ref), ...condition(write.expectedVersion) } };

@@ -1,10 +1,8 @@
 import { CLUSTER_ALLOCATION } from '../api/kinds';
-import type { Informer } from '../cache/informer';
-import type { ObjectStore, Write } from '../ports/object-store';
-import type { ControllerContext } from './context';
+import { ConflictError, type AddWrite, type ObjectStore } from '../ports/object-store';
 import { add, type ResourceList } from '../resources';
 
-/** What outrank has placed on one cluster; every placement changes it in the same transaction. */
+/** What outrank has placed on one cluster; every placement moves it by an add in the same transaction. */
 export interface ClusterAllocation {
   readonly apiVersion: typeof CLUSTER_ALLOCATION.apiVersion;
   readonly kind: 'ClusterAllocation';
@@ -14,56 +12,53 @@ export interface ClusterAllocation {
 
 const ALLOCATION_GROUP = 'scheduling.outrank.io';
 
+/** The spec field an allocation's counters are. */
+const PLACED_FIELD = 'placed';
+
 export function allocationRef(cluster: string) {
   return { group: ALLOCATION_GROUP, kind: 'ClusterAllocation', namespace: '', name: cluster };
 }
 
-export interface AllocationChange {
-  readonly writes: Write[];
-  /** What outrank will have placed on each cluster the writes touch, from the records as read now. */
-  readonly placedAfter: ReadonlyMap<string, ResourceList>;
+/**
+ * The writes moving each cluster's allocation by the given deltas, as adds (no read first): placements
+ * on one cluster at once conflict only when its room runs out, not whenever another moved its record.
+ * `capacityOf` limits each resource a delta grows to the cluster's capacity (a placement: never
+ * over-commit; a cluster it does not know has none); without it nothing is limited (room given back, or
+ * a placed binding's request changed where it stays). A record left holding nothing stays until
+ * removeEmptyAllocations: an add cannot tell, and the next may fill it again.
+ */
+export function allocationAdds(deltas: ReadonlyMap<string, ResourceList>, capacityOf?: (cluster: string) => ResourceList | undefined): AddWrite[] {
+  return changedClusters(deltas).map((cluster) => {
+    const amounts = Object.fromEntries(Object.entries(deltas.get(cluster)!).filter(([, amount]) => amount !== 0));
+    const capacity = capacityOf ? (capacityOf(cluster) ?? {}) : undefined;
+    const limits = capacity
+      ? Object.fromEntries(Object.entries(amounts).flatMap(([resource, amount]) => (amount > 0 ? [[resource, capacity[resource] ?? 0]] : [])))
+      : {};
+    const object = { apiVersion: CLUSTER_ALLOCATION.apiVersion, kind: 'ClusterAllocation', metadata: { name: cluster }, spec: {} };
+    return { op: 'add', object, field: PLACED_FIELD, amounts, limits };
+  });
 }
 
-/**
- * Conditional writes moving each cluster's allocation by the given deltas; an allocation left with
- * nothing placed is removed (the cluster may be gone). Two schedulers placing on the same cluster at
- * once conflict here, so one of them re-reads and decides again.
- */
-export async function allocationChange(store: ObjectStore, deltas: ReadonlyMap<string, ResourceList>): Promise<AllocationChange> {
-  const clusters = changedClusters(deltas);
-  // One read for all of them, however many clusters a preemption touches.
+/** The allocation records of these clusters as read now, in one read (undefined: a cluster has none). */
+export async function allocationsOf(store: ObjectStore, clusters: readonly string[]): Promise<Map<string, ClusterAllocation | undefined>> {
   const records = clusters.length === 0 ? [] : await store.getMany<ClusterAllocation>(clusters.map(allocationRef));
-  const byCluster = new Map(clusters.map((cluster, index) => [cluster, records[index]]));
-  return allocationChangeFrom((cluster) => byCluster.get(cluster), deltas);
+  return new Map(clusters.map((cluster, index) => [cluster, records[index]]));
 }
 
 /**
- * The same from records already in hand (an informer's): each write is conditional on the version
- * given, so a record that was not the latest makes the transaction conflict rather than lose a change.
+ * Removes the records that hold nothing (their cluster's last binding moved off), each conditional on
+ * the version read: one moved since may hold something again. An empty record is harmless; removing it
+ * keeps a deleted cluster from leaving one behind.
  */
-export function allocationChangeFrom(current: (cluster: string) => ClusterAllocation | undefined, deltas: ReadonlyMap<string, ResourceList>): AllocationChange {
-  const writes: Write[] = [];
-  const placedAfter = new Map<string, ResourceList>();
-  for (const cluster of changedClusters(deltas)) {
-    const delta = deltas.get(cluster)!;
-    const record = current(cluster);
-    const placed = Object.fromEntries(
-      Object.entries(add(record?.spec.placed ?? {}, delta)).filter(([, amount]) => amount !== 0),
-    );
-    placedAfter.set(cluster, placed);
-    if (record && Object.keys(placed).length === 0) {
-      writes.push({ op: 'delete', ref: allocationRef(cluster), expectedVersion: record.metadata.resourceVersion ?? '', last: record });
-      continue;
+export async function removeEmptyAllocations(store: ObjectStore, records: Iterable<ClusterAllocation | undefined>): Promise<void> {
+  for (const record of records) {
+    if (!record || Object.keys(record.spec.placed).length > 0) continue;
+    try {
+      await store.transact([{ op: 'delete', ref: allocationRef(record.metadata.name), expectedVersion: record.metadata.resourceVersion ?? '', last: record }]);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
     }
-    const object: ClusterAllocation = {
-      apiVersion: CLUSTER_ALLOCATION.apiVersion,
-      kind: 'ClusterAllocation',
-      metadata: { name: cluster },
-      spec: { placed },
-    };
-    writes.push({ op: 'put', object, expectedVersion: record?.metadata.resourceVersion ?? null });
   }
-  return { writes, placedAfter };
 }
 
 /** The clusters whose allocation the deltas move, in name order (the order of the writes). */
@@ -72,15 +67,6 @@ function changedClusters(deltas: ReadonlyMap<string, ResourceList>): string[] {
     .filter(([, delta]) => Object.values(delta).some((amount) => amount !== 0))
     .map(([cluster]) => cluster)
     .sort((a, b) => a.localeCompare(b));
-}
-
-/** The allocation records, kept by an informer like every other kind. */
-export function allocationInformer(context: Pick<ControllerContext, 'informers'>): Informer<ClusterAllocation> {
-  return context.informers.of<ClusterAllocation>(ALLOCATION_GROUP, 'ClusterAllocation');
-}
-
-export async function allocationWrites(store: ObjectStore, deltas: ReadonlyMap<string, ResourceList>): Promise<Write[]> {
-  return (await allocationChange(store, deltas)).writes;
 }
 
 export function addDelta(deltas: Map<string, ResourceList>, cluster: string, delta: ResourceList): void {

@@ -63,15 +63,15 @@ export async function wakeWaiting(context: ControllerContext, freed: readonly Fr
 
 /**
  * Wakes the waiting bindings that can use the room now left on these clusters, given what outrank has
- * placed on each after the change (the allocation records as just written).
+ * placed on each after the change (the allocation records as read once it is written).
  */
-export async function wakeForFreedRoom(context: ControllerContext, placedAfter: ReadonlyMap<string, ResourceList>, cause: string): Promise<number> {
-  if (placedAfter.size === 0) return 0;
+export async function wakeForFreedRoom(context: ControllerContext, placed: ReadonlyMap<string, ResourceList>, cause: string): Promise<number> {
+  if (placed.size === 0) return 0;
   const clusters = context.informers.clusters();
   await clusters.sync(context.batch);
-  const freed = [...placedAfter].flatMap(([name, placed]) => {
+  const freed = [...placed].flatMap(([name, placedOnCluster]) => {
     const cluster = clusters.get(clusterRef(name));
-    return cluster ? [{ cluster, room: subtract(capacityOf(cluster), placed) }] : [];
+    return cluster ? [{ cluster, room: subtract(capacityOf(cluster), placedOnCluster) }] : [];
   });
   return wakeWaiting(context, freed, cause);
 }

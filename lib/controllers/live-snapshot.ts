@@ -4,8 +4,6 @@ import type { Informers } from '../cache/informers';
 import type { ObjectRef } from '../api/kinds';
 import { SchedulingSnapshot } from '../scheduler/snapshot';
 import { BINDING_GROUP } from '../api/resource-binding';
-import type { Write } from '../ports/object-store';
-import { allocationInformer, type ClusterAllocation } from './allocations';
 import { bindingInformers } from './binding-informers';
 import type { ControllerContext } from './context';
 
@@ -13,8 +11,9 @@ import type { ControllerContext } from './context';
  * The scheduling snapshot of a process, kept warm across invocations: the cluster and binding informers'
  * handlers apply every change they read to it, so a batch brings it up to date by reading the store's
  * change feed (what changed since the last batch) rather than every cluster and binding. A cold start
- * reads everything once. Decisions made on it commit conditionally (the binding, its victims and the
- * allocation records unchanged); a conflict reads again only what conflicted (refresh).
+ * reads everything once. Decisions made on it commit conditionally (the binding and its victims
+ * unchanged, each cluster's allocation within its capacity); a conflict reads again only what
+ * conflicted (refresh).
  */
 export class LiveSnapshot {
   readonly snapshot = new SchedulingSnapshot([], []);
@@ -32,29 +31,16 @@ export class LiveSnapshot {
     }
   }
 
-  /**
-   * Brings the snapshot up to date: clusters first, so that bindings find the clusters they are placed
-   * on; and the allocation records the commits are conditional on.
-   */
+  /** Brings the snapshot up to date: clusters first, so that bindings find the clusters they are placed on. */
   async sync(batch?: SyncBatch): Promise<SchedulingSnapshot> {
     await this.context.informers.clusters().sync(batch);
-    await this.syncPlacements(batch);
+    await this.syncBindings(batch);
     return this.snapshot;
   }
 
-  /** The binding and allocation feeds: what the cycles have placed, without the clusters. */
-  private async syncPlacements(batch?: SyncBatch): Promise<void> {
-    await Promise.all([...bindingInformers(this.context), allocationInformer(this.context)].map((informer) => informer.sync(batch)));
-  }
-
-  /** The allocation records this process wrote: applied at once; a removed one is read again. */
-  async observeAllocations(written: ReadonlyArray<ClusterAllocation | undefined>, writes: readonly Write[]): Promise<void> {
-    const informer = allocationInformer(this.context);
-    for (const [index, write] of writes.entries()) {
-      const record = written[index];
-      if (record) informer.observe(record);
-      else if (write.op === 'delete') await informer.refresh([write.ref]);
-    }
+  /** The binding feeds: what the cycles have placed, without the clusters. */
+  private async syncBindings(batch?: SyncBatch): Promise<void> {
+    await Promise.all(bindingInformers(this.context).map((informer) => informer.sync(batch)));
   }
 
   /** A binding this process wrote: applied at once (the feed brings it again, and it is then ignored). */
@@ -63,17 +49,15 @@ export class LiveSnapshot {
   }
 
   /**
-   * Reads afresh what a conflict named, directly; and after an allocation record, the binding and
-   * allocation feeds, which bring every other change of the cycles busy beside this one (their bindings,
-   * the records they moved), so that the next decisions see them too. The clusters' feed is left to the
-   * next batch: a commit is never conditional on a cluster.
+   * Reads afresh the bindings a conflict named, directly. An allocation named (its cluster's room ran
+   * out) is not read: the binding feeds bring what the cycles busy beside this one placed there, so that
+   * the next decisions see the room as it is. The clusters' feed is left to the next batch: a commit is
+   * never conditional on a cluster.
    */
   async refresh(refs: readonly ObjectRef[]): Promise<void> {
     const bindings = refs.filter((ref) => ref.group === BINDING_GROUP);
-    const allocations = refs.filter((ref) => ref.kind === 'ClusterAllocation');
     for (const ref of bindings) await this.bindingInformer(ref.kind).refresh([ref]);
-    if (allocations.length > 0) await allocationInformer(this.context).refresh(allocations);
-    if (bindings.length < refs.length) await this.syncPlacements();
+    if (bindings.length < refs.length) await this.syncBindings();
   }
 
   private bindingInformer(kind: string) {

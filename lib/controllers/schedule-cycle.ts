@@ -3,11 +3,10 @@ import type { ResourceBinding } from '../api/resource-binding';
 import { SyncBatch } from '../cache/informer';
 import type { Delivery } from '../ports/message-queue';
 import { ConflictError } from '../ports/object-store';
-import type { ResourceList } from '../resources';
 import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
 import { bindingsToWake, highestFittingClass, type FreedRoom, type Placer, type WokenBinding } from '../scheduler/wake-up';
-import { allocationChange, allocationChangeFrom, allocationInformer, allocationRef, type ClusterAllocation } from './allocations';
+import { allocationAdds, allocationsOf, removeEmptyAllocations } from './allocations';
 import { bindingsBy, waitingBindings } from './binding-informers';
 import { requestScheduling, requestWoken, schedulingRequest } from './binding-requests';
 import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, type CommitPlan } from './commit-plan';
@@ -44,8 +43,8 @@ export function queueOrder(priorityFirst: boolean) {
  * must), commits every decision in one conditional transaction, and only then deletes the message.
  *
  * Cost per batch, whatever the fleet's size: one read of the change feed per kind (clusters, bindings),
- * then per binding one allocation read per cluster its placement changes and one transaction; the
- * bindings themselves come from the live snapshot (a stale one fails the commit's condition).
+ * then per binding one transaction, its allocations moved by adds that read nothing; the bindings
+ * themselves come from the live snapshot (a stale one fails the commit's condition).
  */
 export class ScheduleCycleController {
   private readonly live: LiveSnapshot;
@@ -153,28 +152,33 @@ export class ScheduleCycleController {
     if (decision.result === 'scheduled' && decision.victims.length > 0) {
       this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
     }
-    return this.perform(planCommit(binding, decision, timestampOf(this.context.clock)), snapshot, wokenFor, afterConflict);
+    return this.perform(planCommit(binding, decision, timestampOf(this.context.clock)), snapshot, wokenFor);
   }
 
-  /** Commits a plan: allocations read and checked, one transaction, then events and the wake-up of waiting bindings. */
-  private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot, wokenFor: readonly string[], afterConflict: boolean): Promise<Outcome> {
-    // First from the records as synced (no read): a commit conditional on an older one conflicts. After a
-    // conflict they are read at commit, as cycles busy on the same clusters keep changing them.
-    const allocations = afterConflict
-      ? await allocationChange(this.context.store, plan.deltas)
-      : allocationChangeFrom((cluster) => allocationInformer(this.context).get(allocationRef(cluster)), plan.deltas);
-    const crowded = overCommitted(snapshot, plan.deltas, allocations.placedAfter);
-    if (crowded.length > 0) throw new ConflictError(crowded.map(allocationRef));
-    const results = await this.context.store.transact([...plan.writes, ...allocations.writes]);
+  /** Commits a plan: one transaction with the allocations' adds, then events and the wake-up of waiting bindings. */
+  private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot, wokenFor: readonly string[]): Promise<Outcome> {
+    // Each allocation the plan grows is limited to the cluster's capacity: a cycle beside this one that
+    // took the room since the snapshot was synced makes the add conflict, and the binding is decided again.
+    const allocations = allocationAdds(plan.deltas, (cluster) => snapshot.clusters.get(cluster)?.capacity);
+    const results = await this.context.store.transact([...plan.writes, ...allocations]);
     const written = results.slice(0, plan.writes.length) as ResourceBinding[];
     for (const binding of written) this.live.observe(binding);
-    await this.live.observeAllocations(results.slice(plan.writes.length) as Array<ClusterAllocation | undefined>, allocations.writes);
+    await this.removeEmptied(plan, snapshot);
     this.context.metrics.count('SchedulingAttempts', { result: plan.result });
     if (plan.victims > 0) this.context.metrics.count('BindingPreemptions', {}, plan.victims);
     for (const event of plan.events) await this.context.events.record(event);
     if (plan.result === 'scheduled') await this.wakeAfter(plan, written, snapshot);
     if (plan.result === 'unschedulable') for (const cluster of wokenFor) this.passingRoomOn.set(cluster, written[0]!);
     return plan.result;
+  }
+
+  /**
+   * The allocation records of the clusters the commit left with nothing placed (by the snapshot, or
+   * gone from it) are read and removed when empty: an add cannot tell, and clusters seldom empty.
+   */
+  private async removeEmptied(plan: CommitPlan, snapshot: SchedulingSnapshot): Promise<void> {
+    const emptied = freedClusters(plan).filter((name) => (snapshot.clusters.get(name)?.residents.size ?? 0) === 0);
+    if (emptied.length > 0) await removeEmptyAllocations(this.context.store, (await allocationsOf(this.context.store, emptied)).values());
   }
 
   /**
@@ -252,21 +256,6 @@ export class ScheduleCycleController {
       if (!(error instanceof ConflictError)) throw error;
     }
   }
-}
-
-/**
- * The clusters this decision would fill beyond their capacity by the allocation records as they are
- * now. The decision was made on the live snapshot, which does not see what other cycles placed since
- * it was last brought up to date; the allocation records do, and the commit is conditional on them, so
- * a decision that no longer fits is taken for a conflict and made again on a refreshed snapshot.
- */
-function overCommitted(snapshot: SchedulingSnapshot, deltas: ReadonlyMap<string, ResourceList>, placedAfter: ReadonlyMap<string, ResourceList>): string[] {
-  return [...deltas].flatMap(([name, delta]) => {
-    const capacity = snapshot.clusters.get(name)?.capacity ?? {};
-    const placed = placedAfter.get(name) ?? {};
-    const grows = Object.entries(delta).filter(([, amount]) => amount > 0);
-    return grows.some(([resource]) => (placed[resource] ?? 0) > (capacity[resource] ?? 0)) ? [name] : [];
-  });
 }
 
 /** The cause a commit queues bindings with, by the binding as the commit wrote it: the same on every try. */

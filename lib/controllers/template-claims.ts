@@ -10,7 +10,7 @@ import { describePolicy, policyRef, policySpecificity, Specificity, type PolicyR
 import { policyLookupKeys, policySelectorKeys, templateIndexKeys, templateLookup } from '../policy/selector-index';
 import { ConflictError, type Write } from '../ports/object-store';
 import { scale, toResourceList, type ResourceList } from '../resources';
-import { addDelta, allocationChange, allocationWrites } from './allocations';
+import { addDelta, allocationAdds, allocationsOf, removeEmptyAllocations } from './allocations';
 import { bindingInformerFor, bindingsBy, syncBindings } from './binding-informers';
 import { bindingRefFor, bindingRefOf, claimantOf, policyKey } from './binding-references';
 import { enqueueInBand } from './band-enqueue';
@@ -37,12 +37,12 @@ function addPlacedUsage(deltas: Map<string, ResourceList>, binding: ResourceBind
  * allocations move in the same transaction, or they would no longer be the sum of the placed bindings
  * and a later move or removal would subtract the new request from what the old one added.
  */
-async function requestChangeWrites(context: ControllerContext, existing: ResourceBinding | undefined, next: ResourceBinding): Promise<Write[]> {
+function requestChangeWrites(existing: ResourceBinding | undefined, next: ResourceBinding): Write[] {
   if (!existing) return [];
   const deltas = new Map<string, ResourceList>();
   addPlacedUsage(deltas, existing, -1);
   addPlacedUsage(deltas, next, +1);
-  return allocationWrites(context.store, deltas);
+  return allocationAdds(deltas);
 }
 
 /** The write that makes a claim fail if the policy it was decided on changed since the informer saw it. */
@@ -212,7 +212,7 @@ export class TemplateClaims {
           { op: 'put', object: built.binding, expectedVersion: existing?.metadata.resourceVersion ?? null },
           unchanged(decision.policy),
           ...(decision.kind === 'preempt' ? [unchanged(decision.from)] : []),
-          ...(await requestChangeWrites(this.context, existing, built.binding)),
+          ...requestChangeWrites(existing, built.binding),
         ])) as [ResourceBinding];
       } catch (error) {
         if (decision.kind === 'preempt' && (lastAttempt || !(error instanceof ConflictError))) {
@@ -232,13 +232,15 @@ export class TemplateClaims {
   private async removeBinding(binding: ResourceBinding): Promise<void> {
     const deltas = new Map<string, ResourceList>();
     addPlacedUsage(deltas, binding, -1);
-    const allocations = await allocationChange(this.context.store, deltas);
     await this.context.store.transact([
       { op: 'delete', ref: refOf(binding), expectedVersion: binding.metadata.resourceVersion ?? '', last: binding },
-      ...allocations.writes,
+      ...allocationAdds(deltas),
     ]);
     const cause = `${bindingGroupId(bindingRefOf(binding))}@${binding.metadata.resourceVersion ?? '0'}@deleted`;
-    await wakeForFreedRoom(this.context, allocations.placedAfter, cause);
+    // What is left placed where the binding was, read once its room is given back.
+    const records = await allocationsOf(this.context.store, [...deltas.keys()]);
+    await removeEmptyAllocations(this.context.store, records.values());
+    await wakeForFreedRoom(this.context, new Map([...records].map(([cluster, record]) => [cluster, record?.spec.placed ?? {}])), cause);
   }
 
   private async preemptionSucceeded(template: ResourceTemplate, decision: Extract<ClaimDecision, { kind: 'preempt' }>): Promise<void> {

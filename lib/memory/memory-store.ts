@@ -1,5 +1,5 @@
 import { compareStorageKeys, refKey, refOf, storageKey, type ObjectRef } from '../api/kinds';
-import { ConflictError, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
+import { ConflictError, countersAfter, countersOverLimit, refOfWrite, type AddWrite, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
 import { frozenCopy, frozenInPlace } from './frozen-copy';
 
 /** An object's key within its kind: its place in the kind's order (storageKey). */
@@ -166,13 +166,14 @@ export class MemoryObjectStore implements ObjectStore {
   }
 
   private commit(writes: readonly Write[], announce: boolean): Array<StoredObject | undefined> {
-    const refs = writes.map((w) => (w.op === 'put' ? refOf(w.object) : w.ref));
+    const refs = writes.map(refOfWrite);
     const kinds = refs.map((ref) => this.kindObjects(ref));
     const keys = refs.map(objectKey);
     const twice = writes.length > 1 ? firstRepeated(refs) : undefined;
     if (twice) throw new Error(`transaction writes ${refKey(twice)} twice`);
-    const failed = writes.filter((write, index) => (kinds[index]!.objects.get(keys[index]!)?.metadata.resourceVersion ?? null) !== write.expectedVersion);
-    if (failed.length > 0) throw new ConflictError(failed.map((w) => (w.op === 'put' ? refOf(w.object) : w.ref)));
+    const found = writes.map((_, index) => kinds[index]!.objects.get(keys[index]!));
+    const failed = refs.filter((_, index) => !holds(writes[index]!, found[index]));
+    if (failed.length > 0) throw new ConflictError(failed);
 
     const committed: StoredChange[] = [];
     const results = writes.map((write, index) => {
@@ -188,12 +189,12 @@ export class MemoryObjectStore implements ObjectStore {
         objects.record(key, this.sequence, change);
         return undefined;
       }
-      const stored = storedVersion(write.object, revision);
+      const stored = storedVersion(write.op === 'add' ? counted(write, found[index]) : write.object, revision);
       objects.set(key, stored);
-      const change: StoredChange = { ref, object: stored, revision, created: write.expectedVersion === null };
+      const change: StoredChange = { ref, object: stored, revision, created: found[index] === undefined };
       committed.push(change);
       objects.record(key, this.sequence, change);
-      return stored;
+      return write.op === 'add' ? undefined : stored;
     });
     if (announce) for (const listener of this.commitListeners) listener(committed);
     return results;
@@ -206,6 +207,22 @@ export class MemoryObjectStore implements ObjectStore {
     if (!objects) kinds.set(ref.kind, (objects = new KindObjects()));
     return objects;
   }
+}
+
+/** Whether a write's condition holds on the object as found (undefined: none). */
+function holds(write: Write, found: StoredObject | undefined): boolean {
+  if (write.op === 'add') return countersOverLimit(countersOf(found, write.field), write).length === 0;
+  return (found?.metadata.resourceVersion ?? null) === write.expectedVersion;
+}
+
+function countersOf(object: StoredObject | undefined, field: string): Readonly<Record<string, number>> {
+  return ((object as { spec?: Record<string, Record<string, number>> } | undefined)?.spec?.[field]) ?? {};
+}
+
+/** The object an add leaves: as found (or as the add creates it), its counters moved. */
+function counted(write: AddWrite, found: StoredObject | undefined): StoredObject {
+  const base = (found ?? write.object) as StoredObject & { spec?: Record<string, unknown> };
+  return { ...base, spec: { ...base.spec, [write.field]: countersAfter(countersOf(found, write.field), write.amounts) } } as StoredObject;
 }
 
 /** The first ref named again (refKey names one object of one kind). */

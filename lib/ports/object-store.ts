@@ -1,4 +1,4 @@
-import type { ObjectRef } from '../api/kinds';
+import { refOf, type ObjectRef } from '../api/kinds';
 
 /** Any stored object: apiVersion, kind and metadata with a name, as Kubernetes writes objects. */
 export interface StoredObject {
@@ -23,7 +23,44 @@ export type Write =
        */
       readonly last?: StoredObject;
     }
-  | { readonly op: 'check'; readonly ref: ObjectRef; readonly expectedVersion: string | null };
+  | { readonly op: 'check'; readonly ref: ObjectRef; readonly expectedVersion: string | null }
+  | AddWrite;
+
+/**
+ * Adds amounts to an object's counters (the numbers at `spec[field]`) without a version read first, so
+ * that writers moving the same counters at once do not conflict with each other: the write's only
+ * condition is that each counter given a limit holds at most that limit after the add. Creates the
+ * object (as `object`, its counters at zero) when it does not exist; every add gives it a new
+ * resourceVersion, later than the one it had. A counter at zero is not shown. An object moved by adds
+ * is written only by adds (and deleted only when nothing counts on it); its result in `transact` is
+ * undefined, as DynamoDB's transactions return nothing.
+ */
+export interface AddWrite {
+  readonly op: 'add';
+  /** The object as created: kind, name and whatever of its spec does not count. */
+  readonly object: StoredObject;
+  readonly field: string;
+  readonly amounts: Readonly<Record<string, number>>;
+  /** The most a counter may hold after the add; a counter not named has no limit. */
+  readonly limits: Readonly<Record<string, number>>;
+}
+
+/** The object a write is about. */
+export function refOfWrite(write: Write): ObjectRef {
+  return write.op === 'put' || write.op === 'add' ? refOf(write.object) : write.ref;
+}
+
+/** The counters an add leaves, by the counters it found (missing: zero); those at zero left out. */
+export function countersAfter(found: Readonly<Record<string, number>>, amounts: Readonly<Record<string, number>>): Record<string, number> {
+  const after: Record<string, number> = { ...found };
+  for (const [name, amount] of Object.entries(amounts)) after[name] = (after[name] ?? 0) + amount;
+  return Object.fromEntries(Object.entries(after).filter(([, amount]) => amount !== 0));
+}
+
+/** The counters an add would take beyond their limits, from the counters it found. */
+export function countersOverLimit(found: Readonly<Record<string, number>>, write: AddWrite): string[] {
+  return Object.entries(write.limits).filter(([name, limit]) => (found[name] ?? 0) + (write.amounts[name] ?? 0) > limit).map(([name]) => name);
+}
 
 /**
  * The largest object, as JSON, that every store keeps: DynamoDB's 400 KB item limit, less room for the

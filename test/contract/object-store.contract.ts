@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { compareRevisions, ConflictError, MAX_OBJECT_BYTES, type ObjectStore, type StoredChange, type StoredObject } from '../../lib/ports/object-store';
+import { compareRevisions, ConflictError, MAX_OBJECT_BYTES, type AddWrite, type ObjectStore, type StoredChange, type StoredObject } from '../../lib/ports/object-store';
 
 const ref = (name: string, namespace = 'default') => ({ group: 'apps', kind: 'Deployment', namespace, name });
 
@@ -154,6 +154,78 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
       const [b] = await store.transact([{ op: 'put', object: deployment('b', 'prod'), expectedVersion: null }]);
       expect(await store.getMany([ref('b', 'prod'), ref('missing'), ref('a')])).toEqual([b, undefined, a]);
       expect(await store.getMany([])).toEqual([]);
+    });
+
+    describe('adds to counters', () => {
+      const counterRef = (name: string) => ({ group: 'scheduling.example.io', kind: 'Tally', namespace: '', name });
+      const tally = (name: string): StoredObject & { spec: { note: string } } => ({ apiVersion: 'scheduling.example.io/v1', kind: 'Tally', metadata: { name }, spec: { note: 'kept' } });
+      const add = (name: string, amounts: Record<string, number>, limits: Record<string, number> = {}): AddWrite => ({
+        op: 'add',
+        object: tally(name),
+        field: 'counts',
+        amounts,
+        limits,
+      });
+      type Tally = ReturnType<typeof tally> & { spec: { counts: Record<string, number> } };
+
+      it('creates the object with its counters, moves them without a version read, and leaves counters at zero out', async () => {
+        expect(await store.transact([add('m1', { cpu: 2000, pods: 1 })])).toEqual([undefined]);
+        const first = await store.get<Tally>(counterRef('m1'));
+        expect(first).toMatchObject({ ...tally('m1'), spec: { note: 'kept', counts: { cpu: 2000, pods: 1 } } });
+        await store.transact([add('m1', { cpu: -2000, pods: 1, 'nvidia.com/gpu': 1 })]);
+        const second = await store.get<Tally>(counterRef('m1'));
+        expect(second?.spec).toEqual({ note: 'kept', counts: { pods: 2, 'nvidia.com/gpu': 1 } });
+        expect(compareRevisions(second!.metadata.resourceVersion!, first!.metadata.resourceVersion!)).toBeGreaterThan(0);
+        // Reads of every kind see the counters the same way.
+        expect(await store.getMany([counterRef('m1')])).toEqual([second]);
+        expect(await store.list('scheduling.example.io', 'Tally')).toEqual([second]);
+        expect((await store.changes('scheduling.example.io', 'Tally')).changes.map((change) => change.object)).toEqual([second]);
+      });
+
+      it('conflicts only when a limited counter would pass its limit, writing nothing of the transaction', async () => {
+        await store.transact([add('m1', { cpu: 3000 }, { cpu: 4000 })]);
+        // Another writer moved the counter: no version was read, so only the limit counts.
+        await store.transact([add('m1', { cpu: 500 })]);
+        await store.transact([add('m1', { cpu: 500 }, { cpu: 4000 })]);
+        const failure = await store
+          .transact([{ op: 'put', object: deployment('placed'), expectedVersion: null }, add('m1', { cpu: 1, pods: 1 }, { cpu: 4000, pods: 110 })])
+          .catch((error: unknown) => error);
+        expect(failure).toBeInstanceOf(ConflictError);
+        expect((failure as ConflictError).refs).toEqual([counterRef('m1')]);
+        expect(await store.get(ref('placed'))).toBeUndefined();
+        expect((await store.get<Tally>(counterRef('m1')))?.spec.counts).toEqual({ cpu: 4000 });
+        // Giving back is never limited, and a limit on a counter not there yet counts it as zero.
+        await store.transact([add('m1', { cpu: -1000 }), add('m2', { cpu: 4000 }, { cpu: 4000 })]);
+        await expect(store.transact([add('m3', { cpu: 4001 }, { cpu: 4000 })])).rejects.toBeInstanceOf(ConflictError);
+        expect(await store.get(counterRef('m3'))).toBeUndefined();
+      });
+
+      it('loses no amount when writers add at once', async () => {
+        const writers = Array.from({ length: 8 }, async () => {
+          // A same-millisecond version clash is a conflict the writer tries again; the counters decide nothing here.
+          for (let attempt = 0; ; attempt++) {
+            try {
+              return await store.transact([add('m1', { pods: 1 }, { pods: 8 })]);
+            } catch (error) {
+              if (!(error instanceof ConflictError) || attempt >= 5) throw error;
+            }
+          }
+        });
+        await Promise.all(writers);
+        expect((await store.get<Tally>(counterRef('m1')))?.spec.counts).toEqual({ pods: 8 });
+        await expect(store.transact([add('m1', { pods: 1 }, { pods: 8 })])).rejects.toBeInstanceOf(ConflictError);
+      });
+
+      it('deletes at the version read, and an add after creates the object again', async () => {
+        await store.transact([add('m1', { pods: 1 })]);
+        await store.transact([add('m1', { pods: -1 })]);
+        const empty = await store.get<Tally>(counterRef('m1'));
+        expect(empty?.spec.counts).toEqual({});
+        await store.transact([{ op: 'delete', ref: counterRef('m1'), expectedVersion: empty!.metadata.resourceVersion!, last: empty! }]);
+        expect(await store.get(counterRef('m1'))).toBeUndefined();
+        await store.transact([add('m1', { pods: 2 })]);
+        expect((await store.get<Tally>(counterRef('m1')))?.spec).toEqual({ note: 'kept', counts: { pods: 2 } });
+      });
     });
 
     describe('change feed', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterAllocation } from '../../../lib/controllers/allocations';
+import { allocationAdds, type ClusterAllocation } from '../../../lib/controllers/allocations';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
 import {
   applyAll,
@@ -99,5 +99,42 @@ describe(`ClusterAllocation is what the placed bindings occupy (${SPEC.priority}
     expect(Object.keys(await placementOfDeployment(system, 'a'))).not.toContain(first);
     const names = (await system.store.list<ClusterAllocation>('scheduling.outrank.io', 'ClusterAllocation')).map((a) => a.metadata.name);
     expect(names).not.toContain(first);
+  });
+});
+
+describe(`the allocation adds of a commit (${SPEC.priority}: never over-commit, without a read first)`, () => {
+  const capacities: Record<string, Record<string, number>> = { m1: { cpu: 4000, pods: 110 } };
+  it.each([
+    {
+      name: 'a placement: each resource it grows limited to the capacity',
+      deltas: { m1: { cpu: 2000, pods: 1 } },
+      limited: true,
+      adds: [{ name: 'm1', amounts: { cpu: 2000, pods: 1 }, limits: { cpu: 4000, pods: 110 } }],
+    },
+    {
+      name: 'a preemption on one cluster: what it frees is not limited, nothing that does not move is written',
+      deltas: { m1: { cpu: -1000, memory: 0, pods: 1 } },
+      limited: true,
+      adds: [{ name: 'm1', amounts: { cpu: -1000, pods: 1 }, limits: { pods: 110 } }],
+    },
+    {
+      name: 'a cluster the snapshot does not know: no room at all',
+      deltas: { gone: { cpu: 1000 } },
+      limited: true,
+      adds: [{ name: 'gone', amounts: { cpu: 1000 }, limits: { cpu: 0 } }],
+    },
+    {
+      name: 'a request changed where the binding stays: not limited, clusters in name order, unmoved ones left out',
+      deltas: { m2: { cpu: 500 }, m1: { cpu: 500 }, m3: { cpu: 0 } },
+      limited: false,
+      adds: [
+        { name: 'm1', amounts: { cpu: 500 }, limits: {} },
+        { name: 'm2', amounts: { cpu: 500 }, limits: {} },
+      ],
+    },
+  ])('$name', ({ deltas, limited, adds }) => {
+    const writes = allocationAdds(new Map(Object.entries(deltas)), limited ? (name) => capacities[name] : undefined);
+    expect(writes.map((write) => ({ name: write.object.metadata.name, amounts: write.amounts, limits: write.limits }))).toEqual(adds);
+    expect(writes.every((write) => write.object.kind === 'ClusterAllocation' && write.field === 'placed')).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Cluster } from '../../../lib/api/cluster';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
-import { ConflictError, type Write } from '../../../lib/ports/object-store';
+import { ConflictError, refOfWrite, type Write } from '../../../lib/ports/object-store';
 import {
   ALL_DEPLOYMENTS,
   applyAll,
@@ -146,10 +146,10 @@ function failPlacements(system: MemorySystem, failures: number): { refused: () =
   let refused = 0;
   const transact = system.store.transact.bind(system.store);
   vi.spyOn(system.store, 'transact').mockImplementation(async (writes: readonly Write[]) => {
-    const placing = writes.some((w) => w.op === 'put' && w.object.kind === 'ClusterAllocation');
+    const placing = writes.some((w) => w.op === 'add' && w.object.kind === 'ClusterAllocation');
     if (placing && refused < failures) {
       refused += 1;
-      throw new ConflictError(writes.map((w) => (w.op === 'put' ? refs.binding('x') : w.ref)));
+      throw new ConflictError(writes.map((w) => (w.op === 'put' ? refs.binding('x') : refOfWrite(w))));
     }
     return transact(writes);
   });

@@ -2,7 +2,8 @@ import { SYSTEM_KINDS, TEMPLATE_KINDS, type KindInfo } from '../../../lib/api/ki
 import { apiGroupOf } from '../../../lib/api/resource-template';
 import { bindingGroupId, type QueuedBinding } from '../../../lib/controllers/messages';
 import type { MessageQueue, OutgoingMessage } from '../../../lib/ports/message-queue';
-import type { StoredObject } from '../../../lib/ports/object-store';
+import type { StoredObject, Write } from '../../../lib/ports/object-store';
+import { allocationAdds, type ClusterAllocation } from '../../../lib/controllers/allocations';
 import { MemorySystem } from '../../../lib/runtime/memory-system';
 import { DynamoDbObjectStore } from '../../../functions/adapters/dynamodb-object-store';
 import type { TestAws } from '../../support/aws';
@@ -54,13 +55,20 @@ export async function seedBindings(aws: TestAws, manifests: readonly unknown[]):
   return { bandMessages };
 }
 
+/** An object written as the system writes it: an allocation record by its add, anything else by a put. */
+function copyWrite(object: StoredObject): Write {
+  if (object.kind !== 'ClusterAllocation') return { op: 'put', object, expectedVersion: null };
+  const { metadata, spec } = object as ClusterAllocation;
+  return allocationAdds(new Map([[metadata.name, spec.placed]]))[0]!;
+}
+
 /** Copies every stored object of these kinds from the in-memory system into the table. */
 async function copyToTable(aws: TestAws, system: MemorySystem, kinds: readonly KindInfo[]): Promise<void> {
   const objects: StoredObject[] = [];
   for (const info of kinds) objects.push(...(await system.store.list(apiGroupOf(info.apiVersion), info.kind)));
   const store = new DynamoDbObjectStore(aws.clients.documents, aws.resources.objectsTable);
   for (let start = 0; start < objects.length; start += TRANSACTION_ITEMS) {
-    await store.transact(objects.slice(start, start + TRANSACTION_ITEMS).map((object) => ({ op: 'put', object, expectedVersion: null })));
+    await store.transact(objects.slice(start, start + TRANSACTION_ITEMS).map(copyWrite));
   }
 }
 

@@ -1,0 +1,44 @@
+import { describe, expect, it, vi } from 'vitest';
+import { allocationAdds } from '../../../lib/controllers/allocations';
+import type { Write } from '../../../lib/ports/object-store';
+import type { MemorySystem } from '../../../lib/runtime/memory-system';
+import { binding } from '../scheduler/support';
+import { applyAll, cluster, deployment, expectAllocationsMatchBindings, newSystem, placementOfDeployment, podPriorityPolicy, SPEC } from './support';
+
+const AGGREGATED = { placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } } };
+
+/**
+ * Another schedule cycle commits `replicas` of a one-cpu binding on m1 just before this system's cycle
+ * commits its first placement, as a cycle running beside it would between its sync and its commit.
+ */
+function anotherCycleFirst(system: MemorySystem, replicas: number): void {
+  const transact = system.store.transact.bind(system.store);
+  let done = false;
+  vi.spyOn(system.store, 'transact').mockImplementation(async (writes: readonly Write[]) => {
+    if (!done && writes.some((write) => write.op === 'add')) {
+      done = true;
+      const other = binding('other', { clusters: { m1: replicas } });
+      const capacity = { cpu: 4000, pods: 110 };
+      await transact([{ op: 'put', object: other, expectedVersion: null }, ...allocationAdds(new Map([['m1', { cpu: 1000 * replicas, pods: replicas }]]), () => capacity)]);
+    }
+    return transact(writes);
+  });
+}
+
+describe(`cycles side by side (${SPEC.priority}: never over-commit): a placement conflicts with another cycle's only when the cluster's room runs out`, () => {
+  it.each([
+    { name: 'room is left after the other placement: committed as decided, no conflict', otherReplicas: 2, placement: { m1: 1 }, conflicts: 0 },
+    { name: 'the other placement took the room: one conflict, then placed where room is', otherReplicas: 4, placement: { m2: 1 }, conflicts: 1 },
+  ])('$name', async ({ otherReplicas, placement, conflicts }) => {
+    const system = newSystem();
+    await applyAll(system, [cluster('m1', { cpu: '4' }), cluster('m2', { cpu: '2' }), podPriorityPolicy('by-pod-priority', AGGREGATED)]);
+    anotherCycleFirst(system, otherReplicas);
+
+    // The cycle's snapshot does not see the other placement: m1 looks the roomiest.
+    await applyAll(system, [deployment('a', { requests: { cpu: '1' } })]);
+
+    expect(await placementOfDeployment(system, 'a')).toEqual(placement);
+    expect(system.metrics.counter('CommitConflicts')).toBe(conflicts);
+    await expectAllocationsMatchBindings(system);
+  });
+});
