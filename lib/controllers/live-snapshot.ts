@@ -49,15 +49,15 @@ export class LiveSnapshot {
   }
 
   /**
-   * Reads afresh the bindings a conflict named, directly. An allocation named (its cluster's room ran
-   * out) is not read: the binding feeds bring what the cycles busy beside this one placed there, so that
-   * the next decisions see the room as it is. The clusters' feed is left to the next batch: a commit is
-   * never conditional on a cluster.
+   * Reads afresh the bindings a conflict named, directly, then the binding feeds: a conflict means other
+   * cycles are committing beside this one (evicting the victims it chose, filling the cluster whose room
+   * ran out), and the feeds bring all they did at once, so that the next decisions do not pick what they
+   * took one conflict at a time. An allocation named is not read: the bindings are what it counts. The
+   * clusters' feed is left to the next batch: a commit is never conditional on a cluster.
    */
   async refresh(refs: readonly ObjectRef[]): Promise<void> {
-    const bindings = refs.filter((ref) => ref.group === BINDING_GROUP);
-    for (const ref of bindings) await this.bindingInformer(ref.kind).refresh([ref]);
-    if (bindings.length < refs.length) await this.syncBindings();
+    for (const ref of refs.filter((named) => named.group === BINDING_GROUP)) await this.bindingInformer(ref.kind).refresh([ref]);
+    await this.syncBindings();
   }
 
   private bindingInformer(kind: string) {
