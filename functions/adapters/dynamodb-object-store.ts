@@ -85,23 +85,28 @@ function fromItem<T extends StoredObject>(item: Record<string, unknown>): T {
 /**
  * An add as one Update: the counters moved by ADD, a new version set, the object written only when the
  * item is new. Its condition: each limited counter no more than its limit less the amount (a counter not
- * there yet counts as zero), and the version it replaces older than the new one, so that versions keep
- * ordering the object's changes without being read first.
+ * there yet counts as zero); the version it replaces older than the new one, so that versions keep
+ * ordering the object's changes without being read first (two adds in one millisecond, or from a writer
+ * whose clock is behind the last one's, conflict until the clock has moved on); and the item new or
+ * made by adds, since one written whole by a put keeps its amounts in its JSON, where no add can count
+ * them (an add conflicts there rather than count from zero).
  */
 function addUpdate(write: AddWrite, version: string, object: string) {
   const names: Record<string, string> = { '#version': 'version', '#object': 'object', '#counted': 'counted' };
   const values: Record<string, unknown> = { ':version': version, ':object': object, ':field': write.field };
   const adds: string[] = [];
-  const conditions = ['(attribute_not_exists(#version) OR #version < :version)'];
+  const conditions = ['(attribute_not_exists(#version) OR #version < :version)', '(attribute_not_exists(#object) OR attribute_exists(#counted))'];
   const counters = [...new Set([...Object.keys(write.amounts), ...Object.keys(write.limits)])];
   for (const [index, counter] of counters.entries()) {
     const amount = write.amounts[counter] ?? 0;
+    const limit = write.limits[counter];
+    // DynamoDB refuses a name the expressions do not use.
+    if (amount === 0 && limit === undefined) continue;
     names[`#c${index}`] = `${COUNTER_PREFIX}${counter}`;
     if (amount !== 0) {
       values[`:a${index}`] = amount;
       adds.push(`#c${index} :a${index}`);
     }
-    const limit = write.limits[counter];
     if (limit === undefined) continue;
     values[`:m${index}`] = limit - amount;
     // Below zero even a missing counter (zero) would pass the limit: then the counter must be there.
@@ -163,8 +168,9 @@ function condition(expectedVersion: string | null) {
 
 /**
  * ObjectStore on one DynamoDB table (partition key `<kind>.<group>`, sort key `<namespace>/<name>`).
- * Every write is conditional on the version read; several writes go in one TransactWriteItems, so a
- * preemption commits the preemptor, its victims and the cluster allocations together or not at all.
+ * Every put, delete and check is conditional on the version read, every add on its limits; several
+ * writes go in one TransactWriteItems, so a preemption commits the preemptor, its victims and the
+ * cluster allocations together or not at all.
  *
  * The change feed is the table's local secondary index by version (keys only, consistent reads): a
  * kind's changes since a time are one Query of its partition from that time on, and the objects the

@@ -47,8 +47,9 @@ export async function allocationsOf(store: ObjectStore, clusters: readonly strin
 
 /**
  * Removes the records that hold nothing (their cluster's last binding moved off), each conditional on
- * the version read: one moved since may hold something again. An empty record is harmless; removing it
- * keeps a deleted cluster from leaving one behind.
+ * the version read: one moved since may hold something again. An empty record is harmless (it counts
+ * nothing); removing it keeps the records to the clusters that hold something, as a rule rather than a
+ * guarantee: one emptied while a cycle's snapshot still saw bindings there stays until emptied again.
  */
 export async function removeEmptyAllocations(store: ObjectStore, records: Iterable<ClusterAllocation | undefined>): Promise<void> {
   for (const record of records) {

@@ -12,8 +12,8 @@ import type { ControllerContext } from './context';
  * handlers apply every change they read to it, so a batch brings it up to date by reading the store's
  * change feed (what changed since the last batch) rather than every cluster and binding. A cold start
  * reads everything once. Decisions made on it commit conditionally (the binding and its victims
- * unchanged, each cluster's allocation within its capacity); a conflict reads again only what
- * conflicted (refresh).
+ * unchanged, each cluster's allocation within its capacity); a conflict reads again the bindings it
+ * named and what changed since in the binding feeds (refresh), never every binding.
  */
 export class LiveSnapshot {
   readonly snapshot = new SchedulingSnapshot([], []);
@@ -56,8 +56,13 @@ export class LiveSnapshot {
    * clusters' feed is left to the next batch: a commit is never conditional on a cluster.
    */
   async refresh(refs: readonly ObjectRef[]): Promise<void> {
-    for (const ref of refs.filter((named) => named.group === BINDING_GROUP)) await this.bindingInformer(ref.kind).refresh([ref]);
+    await this.readBindings(refs.filter((named) => named.group === BINDING_GROUP));
     await this.syncBindings();
+  }
+
+  /** Reads these bindings directly: one the feed has not brought yet (its commit was slow to become visible). */
+  async readBindings(refs: readonly ObjectRef[]): Promise<void> {
+    for (const ref of refs) await this.bindingInformer(ref.kind).refresh([ref]);
   }
 
   private bindingInformer(kind: string) {

@@ -113,8 +113,7 @@ export class ScheduleCycleController {
 
   private async attempt(queued: QueuedBinding): Promise<Outcome> {
     const key = bindingKeyFor(queued.binding);
-    // A binding the feed has not brought yet (its commit was slow to become visible) is read directly.
-    if (!this.live.snapshot.bindings.has(key)) await this.live.refresh([bindingObjectRef(queued.binding)]);
+    if (!this.live.snapshot.bindings.has(key)) await this.live.readBindings([bindingObjectRef(queued.binding)]);
     try {
       return await retryOnConflict(this.context.config.maxCommitAttempts, ({ number }) => this.decideAndCommit(key, queued.wokenFor ?? [], number > 1), {
         onConflict: async (conflict) => {
@@ -163,12 +162,13 @@ export class ScheduleCycleController {
     const results = await this.context.store.transact([...plan.writes, ...allocations]);
     const written = results.slice(0, plan.writes.length) as ResourceBinding[];
     for (const binding of written) this.live.observe(binding);
-    await this.removeEmptied(plan, snapshot);
     this.context.metrics.count('SchedulingAttempts', { result: plan.result });
     if (plan.victims > 0) this.context.metrics.count('BindingPreemptions', {}, plan.victims);
     for (const event of plan.events) await this.context.events.record(event);
     if (plan.result === 'scheduled') await this.wakeAfter(plan, written, snapshot);
     if (plan.result === 'unschedulable') for (const cluster of wokenFor) this.passingRoomOn.set(cluster, written[0]!);
+    // Last: the commit's events and requests are out before this tidying may fail.
+    await this.removeEmptied(plan, snapshot);
     return plan.result;
   }
 

@@ -8,8 +8,9 @@ export interface StoredObject {
 }
 
 /**
- * One conditional write. Every write is a compare-and-set on the object's resourceVersion, so a lost
- * update is impossible: `expectedVersion` is the version the writer read (null: must not exist yet).
+ * One conditional write. A put, a delete and a check are a compare-and-set on the object's
+ * resourceVersion, so a lost update is impossible: `expectedVersion` is the version the writer read
+ * (null: must not exist yet). An add reads nothing: its condition is on the counters it moves.
  */
 export type Write =
   | { readonly op: 'put'; readonly object: StoredObject; readonly expectedVersion: string | null }
@@ -32,8 +33,9 @@ export type Write =
  * condition is that each counter given a limit holds at most that limit after the add. Creates the
  * object (as `object`, its counters at zero) when it does not exist; every add gives it a new
  * resourceVersion, later than the one it had. A counter at zero is not shown. An object moved by adds
- * is written only by adds (and deleted only when nothing counts on it); its result in `transact` is
- * undefined, as DynamoDB's transactions return nothing.
+ * is written only by adds (and deleted only when nothing counts on it): on DynamoDB, where counters are
+ * kept apart from the object, an add to an object written whole by a put conflicts rather than count
+ * from zero. Its result in `transact` is undefined, as DynamoDB's transactions return nothing.
  */
 export interface AddWrite {
   readonly op: 'add';
@@ -71,7 +73,7 @@ export const MAX_OBJECT_BYTES = 390_000;
 /** Raised when a condition of a write does not hold; nothing of the transaction was written. */
 export class ConflictError extends Error {
   constructor(readonly refs: readonly ObjectRef[]) {
-    super(`conflict: ${refs.map((r) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`).join(', ')} changed since read`);
+    super(`conflict: ${refs.map((r) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`).join(', ')} changed since read, or past a limit`);
     this.name = 'ConflictError';
   }
 }
@@ -156,7 +158,7 @@ export interface ObjectPage<T extends StoredObject = StoredObject> {
 /**
  * The state port. `transact` applies all writes or none (a preemption commits the preemptor, its
  * victims and the cluster allocations together) and returns the written objects with their new
- * resourceVersions, in the order given (deletes and checks give undefined).
+ * resourceVersions, in the order given (deletes, checks and adds give undefined).
  */
 export interface ObjectStore {
   get<T extends StoredObject>(ref: ObjectRef): Promise<T | undefined>;

@@ -55,11 +55,11 @@ export async function seedBindings(aws: TestAws, manifests: readonly unknown[]):
   return { bandMessages };
 }
 
-/** An object written as the system writes it: an allocation record by its add, anything else by a put. */
-function copyWrite(object: StoredObject): Write {
-  if (object.kind !== 'ClusterAllocation') return { op: 'put', object, expectedVersion: null };
+/** An object written as the system writes it: an allocation record by its add (none when it holds nothing), anything else by a put. */
+function copyWrites(object: StoredObject): Write[] {
+  if (object.kind !== 'ClusterAllocation') return [{ op: 'put', object, expectedVersion: null }];
   const { metadata, spec } = object as ClusterAllocation;
-  return allocationAdds(new Map([[metadata.name, spec.placed]]))[0]!;
+  return allocationAdds(new Map([[metadata.name, spec.placed]]));
 }
 
 /** Copies every stored object of these kinds from the in-memory system into the table. */
@@ -68,7 +68,7 @@ async function copyToTable(aws: TestAws, system: MemorySystem, kinds: readonly K
   for (const info of kinds) objects.push(...(await system.store.list(apiGroupOf(info.apiVersion), info.kind)));
   const store = new DynamoDbObjectStore(aws.clients.documents, aws.resources.objectsTable);
   for (let start = 0; start < objects.length; start += TRANSACTION_ITEMS) {
-    await store.transact(objects.slice(start, start + TRANSACTION_ITEMS).map(copyWrite));
+    await store.transact(objects.slice(start, start + TRANSACTION_ITEMS).flatMap(copyWrites));
   }
 }
 
