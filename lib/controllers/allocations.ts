@@ -6,7 +6,7 @@ import { add, type ResourceList } from '../resources';
 export interface ClusterAllocation {
   readonly apiVersion: typeof CLUSTER_ALLOCATION.apiVersion;
   readonly kind: 'ClusterAllocation';
-  readonly metadata: { readonly name: string; readonly resourceVersion?: string };
+  readonly metadata: { readonly name: string; readonly creationTimestamp?: string; readonly resourceVersion?: string };
   readonly spec: { readonly placed: ResourceList };
 }
 
@@ -19,22 +19,31 @@ export function allocationRef(cluster: string) {
   return { group: ALLOCATION_GROUP, kind: 'ClusterAllocation', namespace: '', name: cluster };
 }
 
+export interface AllocationAddOptions {
+  /** When a record the adds create is created: its creationTimestamp. */
+  readonly now: string;
+  /**
+   * Limits each resource a delta grows to the cluster's capacity (a placement: never over-commit; a
+   * cluster it does not know has none). Without it nothing is limited (room given back, or a placed
+   * binding's request changed where it stays).
+   */
+  readonly capacityOf?: (cluster: string) => ResourceList | undefined;
+}
+
 /**
  * The writes moving each cluster's allocation by the given deltas, as adds (no read first): placements
  * on one cluster at once conflict only when its room runs out, not whenever another moved its record.
- * `capacityOf` limits each resource a delta grows to the cluster's capacity (a placement: never
- * over-commit; a cluster it does not know has none); without it nothing is limited (room given back, or
- * a placed binding's request changed where it stays). A record left holding nothing stays until
- * removeEmptyAllocations: an add cannot tell, and the next may fill it again.
+ * A record left holding nothing stays until removeEmptyAllocations: an add cannot tell, and the next
+ * may fill it again.
  */
-export function allocationAdds(deltas: ReadonlyMap<string, ResourceList>, capacityOf?: (cluster: string) => ResourceList | undefined): AddWrite[] {
+export function allocationAdds(deltas: ReadonlyMap<string, ResourceList>, { now, capacityOf }: AllocationAddOptions): AddWrite[] {
   return changedClusters(deltas).map((cluster) => {
     const amounts = Object.fromEntries(Object.entries(deltas.get(cluster)!).filter(([, amount]) => amount !== 0));
     const capacity = capacityOf ? (capacityOf(cluster) ?? {}) : undefined;
     const limits = capacity
       ? Object.fromEntries(Object.entries(amounts).flatMap(([resource, amount]) => (amount > 0 ? [[resource, capacity[resource] ?? 0]] : [])))
       : {};
-    const object = { apiVersion: CLUSTER_ALLOCATION.apiVersion, kind: 'ClusterAllocation', metadata: { name: cluster }, spec: {} };
+    const object = { apiVersion: CLUSTER_ALLOCATION.apiVersion, kind: 'ClusterAllocation', metadata: { name: cluster, creationTimestamp: now }, spec: {} };
     return { op: 'add', object, field: PLACED_FIELD, amounts, limits };
   });
 }

@@ -151,14 +151,15 @@ export class ScheduleCycleController {
     if (decision.result === 'scheduled' && decision.victims.length > 0) {
       this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
     }
-    return this.perform(planCommit(binding, decision, timestampOf(this.context.clock)), snapshot, wokenFor);
+    const now = timestampOf(this.context.clock);
+    return this.perform(planCommit(binding, decision, now), snapshot, wokenFor, now);
   }
 
   /** Commits a plan: one transaction with the allocations' adds, then events and the wake-up of waiting bindings. */
-  private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot, wokenFor: readonly string[]): Promise<Outcome> {
+  private async perform(plan: CommitPlan, snapshot: SchedulingSnapshot, wokenFor: readonly string[], now: string): Promise<Outcome> {
     // Each allocation the plan grows is limited to the cluster's capacity: a cycle beside this one that
     // took the room since the snapshot was synced makes the add conflict, and the binding is decided again.
-    const allocations = allocationAdds(plan.deltas, (cluster) => snapshot.clusters.get(cluster)?.capacity);
+    const allocations = allocationAdds(plan.deltas, { now, capacityOf: (cluster) => snapshot.clusters.get(cluster)?.capacity });
     const results = await this.context.store.transact([...plan.writes, ...allocations]);
     const written = results.slice(0, plan.writes.length) as ResourceBinding[];
     for (const binding of written) this.live.observe(binding);

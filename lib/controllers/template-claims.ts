@@ -37,12 +37,12 @@ function addPlacedUsage(deltas: Map<string, ResourceList>, binding: ResourceBind
  * allocations move in the same transaction, or they would no longer be the sum of the placed bindings
  * and a later move or removal would subtract the new request from what the old one added.
  */
-function requestChangeWrites(existing: ResourceBinding | undefined, next: ResourceBinding): Write[] {
+function requestChangeWrites(existing: ResourceBinding | undefined, next: ResourceBinding, now: string): Write[] {
   if (!existing) return [];
   const deltas = new Map<string, ResourceList>();
   addPlacedUsage(deltas, existing, -1);
   addPlacedUsage(deltas, next, +1);
-  return allocationAdds(deltas);
+  return allocationAdds(deltas, { now });
 }
 
 /** The write that makes a claim fail if the policy it was decided on changed since the informer saw it. */
@@ -212,7 +212,7 @@ export class TemplateClaims {
           { op: 'put', object: built.binding, expectedVersion: existing?.metadata.resourceVersion ?? null },
           unchanged(decision.policy),
           ...(decision.kind === 'preempt' ? [unchanged(decision.from)] : []),
-          ...requestChangeWrites(existing, built.binding),
+          ...requestChangeWrites(existing, built.binding, timestampOf(this.context.clock)),
         ])) as [ResourceBinding];
       } catch (error) {
         if (decision.kind === 'preempt' && (lastAttempt || !(error instanceof ConflictError))) {
@@ -234,7 +234,7 @@ export class TemplateClaims {
     addPlacedUsage(deltas, binding, -1);
     await this.context.store.transact([
       { op: 'delete', ref: refOf(binding), expectedVersion: binding.metadata.resourceVersion ?? '', last: binding },
-      ...allocationAdds(deltas),
+      ...allocationAdds(deltas, { now: timestampOf(this.context.clock) }),
     ]);
     const cause = `${bindingGroupId(bindingRefOf(binding))}@${binding.metadata.resourceVersion ?? '0'}@deleted`;
     // What is left placed where the binding was, read once its room is given back.

@@ -182,6 +182,13 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
         expect((await store.changes('scheduling.example.io', 'Tally')).changes.map((change) => change.object)).toEqual([second]);
       });
 
+      it('keeps the object as the first add created it: a later add\'s object only creates', async () => {
+        await store.transact([add('m1', { pods: 1 })]);
+        const later: AddWrite = { ...add('m1', { pods: 1 }), object: { ...tally('m1'), spec: { note: 'changed' } } as StoredObject };
+        await store.transact([later]);
+        expect((await store.get<Tally>(counterRef('m1')))?.spec).toEqual({ note: 'kept', counts: { pods: 2 } });
+      });
+
       it('conflicts only when a limited counter would pass its limit, writing nothing of the transaction', async () => {
         await store.transact([add('m1', { cpu: 3000 }, { cpu: 4000 })]);
         // Another writer moved the counter: no version was read, so only the limit counts.

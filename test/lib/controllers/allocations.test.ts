@@ -133,8 +133,11 @@ describe(`the allocation adds of a commit (${SPEC.priority}: never over-commit, 
       ],
     },
   ])('$name', ({ deltas, limited, adds }) => {
-    const writes = allocationAdds(new Map(Object.entries(deltas)), limited ? (name) => capacities[name] : undefined);
+    const now = '2026-11-27T10:00:00Z';
+    const writes = allocationAdds(new Map(Object.entries(deltas)), { now, ...(limited ? { capacityOf: (name: string) => capacities[name] } : {}) });
     expect(writes.map((write) => ({ name: write.object.metadata.name, amounts: write.amounts, limits: write.limits }))).toEqual(adds);
+    // A record the adds create says when (kubectl's AGE); one that exists keeps its own.
+    expect(writes.every((write) => (write.object.metadata as { creationTimestamp?: string }).creationTimestamp === now)).toBe(true);
     expect(writes.every((write) => write.object.kind === 'ClusterAllocation' && write.field === 'placed')).toBe(true);
   });
 });

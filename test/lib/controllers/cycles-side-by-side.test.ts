@@ -19,7 +19,7 @@ function anotherCycleFirst(system: MemorySystem, replicas: number): void {
       done = true;
       const other = binding('other', { clusters: { m1: replicas } });
       const capacity = { cpu: 4000, pods: 110 };
-      await transact([{ op: 'put', object: other, expectedVersion: null }, ...allocationAdds(new Map([['m1', { cpu: 1000 * replicas, pods: replicas }]]), () => capacity)]);
+      await transact([{ op: 'put', object: other, expectedVersion: null }, ...allocationAdds(new Map([['m1', { cpu: 1000 * replicas, pods: replicas }]]), { now: '2026-01-01T00:00:00Z', capacityOf: () => capacity })]);
     }
     return transact(writes);
   });

@@ -35,7 +35,7 @@ describe('the live snapshot after a conflict reads again only what it needs', ()
 
     // Another cycle places a binding on m1 and moves m1's allocation record in one transaction.
     const placed = binding('other', { clusters: { m1: 2 } });
-    const adds = allocationAdds(new Map([['m1', toResourceList({ cpu: '2' })]]), () => toResourceList({ cpu: '4' }));
+    const adds = allocationAdds(new Map([['m1', toResourceList({ cpu: '2' })]]), { now: '2026-01-01T00:00:00Z', capacityOf: () => toResourceList({ cpu: '4' }) });
     await system.store.transact([{ op: 'put', object: placed, expectedVersion: null }, ...adds]);
     expect(live.snapshot.bindings.size).toBe(0);
 

@@ -59,7 +59,7 @@ export async function seedBindings(aws: TestAws, manifests: readonly unknown[]):
 function copyWrites(object: StoredObject): Write[] {
   if (object.kind !== 'ClusterAllocation') return [{ op: 'put', object, expectedVersion: null }];
   const { metadata, spec } = object as ClusterAllocation;
-  return allocationAdds(new Map([[metadata.name, spec.placed]]));
+  return allocationAdds(new Map([[metadata.name, spec.placed]]), { now: metadata.creationTimestamp ?? new Date().toISOString() });
 }
 
 /** Copies every stored object of these kinds from the in-memory system into the table. */
