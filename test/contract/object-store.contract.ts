@@ -182,6 +182,18 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
         expect((await store.changes('scheduling.example.io', 'Tally')).changes.map((change) => change.object)).toEqual([second]);
       });
 
+      it('reach the change feed as writes of the object, each with a later revision', async () => {
+        await store.transact([add('m1', { pods: 1 })]);
+        const first = await store.changes('scheduling.example.io', 'Tally');
+        const [before] = first.changes;
+        await store.transact([add('m1', { pods: 2 })]);
+        const next = (await store.changes('scheduling.example.io', 'Tally', first.cursor)).changes.filter((change) => change.ref.name === 'm1');
+        const latest = next.reduce((a, b) => (compareRevisions(b.revision, a.revision) > 0 ? b : a));
+        expect((latest.object as Tally | undefined)?.spec.counts).toEqual({ pods: 3 });
+        expect(compareRevisions(latest.revision, before!.revision)).toBeGreaterThan(0);
+        expect(latest.revision).toBe(latest.object?.metadata.resourceVersion);
+      });
+
       it('keeps the object as the first add created it: a later add\'s object only creates', async () => {
         await store.transact([add('m1', { pods: 1 })]);
         const later: AddWrite = { ...add('m1', { pods: 1 }), object: { ...tally('m1'), spec: { note: 'changed' } } as StoredObject };
