@@ -68,6 +68,11 @@ interface Item {
   readonly counted?: string;
 }
 
+/** An object as an item holds it: JSON, without its resourceVersion (the item's `version`). */
+function objectJson(object: StoredObject): string {
+  return JSON.stringify({ ...object, metadata: withoutResourceVersion(object.metadata) });
+}
+
 /** Counters are top-level attributes, as DynamoDB's ADD moves only those; the prefix keeps them apart from the item's own. */
 const COUNTER_PREFIX = '+';
 
@@ -91,9 +96,9 @@ function fromItem<T extends StoredObject>(item: Record<string, unknown>): T {
  * made by adds, since one written whole by a put keeps its amounts in its JSON, where no add can count
  * them (an add conflicts there rather than count from zero).
  */
-function addUpdate(write: AddWrite, version: string, object: string) {
+function addUpdate(write: AddWrite, version: string) {
   const names: Record<string, string> = { '#version': 'version', '#object': 'object', '#counted': 'counted' };
-  const values: Record<string, unknown> = { ':version': version, ':object': object, ':field': write.field };
+  const values: Record<string, unknown> = { ':version': version, ':object': objectJson(write.object), ':field': write.field };
   const adds: string[] = [];
   const conditions = ['(attribute_not_exists(#version) OR #version < :version)', '(attribute_not_exists(#object) OR attribute_exists(#counted))'];
   const counters = [...new Set([...Object.keys(write.amounts), ...Object.keys(write.limits)])];
@@ -314,13 +319,13 @@ export class DynamoDbObjectStore implements ObjectStore {
   }
 
   private item(object: StoredObject, version: string): Item {
-    return { ...keyOf(refOf(object)), version, object: JSON.stringify({ ...object, metadata: withoutResourceVersion(object.metadata) }) };
+    return { ...keyOf(refOf(object)), version, object: objectJson(object) };
   }
 
   /** The deletion marker of a delete: the deletion's version, and the object as it was deleted when the writer gave it. */
   private deletionMarker(write: Extract<Write, { op: 'delete' }>, version: string) {
     const { pk, sk } = keyOf(write.ref);
-    const last = write.last ? { object: this.item(write.last, version).object } : {};
+    const last = write.last ? { object: objectJson(write.last) } : {};
     return { pk, sk: `${DELETION_MARKER_PREFIX}${sk}`, version, expiresAt: Math.floor(Date.now() / 1000) + DELETION_MARKER_TTL_SECONDS, ...last };
   }
 
@@ -335,7 +340,7 @@ export class DynamoDbObjectStore implements ObjectStore {
         return { Put: { TableName: this.tableName, Item: this.item(write.object, versions[index]!), ...condition(write.expectedVersion) } };
       }
       if (write.op === 'add') {
-        return { Update: { TableName: this.tableName, Key: keyOf(refOf(write.object)), ...addUpdate(write, versions[index]!, this.item(write.object, versions[index]!).object) } };
+        return { Update: { TableName: this.tableName, Key: keyOf(refOf(write.object)), ...addUpdate(write, versions[index]!) } };
       }
       if (write.op === 'delete') {
         return { Delete: { TableName: this.tableName, Key: keyOf(write.ref), ...condition(write.expectedVersion) } };

@@ -1,5 +1,5 @@
 import { compareStorageKeys, refKey, refOf, storageKey, type ObjectRef } from '../api/kinds';
-import { ConflictError, countersAfter, countersOverLimit, refOfWrite, type AddWrite, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
+import { ConflictError, refOfWrite, type AddWrite, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
 import { frozenCopy, frozenInPlace } from './frozen-copy';
 
 /** An object's key within its kind: its place in the kind's order (storageKey). */
@@ -211,7 +211,10 @@ export class MemoryObjectStore implements ObjectStore {
 
 /** Whether a write's condition holds on the object as found (undefined: none). */
 function holds(write: Write, found: StoredObject | undefined): boolean {
-  if (write.op === 'add') return countersOverLimit(countersOf(found, write.field), write).length === 0;
+  if (write.op === 'add') {
+    const counters = countersOf(found, write.field);
+    return Object.entries(write.limits).every(([name, limit]) => (counters[name] ?? 0) + (write.amounts[name] ?? 0) <= limit);
+  }
   return (found?.metadata.resourceVersion ?? null) === write.expectedVersion;
 }
 
@@ -222,7 +225,11 @@ function countersOf(object: StoredObject | undefined, field: string): Readonly<R
 /** The object an add leaves: as found (or as the add creates it), its counters moved. */
 function counted(write: AddWrite, found: StoredObject | undefined): StoredObject {
   const base = (found ?? write.object) as StoredObject & { spec?: Record<string, unknown> };
-  return { ...base, spec: { ...base.spec, [write.field]: countersAfter(countersOf(found, write.field), write.amounts) } } as StoredObject;
+  const counters: Record<string, number> = { ...countersOf(found, write.field) };
+  for (const [name, amount] of Object.entries(write.amounts)) counters[name] = (counters[name] ?? 0) + amount;
+  // A counter at zero is not shown, as DynamoDB's reads leave it out.
+  const shown = Object.fromEntries(Object.entries(counters).filter(([, amount]) => amount !== 0));
+  return { ...base, spec: { ...base.spec, [write.field]: shown } } as StoredObject;
 }
 
 /** The first ref named again (refKey names one object of one kind). */

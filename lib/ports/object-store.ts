@@ -52,18 +52,6 @@ export function refOfWrite(write: Write): ObjectRef {
   return write.op === 'put' || write.op === 'add' ? refOf(write.object) : write.ref;
 }
 
-/** The counters an add leaves, by the counters it found (missing: zero); those at zero left out. */
-export function countersAfter(found: Readonly<Record<string, number>>, amounts: Readonly<Record<string, number>>): Record<string, number> {
-  const after: Record<string, number> = { ...found };
-  for (const [name, amount] of Object.entries(amounts)) after[name] = (after[name] ?? 0) + amount;
-  return Object.fromEntries(Object.entries(after).filter(([, amount]) => amount !== 0));
-}
-
-/** The counters an add would take beyond their limits, from the counters it found. */
-export function countersOverLimit(found: Readonly<Record<string, number>>, write: AddWrite): string[] {
-  return Object.entries(write.limits).filter(([name, limit]) => (found[name] ?? 0) + (write.amounts[name] ?? 0) > limit).map(([name]) => name);
-}
-
 /**
  * The largest object, as JSON, that every store keeps: DynamoDB's 400 KB item limit, less room for the
  * item's keys and version. The write path refuses larger objects before writing anything.
