@@ -71,8 +71,11 @@ export type BindingStatus = z.infer<typeof bindingStatusSchema>;
 export const CONDITION_SCHEDULED = 'Scheduled';
 export const CONDITION_SCHEDULING_SUSPENDED = 'SchedulingSuspended';
 
-/** Reasons of the Scheduled condition, as Karmada's scheduler writes them. */
-export type ScheduledReason = 'Success' | 'NoClusterFit' | 'Unschedulable' | 'SchedulerError';
+/**
+ * Reasons of the Scheduled condition: Karmada's scheduler's, and ClusterDeleted for a binding whose
+ * replicas on a deleted cluster are no longer placed (it waits to be placed again).
+ */
+export type ScheduledReason = 'Success' | 'NoClusterFit' | 'Unschedulable' | 'SchedulerError' | 'ClusterDeleted';
 
 export const POLICY_NAME_LABEL = 'propagationpolicy.karmada.io/name';
 export const POLICY_NAMESPACE_LABEL = 'propagationpolicy.karmada.io/namespace';

@@ -4,12 +4,14 @@ import { displayName } from '../api/kinds';
 import { CONDITION_SCHEDULED, findCondition, isPlaced, isSuspended, type ResourceBinding } from '../api/resource-binding';
 import type { ClusterAllocation } from '../controllers/allocations';
 import { add, type ResourceList } from '../resources';
+import { lostTargets } from '../scheduler/lost-target';
 import { SchedulingSnapshot, usageOn } from '../scheduler/snapshot';
 
 export type InvariantRule =
   | 'cluster-within-capacity'
   | 'binding-placed-or-pending-with-reason'
   | 'allocation-equals-placed-bindings'
+  | 'placed-on-existing-cluster'
   | 'victim-of-lower-priority-and-preemptible';
 
 export interface Violation<Rule extends string = InvariantRule> {
@@ -104,6 +106,35 @@ function allocationViolations(snapshot: SchedulingSnapshot, allocations: readonl
 }
 
 /**
+ * A binding's replicas on a deleted cluster are no longer placed, and a cluster created again under
+ * the same name starts empty (lost-target.ts): no binding is placed on a cluster that is gone, and no
+ * allocation record holds anything for one.
+ */
+function lostClusterViolations(state: SystemState): Violation[] {
+  const clusters = new Map(state.clusters.map((cluster) => [cluster.metadata.name, cluster]));
+  const violations: Violation[] = [];
+  for (const binding of state.bindings) {
+    for (const target of lostTargets(binding, (name) => clusters.get(name))) {
+      const what = clusters.has(target.name) ? 'was deleted and created again since it was placed there' : 'does not exist';
+      violations.push({
+        rule: 'placed-on-existing-cluster',
+        object: `${binding.kind} ${displayName({ namespace: binding.metadata.namespace, name: binding.metadata.name })}`,
+        message: `placed on ${target.name} (${target.replicas} replicas), which ${what}`,
+      });
+    }
+  }
+  for (const allocation of state.allocations) {
+    if (clusters.has(allocation.metadata.name) || Object.values(allocation.spec.placed).every((amount) => amount === 0)) continue;
+    violations.push({
+      rule: 'placed-on-existing-cluster',
+      object: `ClusterAllocation ${allocation.metadata.name}`,
+      message: `records ${format(allocation.spec.placed)} for a cluster that does not exist`,
+    });
+  }
+  return violations;
+}
+
+/**
  * Every Preempted event still kept is checked (a downward preemption stays a violation after its victim
  * is deleted); the count is of the bindings that exist now.
  */
@@ -137,7 +168,8 @@ function preemptionViolations(events: readonly KubeEvent[], bindings: readonly R
 
 /**
  * Checks what must always hold, whatever ran concurrently: no cluster over capacity in any resource,
- * every binding placed or pending with a reason, allocations equal to the placed bindings, and no
+ * every binding placed or pending with a reason, allocations equal to the placed bindings, nothing
+ * placed or allocated on a cluster that is gone, and no
  * victim of equal or higher priority than its preemptor or non-preemptible (000, 001).
  */
 export function checkInvariants(state: SystemState): InvariantReport {
@@ -147,6 +179,7 @@ export function checkInvariants(state: SystemState): InvariantReport {
     ...capacityViolations(snapshot),
     ...bindingViolations(state.bindings),
     ...allocationViolations(snapshot, state.allocations),
+    ...lostClusterViolations(state),
     ...preemption.violations,
   ];
   const placed = state.bindings.filter(isPlaced).length;

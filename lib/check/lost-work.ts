@@ -1,4 +1,4 @@
-import { isClusterReady, type Cluster } from '../api/cluster';
+import type { Cluster } from '../api/cluster';
 import { displayName, refKey, refOf } from '../api/kinds';
 import type { PriorityClass } from '../api/priority-class';
 import type { AnyPropagationPolicy } from '../api/propagation-policy';
@@ -93,10 +93,10 @@ function claimViolations(state: WorkState, options: LostWorkOptions): Violation<
  * whose spec changed records no time of the change, so it is not judged here.
  */
 function waitViolations(state: WorkState, options: LostWorkOptions): Violation<LostWorkRule>[] {
-  const ready = new Set(state.clusters.filter(isClusterReady).map((cluster) => cluster.metadata.name));
+  const clusters = new Map(state.clusters.map((cluster) => [cluster.metadata.name, cluster]));
   const violations: Violation<LostWorkRule>[] = [];
   for (const binding of state.bindings) {
-    if (!schedulingNeed(binding, (name) => ready.has(name)).needed) continue;
+    if (!schedulingNeed(binding, (name) => clusters.get(name)).needed) continue;
     const scheduled = findCondition(binding, CONDITION_SCHEDULED);
     if (scheduled?.status === 'True') continue;
     const since = scheduled ? (scheduled.lastUpdateTime ?? scheduled.lastTransitionTime) : binding.metadata.creationTimestamp;

@@ -1,5 +1,5 @@
 import { timestampOf } from '../ports/clock';
-import { clusterRef, isClusterReady, type Cluster } from '../api/cluster';
+import { clusterRef, type Cluster } from '../api/cluster';
 import {
   bindingPriority,
   CONDITION_SCHEDULING_SUSPENDED,
@@ -29,8 +29,8 @@ export async function enqueueInBand(
   wokenFor?: readonly string[],
 ): Promise<void> {
   const current = await reflectSuspension(context, binding);
-  const ready = await readyClustersOf(context, current);
-  const need = schedulingNeed(current, (name) => ready.has(name));
+  const clusters = await placedClustersOf(context, current);
+  const need = schedulingNeed(current, (name) => clusters.get(name));
   recordNeed(context.metrics, decidedBy, need.reason);
   if (!need.needed) return;
 
@@ -48,12 +48,12 @@ export async function enqueueInBand(
   ]);
 }
 
-/** The clusters the binding is placed on that exist and are ready, read afresh in one request. */
-async function readyClustersOf(context: ControllerContext, binding: ResourceBinding): Promise<Set<string>> {
+/** The clusters the binding is placed on that exist, by name, read afresh in one request. */
+async function placedClustersOf(context: ControllerContext, binding: ResourceBinding): Promise<Map<string, Cluster>> {
   const targets = binding.spec.clusters ?? [];
-  if (targets.length === 0) return new Set();
+  if (targets.length === 0) return new Map();
   const clusters = await context.store.getMany<Cluster>(targets.map((target) => clusterRef(target.name)));
-  return new Set(clusters.filter((cluster): cluster is Cluster => cluster !== undefined && isClusterReady(cluster)).map((c) => c.metadata.name));
+  return new Map(clusters.filter((cluster): cluster is Cluster => cluster !== undefined).map((cluster) => [cluster.metadata.name, cluster]));
 }
 
 async function reflectSuspension(context: ControllerContext, binding: ResourceBinding): Promise<ResourceBinding> {

@@ -1,6 +1,6 @@
 import { involvedObjectOf, PREEMPTOR_PRIORITY_ANNOTATION, VICTIM_PREEMPTIBILITY_ANNOTATION, VICTIM_PRIORITY_ANNOTATION } from '../api/event';
 import { displayName } from '../api/kinds';
-import { CONDITION_SCHEDULED, withCondition, type ResourceBinding, type ScheduledReason } from '../api/resource-binding';
+import { CONDITION_SCHEDULED, findCondition, withCondition, type ResourceBinding, type ScheduledReason, type TargetCluster } from '../api/resource-binding';
 import type { EventRecord } from '../ports/event-log';
 import type { Write } from '../ports/object-store';
 import { scale, type ResourceList } from '../resources';
@@ -63,14 +63,49 @@ export function preemptedByMarker(preemptor: ResourceBinding, placedAt: string):
   return `${bindingKeyOf(preemptor)}@${placedAt}`;
 }
 
-export function planCommit(binding: ResourceBinding, decision: ScheduleDecision, now: string): CommitPlan {
+/** The binding without its targets on clusters that are gone (lost-target.ts), and what that gives back to each. */
+export interface ReleasedPlacement {
+  readonly binding: ResourceBinding;
+  readonly deltas: Map<string, ResourceList>;
+  readonly message: string;
+}
+
+/**
+ * A binding's replicas on a deleted cluster are no longer placed: they leave its spec.clusters and the
+ * cluster's allocation in the same commit, and the binding waits (Scheduled False, ClusterDeleted)
+ * until it is placed again. What it holds on clusters that exist stays.
+ */
+export function releaseLostTargets(binding: ResourceBinding, lost: readonly TargetCluster[], now: string): ReleasedPlacement {
+  const state = bindingState(binding);
+  const gone = new Set(lost.map((target) => target.name));
+  const deltas = new Map<string, ResourceList>();
+  for (const target of lost) addDelta(deltas, target.name, scale(state.request, -target.replicas));
+  const message = `no longer placed on ${lost.map((t) => `${t.name} (${t.replicas})`).join(', ')}: the cluster was deleted since the binding was placed there`;
+  const clusters = (binding.spec.clusters ?? []).filter((target) => !gone.has(target.name));
+  const { clusters: _placed, ...unplaced } = binding.spec;
+  const spec = clusters.length > 0 ? { ...binding.spec, clusters } : unplaced;
+  return { binding: withScheduledCondition({ ...binding, spec }, 'False', 'ClusterDeleted', message, now), deltas, message };
+}
+
+/**
+ * What a decision commits. `lost` are the binding's targets on clusters that are gone: a placement
+ * moves off them, and a failed attempt releases them (releaseLostTargets) rather than keep them.
+ */
+export function planCommit(binding: ResourceBinding, decision: ScheduleDecision, now: string, lost: readonly TargetCluster[] = []): CommitPlan {
   if (decision.result === 'unschedulable') {
-    const updated = withScheduledCondition(binding, 'False', decision.reason, decision.message, now);
+    const released = lost.length > 0 ? releaseLostTargets(binding, lost, now) : undefined;
+    // A binding that lost its placement with a deleted cluster says so until it is placed again.
+    const reason = released || findCondition(binding, CONDITION_SCHEDULED)?.reason === 'ClusterDeleted' ? 'ClusterDeleted' : decision.reason;
+    const message = released ? `${released.message}; ${decision.message}` : decision.message;
+    const updated = withScheduledCondition(released?.binding ?? binding, 'False', reason, message, now);
     return {
       result: 'unschedulable',
       writes: [{ op: 'put', object: updated, expectedVersion: version(binding) }],
-      deltas: new Map(),
-      events: [{ type: 'Warning', reason: 'ScheduleBindingFailed', object: involvedObjectOf(binding), message: decision.message }],
+      deltas: released?.deltas ?? new Map(),
+      events: [
+        ...(released ? [{ type: 'Warning' as const, reason: 'ClusterDeleted', object: involvedObjectOf(binding), message: released.message }] : []),
+        { type: 'Warning', reason: 'ScheduleBindingFailed', object: involvedObjectOf(binding), message: decision.message },
+      ],
       victims: 0,
     };
   }

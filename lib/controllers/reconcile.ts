@@ -1,4 +1,4 @@
-import { clusterRef, isClusterReady } from '../api/cluster';
+import { clusterRef } from '../api/cluster';
 import { bindingPriority, type ResourceBinding } from '../api/resource-binding';
 import { bindingInformers, syncBindings } from './binding-informers';
 import { requestScheduling } from './binding-requests';
@@ -42,15 +42,12 @@ export class ReconcileController {
   async run(): Promise<ReconcileReport> {
     const clusters = this.context.informers.clusters();
     await Promise.all([clusters.sync(this.context.batch), syncBindings(this.context)]);
-    const isReady = (name: string) => {
-      const cluster = clusters.get(clusterRef(name));
-      return cluster !== undefined && isClusterReady(cluster);
-    };
+    const clusterOf = (name: string) => clusters.get(clusterRef(name));
     const now = this.context.clock.now();
     const due: DueBinding[] = [];
     for (const informer of bindingInformers(this.context)) {
       for (const binding of informer.values()) {
-        const need = schedulingNeed(binding, isReady);
+        const need = schedulingNeed(binding, clusterOf);
         if (need.needed && isDue(binding, now, this.context.config)) due.push({ binding, reason: need.reason });
       }
     }

@@ -3,6 +3,8 @@ import type { ResourceBinding } from '../api/resource-binding';
 import { SyncBatch } from '../cache/informer';
 import type { Delivery } from '../ports/message-queue';
 import { ConflictError } from '../ports/object-store';
+import { keptPlacement } from '../scheduler/kept-placement';
+import { lostTargets } from '../scheduler/lost-target';
 import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
 import { bindingsToWake, highestFittingClass, type FreedRoom, type Placer, type WokenBinding } from '../scheduler/wake-up';
@@ -16,7 +18,7 @@ import { LongestStep } from './longest-step';
 import { bindingKeyFor, bindingObjectRef, bindingRefOf } from './binding-references';
 import { bindingGroupId, type QueuedBinding } from './messages';
 import { retryOnConflict } from './retry-on-conflict';
-import { backoffMs, hasCurrentPlacement, isWaitingForRoom, recordNeed, schedulingNeed, type NeedTally } from './scheduling-need';
+import { backoffMs, isWaitingForRoom, recordNeed, schedulingNeed, type NeedTally } from './scheduling-need';
 
 export interface CycleReport {
   readonly scheduled: number;
@@ -133,26 +135,27 @@ export class ScheduleCycleController {
     const { config } = this.context;
     const snapshot = this.live.snapshot;
     const binding = snapshot.bindings.get(key)?.binding;
-    const isReady = (name: string) => snapshot.clusters.get(name)?.ready === true;
-    const need = binding && schedulingNeed(binding, isReady);
+    const clusterOf = (name: string) => snapshot.clusters.get(name)?.cluster;
+    const need = binding && schedulingNeed(binding, clusterOf);
     if (need && !afterConflict) recordNeed(this.context.metrics, 'schedule-cycle', need.reason, this.needs);
     if (!binding || !need?.needed) {
       if (binding) await this.requeueVictimsLeftWaiting(binding);
       return 'skipped';
     }
-    // The clusters it is on are ready again and its spec is unchanged: keep the placement, fix the condition.
-    const decision: ScheduleDecision = hasCurrentPlacement(binding, isReady)
-      ? { result: 'scheduled', targets: binding.spec.clusters ?? [], affinityName: binding.status?.schedulerObservedAffinityName, victims: [], exactVictims: true }
-      : scheduleBinding(binding, snapshot, {
-          // Binding priority and preemption (000): preemption has its own gate; PriorityBasedScheduling only orders the queue.
-          preemption: config.gates.PriorityBasedPreemptiveScheduling,
-          victimSearchBudget: config.victimSearchBudget,
-        });
+    // Its spec is unchanged and only the condition tells of a failed attempt: the placement is kept if it still fits.
+    const kept = need.reason === 'ConditionStale' ? keptPlacement(binding, snapshot) : undefined;
+    const decision: ScheduleDecision =
+      kept ??
+      scheduleBinding(binding, snapshot, {
+        // Binding priority and preemption (000): preemption has its own gate; PriorityBasedScheduling only orders the queue.
+        preemption: config.gates.PriorityBasedPreemptiveScheduling,
+        victimSearchBudget: config.victimSearchBudget,
+      });
     if (decision.result === 'scheduled' && decision.victims.length > 0) {
       this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
     }
     const now = timestampOf(this.context.clock);
-    return this.perform(planCommit(binding, decision, now), snapshot, wokenFor, now);
+    return this.perform(planCommit(binding, decision, now, lostTargets(binding, clusterOf)), snapshot, wokenFor, now);
   }
 
   /** Commits a plan: one transaction with the allocations' adds, then events and the wake-up of waiting bindings. */
@@ -166,7 +169,7 @@ export class ScheduleCycleController {
     this.context.metrics.count('SchedulingAttempts', { result: plan.result });
     if (plan.victims > 0) this.context.metrics.count('BindingPreemptions', {}, plan.victims);
     for (const event of plan.events) await this.context.events.record(event);
-    if (plan.result === 'scheduled') await this.wakeAfter(plan, written, snapshot);
+    if (plan.result === 'scheduled' || freedClusters(plan).length > 0) await this.wakeAfter(plan, written, snapshot);
     if (plan.result === 'unschedulable') for (const cluster of wokenFor) this.passingRoomOn.set(cluster, written[0]!);
     // Last: the commit's events and requests are out before this tidying may fail.
     await this.removeEmptied(plan, snapshot);

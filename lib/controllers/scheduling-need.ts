@@ -5,7 +5,9 @@ import {
   isSuspended,
   type ResourceBinding,
 } from '../api/resource-binding';
+import { isClusterReady, type Cluster } from '../api/cluster';
 import type { SchedulerConfig } from '../config';
+import { isLostTarget } from '../scheduler/lost-target';
 import type { Metrics } from '../ports/metrics';
 
 /**
@@ -44,29 +46,30 @@ export function recordNeed(metrics: Metrics, controller: NeedingController, reas
   if (tally) tally[reason] = (tally[reason] ?? 0) + 1;
 }
 
-/** Whether a cluster (by name) exists and is ready. */
-export type ClusterReadiness = (cluster: string) => boolean;
+/** A cluster by name as the caller last read it (undefined: it does not exist). */
+export type ClusterLookup = (cluster: string) => Cluster | undefined;
 
-/**
- * The binding's placement is for its current spec and on clusters that are all ready: nothing to move.
- * A binding with nothing to place (Divided, 0 replicas) is scheduled onto no cluster: that is a result.
- */
-export function hasCurrentPlacement(binding: ResourceBinding, isReady: ClusterReadiness): boolean {
-  return placementNeed(binding, isReady) === undefined;
+/** The binding's placement is on this cluster as it is now, and the cluster is ready. */
+function holdsReadyTarget(binding: ResourceBinding, cluster: Cluster | undefined): boolean {
+  return cluster !== undefined && isClusterReady(cluster) && !isLostTarget(binding, cluster);
 }
 
-function placementNeed(binding: ResourceBinding, isReady: ClusterReadiness): 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | undefined {
+/**
+ * A binding with nothing to place (Divided, 0 replicas) is scheduled onto no cluster: that is a result.
+ * A cluster deleted, or deleted and created again, since the binding was placed on it counts as gone.
+ */
+function placementNeed(binding: ResourceBinding, clusterOf: ClusterLookup): 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | undefined {
   const specChanged = (binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0);
   // Not placed, for its current spec, with success: a binding with nothing to place.
   if (!isPlaced(binding)) return !specChanged && findCondition(binding, CONDITION_SCHEDULED)?.status === 'True' ? undefined : 'NotPlaced';
   if (specChanged) return 'SpecChanged';
-  return (binding.spec.clusters ?? []).every((target) => isReady(target.name)) ? undefined : 'ClusterNotReady';
+  return (binding.spec.clusters ?? []).every((target) => holdsReadyTarget(binding, clusterOf(target.name))) ? undefined : 'ClusterNotReady';
 }
 
 /** Scheduling suspension (003) first: a suspended binding is left alone whatever else holds. */
-export function schedulingNeed(binding: ResourceBinding, isReady: ClusterReadiness): SchedulingNeed {
+export function schedulingNeed(binding: ResourceBinding, clusterOf: ClusterLookup): SchedulingNeed {
   if (isSuspended(binding)) return { needed: false, reason: 'Suspended' };
-  const placement = placementNeed(binding, isReady);
+  const placement = placementNeed(binding, clusterOf);
   if (placement) return { needed: true, reason: placement };
   if (isPlaced(binding) && findCondition(binding, CONDITION_SCHEDULED)?.status === 'False') return { needed: true, reason: 'ConditionStale' };
   return { needed: false, reason: 'PlacementCurrent' };

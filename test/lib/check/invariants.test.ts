@@ -92,6 +92,20 @@ describe('checkInvariants', () => {
     ['a placed binding without a Scheduled condition', { bindings: [binding('a', '2', [{ name: 'm1', replicas: 1 }])] }, 'binding-placed-or-pending-with-reason'],
     ['an allocation that does not add up', { allocations: [allocation('m1', { cpu: 1000, pods: 1 })] }, 'allocation-equals-placed-bindings'],
     ['an allocation left on a cluster nothing is placed on', { allocations: [...healthy.allocations, allocation('m2', { cpu: 1 })] }, 'allocation-equals-placed-bindings'],
+    [
+      'a binding placed on a cluster that does not exist',
+      { bindings: [...healthy.bindings, binding('c', '1', [{ name: 'gone', replicas: 1 }], 'False')], allocations: [...healthy.allocations, allocation('gone', { cpu: 1000, pods: 1 })] },
+      'placed-on-existing-cluster',
+    ],
+    [
+      'a binding placed on a cluster before it was deleted and created again',
+      {
+        clusters: [{ ...cluster('m1', '4'), metadata: { name: 'm1', creationTimestamp: '2026-01-01T00:00:10.000Z' } }],
+        bindings: [{ ...binding('a', '2', [{ name: 'm1', replicas: 1 }], 'True'), status: { lastScheduledTime: '2026-01-01T00:00:09.999Z', conditions: [{ type: 'Scheduled', status: 'True', reason: 'Success' }] } }, binding('b', '8', [], 'False')],
+      },
+      'placed-on-existing-cluster',
+    ],
+    ['an allocation for a cluster that does not exist', { allocations: [...healthy.allocations, allocation('gone', { cpu: 1 })] }, 'placed-on-existing-cluster'],
     ['a victim of equal priority (binding priority and preemption (000))', { events: [preempted(10, 10, 'preemptible')] }, 'victim-of-lower-priority-and-preemptible'],
     ['a non-preemptible victim (preemptibility separate from priority (001))', { events: [preempted(1, 10, 'non-preemptible')] }, 'victim-of-lower-priority-and-preemptible'],
   ])('finds %s', (_, change, rule) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import { withConfig } from '../../../lib/config';
 import { backoffMs, isDue, isWaitingForRoom, schedulingNeed } from '../../../lib/controllers/scheduling-need';
-import { binding } from '../scheduler/support';
+import { binding, cluster as clusterObject } from '../scheduler/support';
 import { applyAll, cluster, deployment, newSystem, podPriorityPolicy, priorityClass, SPEC } from './support';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
@@ -19,7 +19,14 @@ const scheduled = (status: 'True' | 'False', reason: string, minutesAgo = 0) => 
 });
 
 describe('does this binding need scheduling, and why (binding priority and preemption (000); scheduling suspension (003))', () => {
-  const ready = (name: string) => name !== 'gone';
+  const PLACED_AT = new Date(NOW - 60_000).toISOString();
+  const clusters = new Map([
+    ['m1', clusterObject('m1')],
+    ['down', clusterObject('down', { ready: 'False' })],
+    // Deleted and created again after the bindings were placed on the old one.
+    ['recreated', { ...clusterObject('recreated'), metadata: { name: 'recreated', creationTimestamp: new Date(NOW).toISOString() } }],
+  ]);
+  const clusterOf = (name: string) => clusters.get(name);
   it.each<[string, ResourceBinding, ReturnType<typeof schedulingNeed>]>([
     ['scheduling suspension (003): a suspended binding is left alone', { ...binding('s'), spec: { ...binding('s').spec, suspension: { scheduling: true } } }, { needed: false, reason: 'Suspended' }],
     ['never scheduled: no placement yet', binding('new'), { needed: true, reason: 'NotPlaced' }],
@@ -41,6 +48,21 @@ describe('does this binding need scheduling, and why (binding priority and preem
       { needed: true, reason: 'ClusterNotReady' },
     ],
     [
+      'placed on a cluster that is not ready',
+      withStatus(binding('down', { clusters: { m1: 1, down: 1 } }), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }),
+      { needed: true, reason: 'ClusterNotReady' },
+    ],
+    [
+      'placed on a cluster deleted and created again since: the new cluster holds nothing of it',
+      withStatus(binding('phantom', { clusters: { recreated: 1 } }), { schedulerObservedGeneration: 1, lastScheduledTime: PLACED_AT, conditions: [scheduled('True', 'Success')] }),
+      { needed: true, reason: 'ClusterNotReady' },
+    ],
+    [
+      'placed on a cluster after it was created',
+      withStatus(binding('later', { clusters: { recreated: 1 } }), { schedulerObservedGeneration: 1, lastScheduledTime: new Date(NOW + 1).toISOString(), conditions: [scheduled('True', 'Success')] }),
+      { needed: false, reason: 'PlacementCurrent' },
+    ],
+    [
       'placed on ready clusters, but the condition tells of a failed attempt',
       withStatus(binding('stale', { clusters: { m1: 1 } }), { schedulerObservedGeneration: 1, conditions: [scheduled('False', 'SchedulerError')] }),
       { needed: true, reason: 'ConditionStale' },
@@ -51,7 +73,7 @@ describe('does this binding need scheduling, and why (binding priority and preem
       { needed: false, reason: 'PlacementCurrent' },
     ],
   ])('%s', (_, subject, expected) => {
-    expect(schedulingNeed(subject, ready)).toEqual(expected);
+    expect(schedulingNeed(subject, clusterOf)).toEqual(expected);
   });
 
   it.each<[string, ResourceBinding, boolean]>([
