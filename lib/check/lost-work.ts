@@ -8,6 +8,8 @@ import type { SchedulerConfig } from '../config';
 import { bindingRefFor } from '../controllers/binding-references';
 import { bindingDiffers, desiredBinding, type ClaimInputs } from '../controllers/desired-binding';
 import { schedulingNeed } from '../controllers/scheduling-need';
+import { awaitsRoom, placeableNow } from '../controllers/unschedulable-flush';
+import { SchedulingSnapshot } from '../scheduler/snapshot';
 import { describePolicy, policyRef } from '../policy/policy-match';
 import { policyLookupKeys, policySelectorKeys } from '../policy/selector-index';
 import type { Violation } from './invariants';
@@ -27,7 +29,7 @@ export interface WorkState {
 
 export interface LostWorkOptions {
   readonly now: number;
-  readonly config: ClaimInputs['config'];
+  readonly config: ClaimInputs['config'] & Pick<SchedulerConfig, 'victimSearchBudget'>;
   /** The longest a binding that needs scheduling may go without an attempt: the unschedulable flush plus the reconcile's period. */
   readonly maxWaitMs: number;
 }
@@ -88,13 +90,15 @@ function claimViolations(state: WorkState, options: LostWorkOptions): Violation<
 
 /**
  * Binding priority and preemption (000), queue: a binding that needs scheduling is attempted, and an
- * unschedulable one again at the latest when the flush comes round. One that waited longer since its
- * last attempt (or, never attempted, since it was created) was dropped on the way. A placed binding
- * whose spec changed records no time of the change, so it is not judged here.
+ * unschedulable one again at the latest when the flush comes round, if the scheduler would place it
+ * then (unschedulable-flush.ts). One that waited longer since its last attempt (or, never attempted,
+ * since it was created) was dropped on the way; a binding waiting for room that would not be placed now
+ * is waiting, not lost. A placed binding whose spec changed records no time of the change, so it is not
+ * judged here.
  */
 function waitViolations(state: WorkState, options: LostWorkOptions): Violation<LostWorkRule>[] {
   const clusters = new Map(state.clusters.map((cluster) => [cluster.metadata.name, cluster]));
-  const violations: Violation<LostWorkRule>[] = [];
+  const overdue: Array<{ binding: ResourceBinding; message: string }> = [];
   for (const binding of state.bindings) {
     if (!schedulingNeed(binding, (name) => clusters.get(name)).needed) continue;
     const scheduled = findCondition(binding, CONDITION_SCHEDULED);
@@ -103,10 +107,18 @@ function waitViolations(state: WorkState, options: LostWorkOptions): Violation<L
     const waitedMs = options.now - Date.parse(since ?? '');
     if (waitedMs > options.maxWaitMs) {
       const what = scheduled ? 'since its last scheduling attempt' : 'since it was created, never attempted';
-      violations.push({ rule: 'binding-attempted-within-flush', object: bindingName(binding), message: `waiting ${Math.round(waitedMs / 1000)} s ${what} (at most ${options.maxWaitMs / 1000} s)` });
+      overdue.push({ binding, message: `waiting ${Math.round(waitedMs / 1000)} s ${what} (at most ${options.maxWaitMs / 1000} s)` });
     }
   }
-  return violations;
+  const waitingForRoom = overdue.map(({ binding }) => binding).filter(awaitsRoom);
+  const placeable = new Set(waitingForRoom.length === 0 ? [] : placeableNow(waitingForRoom, new SchedulingSnapshot(state.clusters, state.bindings), options.config));
+  return overdue
+    .filter(({ binding }) => !awaitsRoom(binding) || placeable.has(binding))
+    .map(({ binding, message }) => ({
+      rule: 'binding-attempted-within-flush',
+      object: bindingName(binding),
+      message: placeable.has(binding) ? `${message}, though it would be placed now` : message,
+    }));
 }
 
 function deadLetterViolations(state: WorkState): Violation<LostWorkRule>[] {

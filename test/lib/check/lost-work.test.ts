@@ -114,12 +114,26 @@ describe('outrank check: work lost on the way', () => {
   });
 
   describe('binding priority and preemption (000), queue: a binding that needs scheduling is attempted, an unschedulable one again at the latest at the flush', () => {
-    it('an Unschedulable binding last attempted longer ago than the flush and a reconcile period is reported', async () => {
+    it('an Unschedulable binding that would be placed now, last attempted longer ago than the flush and a reconcile period, is reported', async () => {
       const system = await settled();
+      // Room no controller heard of: the flush should have found it.
+      const member1 = (await system.store.get<Cluster>({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name: 'member1' }))!;
+      const grown = { ...member1, status: { resourceSummary: { allocatable: { cpu: '128', pods: '110' } } } };
+      await system.store.transact([{ op: 'put', object: grown, expectedVersion: member1.metadata.resourceVersion ?? null }]);
       system.clock.advance(MAX_WAIT + 1_000);
       expect(await check(system)).toEqual([
-        { rule: 'binding-attempted-within-flush', object: 'ResourceBinding default/huge-deployment', message: `waiting ${MAX_WAIT / 1000 + 1} s since its last scheduling attempt (at most ${MAX_WAIT / 1000} s)` },
+        {
+          rule: 'binding-attempted-within-flush',
+          object: 'ResourceBinding default/huge-deployment',
+          message: `waiting ${MAX_WAIT / 1000 + 1} s since its last scheduling attempt (at most ${MAX_WAIT / 1000} s), though it would be placed now`,
+        },
       ]);
+    });
+
+    it('one that would not be placed now is waiting for room, not lost: the flush looks at it without an attempt', async () => {
+      const system = await settled();
+      system.clock.advance(MAX_WAIT + 1_000);
+      expect(await check(system)).toEqual([]);
     });
 
     it('one the reconcile tried again within the flush is not', async () => {

@@ -330,27 +330,31 @@ async function failedAttempts(system: MemorySystem, name: string): Promise<numbe
 describe(`the reconcile queues unschedulable bindings again after 5 minutes (${SPEC.priority}, issue rule 4: "at the latest after 5 minutes")`, () => {
   const FIVE_MINUTES = 5 * 60_000;
 
-  it(`${SPEC.priority}: an unschedulable binding is tried again at 5 minutes and not before`, async () => {
+  it(`${SPEC.priority}: an unschedulable binding is looked at again at 5 minutes and not before, and queued only if it would be placed now`, async () => {
     const system = newSystem();
     await applyAll(system, [cluster('m1', { cpu: '1' }), ...neverClasses(1), podPriorityPolicy(), workload('holder', 1)]);
     await applyAll(system, [workload('waiting', 1)]);
     expect(await failedAttempts(system, 'waiting')).toBe(1);
+    const reconcileAfter = async (ms: number) => {
+      system.clock.advance(ms);
+      const report = await system.reconcile.run();
+      const sent = system.bindingEnqueueQueue.held();
+      await system.runUntilIdle();
+      return { flush: report.flush, sent };
+    };
 
-    await system.advance(FIVE_MINUTES - 1);
-    await system.runUntilIdle();
+    expect(await reconcileAfter(FIVE_MINUTES - 1)).toEqual({ flush: { considered: 0, placeable: 0 }, sent: 0 });
+    // Nothing changed: it is looked at, would fail again, and costs no message and no attempt.
+    expect(await reconcileAfter(1)).toEqual({ flush: { considered: 1, placeable: 0 }, sent: 0 });
     expect(await failedAttempts(system, 'waiting')).toBe(1);
-
-    await system.advance(1);
-    await system.runUntilIdle();
-    expect(await failedAttempts(system, 'waiting')).toBe(2);
-
-    // The next attempt is again 5 minutes after the last one.
-    await system.advance(FIVE_MINUTES - 1);
-    await system.runUntilIdle();
-    expect(await failedAttempts(system, 'waiting')).toBe(2);
-    await system.advance(1);
-    await system.runUntilIdle();
-    expect(await failedAttempts(system, 'waiting')).toBe(3);
+    // Looked at again an interval after it was last looked at, not at every run.
+    expect(await reconcileAfter(60_000)).toEqual({ flush: { considered: 0, placeable: 0 }, sent: 0 });
+    expect(await reconcileAfter(FIVE_MINUTES - 60_000 - 1)).toEqual({ flush: { considered: 0, placeable: 0 }, sent: 0 });
+    expect(await reconcileAfter(1)).toEqual({ flush: { considered: 1, placeable: 0 }, sent: 0 });
+    // Room that no notification told of: the next flush queues it, and it is placed.
+    await growSilently(system, 'm1', '2');
+    expect(await reconcileAfter(FIVE_MINUTES)).toEqual({ flush: { considered: 1, placeable: 1 }, sent: 1 });
+    expect(await placementOfDeployment(system, 'waiting')).toEqual({ m1: 1 });
   });
 
   it(`${SPEC.priority}: room that appeared without any notification is used at the 5-minute requeue`, async () => {
@@ -402,11 +406,15 @@ describe(`the reconcile queues unschedulable bindings again after 5 minutes (${S
 describe('the reconcile does not deepen a backlog', () => {
   const FIVE_MINUTES = 5 * 60_000;
 
-  /** Ten bindings waiting for room on a full cluster, each tried once and found unschedulable. */
+  /**
+   * Ten bindings waiting for room on a full cluster, each tried once and found unschedulable; then the
+   * cluster grows without any notification, so that the flush finds room for all of them.
+   */
   async function waitingFleet(overrides: Parameters<typeof newSystem>[0] = {}) {
     const system = newSystem(overrides);
     await applyAll(system, [cluster('m1', { cpu: '1' }), ...neverClasses(1), podPriorityPolicy(), workload('holder', 1)]);
     await applyAll(system, Array.from({ length: 10 }, (_, i) => workload(`waiting-${i}`, 1)));
+    await growSilently(system, 'm1', '20');
     return system;
   }
 

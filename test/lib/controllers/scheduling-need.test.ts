@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { Cluster } from '../../../lib/api/cluster';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import { withConfig } from '../../../lib/config';
 import { backoffMs, isDue, isWaitingForRoom, schedulingNeed } from '../../../lib/controllers/scheduling-need';
 import { binding, cluster as clusterObject } from '../scheduler/support';
-import { applyAll, cluster, deployment, newSystem, podPriorityPolicy, priorityClass, SPEC } from './support';
+import { applyAll, cluster, deployment, newSystem, podPriorityPolicy, priorityClass, refs, SPEC } from './support';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 
@@ -113,14 +114,19 @@ describe('the reason a binding needs scheduling travels with it: the SchedulingN
     expect(needs('template-claims', 'NotPlaced')(system)).toBe(2);
     expect(needs('schedule-cycle', 'NotPlaced')(system)).toBe(2);
 
+    // m1 grows without any controller hearing of it: the flush finds the room.
+    const m1 = (await system.store.get<Cluster>(refs.cluster('m1')))!;
+    const grown: Cluster = { ...m1, status: { resourceSummary: { allocatable: { cpu: '2' } } } };
+    await system.store.transact([{ op: 'put', object: grown, expectedVersion: m1.metadata.resourceVersion ?? null }]);
+    await system.policyChangeQueue.delete((await system.policyChangeQueue.receive(10)).map((delivery) => delivery.receipt));
     system.clock.advance(FIVE_MINUTES);
-    expect(await system.reconcile.run()).toEqual({ requeued: 1, needs: { NotPlaced: 1 } });
+    expect(await system.reconcile.run()).toEqual({ requeued: 1, needs: { NotPlaced: 1 }, flush: { considered: 1, placeable: 1 } });
     expect(needs('reconcile', 'NotPlaced')(system)).toBe(1);
 
     for (const delivery of await system.bindingEnqueueQueue.receive(10)) await system.bindingEnqueue.handle(delivery.body);
     expect(needs('binding-enqueue', 'NotPlaced')(system)).toBe(1);
     const report = await system.scheduleCycle.run();
-    expect(report).toMatchObject({ unschedulable: 1, needs: { NotPlaced: 1 } });
+    expect(report).toMatchObject({ scheduled: 1, needs: { NotPlaced: 1 } });
     expect(needs('schedule-cycle', 'NotPlaced')(system)).toBe(3);
     expect(needs('schedule-cycle', 'SpecChanged')(system)).toBe(0);
   });
