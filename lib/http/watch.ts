@@ -28,6 +28,9 @@ import { ApiError, failureStatus } from './status';
  *   informers ignore the deletion of an object they do not have).
  * - BOOKMARK events (allowWatchBookmarks) carry a resourceVersion to resume from; the stream ends after
  *   timeoutSeconds (at most the transport's limit), and the client watches again from its last version.
+ * - The watches of a kind in this process read its feed once per poll between them
+ *   (shared-change-feed.ts); a watch makes its first reads (the kind, the changes since its version)
+ *   itself, when it joins, then takes the shared pages.
  */
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -119,9 +122,10 @@ class StoreWatch implements OpenWatch {
       return;
     }
     // The kind (from now, or to know what a selector matched) and, from a version, the changes after it.
-    const feed = new FeedSubscription(async () =>
-      Promise.all([this.readsKind ? store.changes(group, info.kind) : undefined, from === undefined ? undefined : store.changes(group, info.kind, from)]),
-    this.timing);
+    const feed = new FeedSubscription(
+      async () => Promise.all([this.readsKind ? store.changes(group, info.kind) : undefined, from === undefined ? undefined : store.changes(group, info.kind, from)]),
+      this.timing,
+    );
     const leave = joinChangeFeed(store, group, info.kind, this.timing, feed);
     try {
       const first = await feed.begun(sink.signal);
