@@ -16,7 +16,8 @@ const { MissingEmulatorError } = await import('../functions/local/aws-endpoint')
  * OUTRANK_SETTINGS_FILE a JSON file of settings (scheduler and tenancy), AWS_ENDPOINT_URL an emulator
  * already running, OUTRANK_SCHEDULE_INTERVAL_MS, OUTRANK_RECONCILE_INTERVAL_MS and OUTRANK_RESYNC_INTERVAL_MS
  * the periods of schedule-cycle, the reconcile and the template resync (default a minute, a minute and
- * half an hour, as the stack's schedules). Every request comes from OUTRANK_IDENTITY (default "admin"); with
+ * half an hour, as the stack's schedules), OUTRANK_WATCHES_PER_CALLER how many watches one caller may hold open
+ * (default 20). Every request comes from OUTRANK_IDENTITY (default "admin"); with
  * OUTRANK_TRUST_IDENTITY_HEADER=true from the x-outrank-identity header instead, for demos and tests
  * only (see functions/local/local-identity.ts).
  */

@@ -5,6 +5,8 @@ import { handleApiRequest } from '../lib/http/handle-request';
 import { failureStatus } from '../lib/http/status';
 import { isWatchRequest, type WatchTiming } from '../lib/http/watch';
 import { serveWatch } from '../lib/http/watch-request';
+import { DEFAULT_WATCHES_PER_CALLER, WatchSlots } from '../lib/http/watch-slots';
+import type { ObjectStore } from '../lib/ports/object-store';
 import { apiDependenciesOf, apiRequestOf } from './api-request';
 import type { ApiEvent } from './caller-identity';
 import { logger } from './observability';
@@ -14,6 +16,13 @@ import { logger } from './observability';
  * local runtime's gateway for watch requests. A watch writes one JSON event per line as the change
  * feed gives them; every other request is answered as the api function answers it, so a client
  * pointed at the function URL (kubectl among them) has the whole API.
+ *
+ * The watches of one process read each kind's change feed once per poll between them
+ * (lib/http/shared-change-feed.ts), and each caller holds at most OUTRANK_WATCHES_PER_CALLER of them
+ * (default 20). The local runtime serves every watch from one process, so both bind there. A Lambda
+ * execution environment handles one invocation at a time, a stream included: on the stack each
+ * environment serves one watch, its feed shared with no other and its caller's count at most one, so
+ * there the function's concurrency bounds the watches; the code path is the same.
  */
 
 /** Where a streamed response goes: its status and headers once, then its body in pieces. */
@@ -36,11 +45,35 @@ export function watchTiming(remainingMs: number, pollIntervalMs: number): WatchT
   };
 }
 
-/** Serves one request on a stream: a watch event by event, anything else in one piece. */
-export async function streamApiRequest(event: ApiEvent, stream: ResponseStream, signal: AbortSignal, timing: WatchTiming): Promise<void> {
+const WATCHES_PER_CALLER_VARIABLE = 'OUTRANK_WATCHES_PER_CALLER';
+
+/** How many watches one caller may hold open in this process: OUTRANK_WATCHES_PER_CALLER, default 20. */
+export function watchesPerCaller(environment: NodeJS.ProcessEnv): number {
+  const value = environment[WATCHES_PER_CALLER_VARIABLE];
+  if (value === undefined || value === '') return DEFAULT_WATCHES_PER_CALLER;
+  const count = Number(value);
+  if (!Number.isSafeInteger(count) || count < 1) throw new Error(`${WATCHES_PER_CALLER_VARIABLE}: must be a positive integer, not "${value}"`);
+  return count;
+}
+
+let slots: WatchSlots | undefined;
+
+/** The watches each caller holds in this process (execution environment), counted on first use. */
+function watchSlots(): WatchSlots {
+  slots ??= new WatchSlots(watchesPerCaller(process.env));
+  return slots;
+}
+
+/**
+ * Serves one request on a stream: a watch event by event, anything else in one piece. `watchStore`,
+ * when given, is the store a watch reads (the local runtime's marks its requests as background).
+ */
+export async function streamApiRequest(event: ApiEvent, stream: ResponseStream, signal: AbortSignal, timing: WatchTiming, watchStore?: ObjectStore): Promise<void> {
   const request = apiRequestOf(event);
   const deps = apiDependenciesOf(event);
-  const served = isWatchRequest(request) ? serveWatch(request, deps, timing) : await answerWithin(timing.maxTimeoutSeconds * 1000, request.method, handleApiRequest(request, deps));
+  const served = isWatchRequest(request)
+    ? serveWatch(request, watchStore ? { ...deps, store: watchStore } : deps, timing, watchSlots())
+    : await answerWithin(timing.maxTimeoutSeconds * 1000, request.method, handleApiRequest(request, deps));
   if ('statusCode' in served) {
     stream.start(served.statusCode, served.headers);
     stream.write(served.body);
@@ -68,7 +101,7 @@ interface LambdaStreaming {
 const runtime = (globalThis as { awslambda?: Partial<LambdaStreaming> }).awslambda;
 const streaming = typeof runtime?.streamifyResponse === 'function' ? (runtime as LambdaStreaming) : undefined;
 
-/** How often a watch on the stack reads the change feed: one DynamoDB Query per open watch per second. */
+/** How often a watch on the stack reads the change feed: one DynamoDB Query per watched kind per second in each execution environment. */
 const LAMBDA_POLL_INTERVAL_MS = 1_000;
 
 export const handler = streaming?.streamifyResponse(async (event, responseStream, context) => {

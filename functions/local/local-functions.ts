@@ -1,7 +1,10 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDbObjectStore } from '../adapters/dynamodb-object-store';
 import type { AwsClients, AwsResources } from '../adapters/aws-context';
 import { resetControllerContext } from '../context';
 import { environmentFor, parseSettings, type OutrankSettingsWithTenancy } from '../environment';
+import { backgroundDynamoDbClient } from './background-requests';
 import type { HttpApiHandler, StreamingHandler } from './http-gateway';
 import { localLambdaContext } from './lambda-context';
 import type { Poller } from './poller';
@@ -23,7 +26,7 @@ export interface LocalFunctionOptions {
   readonly streamStart?: StreamStart;
 }
 
-/** A local watch lasts at most as long as one on the stack's function URL (15 minutes), and reads the feed four times a second. */
+/** A local watch lasts at most as long as one on the stack's function URL (15 minutes); each watched kind's feed is read four times a second. */
 const LOCAL_WATCH_LIMIT_MS = 15 * 60_000;
 const LOCAL_WATCH_POLL_MS = 250;
 
@@ -69,7 +72,7 @@ export async function loadLocalFunctions(
   Object.assign(process.env, environmentFor(resources, settings));
   resetControllerContext();
 
-  const [{ handler: api }, { streamApiRequest, watchTiming }, { handler: policyChange }, { handler: bindingEnqueue }, { handler: scheduleCycle }, { handler: reconcile }] =
+  const [{ handler: api }, { streamApiRequest, watchTiming, watchesPerCaller }, { handler: policyChange }, { handler: bindingEnqueue }, { handler: scheduleCycle }, { handler: reconcile }] =
     await Promise.all([
       import('../api'),
       import('../watch'),
@@ -95,9 +98,15 @@ export async function loadLocalFunctions(
     onError,
   });
 
+  // Checked at start, as the settings are, rather than at the first watch.
+  watchesPerCaller(process.env);
+  // The watches' reads go on a client of their own, marked as background: the serializing proxy
+  // lets them through only when no request of the scheduling path waits.
+  const watchStore = new DynamoDbObjectStore(DynamoDBDocumentClient.from(backgroundDynamoDbClient()), resources.objectsTable);
+
   return {
     api,
-    watch: (event, stream, signal) => streamApiRequest(event, stream, signal, watchTiming(LOCAL_WATCH_LIMIT_MS, LOCAL_WATCH_POLL_MS)),
+    watch: (event, stream, signal) => streamApiRequest(event, stream, signal, watchTiming(LOCAL_WATCH_LIMIT_MS, LOCAL_WATCH_POLL_MS), watchStore),
     pollers: [
       objectStream,
       await poller('outrank-policy-change', policyChange as SqsHandler, resources.policyChangeQueueUrl),

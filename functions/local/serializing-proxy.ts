@@ -1,5 +1,7 @@
 import { createServer, request, Agent, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BACKGROUND_HEADER } from './background-requests';
+import { OneAtATime } from './one-at-a-time';
 
 export interface SerializingProxy {
   readonly url: string;
@@ -23,13 +25,15 @@ function isDynamoDbRequest(incoming: IncomingMessage): boolean {
  * by item, and when a condition fails it puts back copies of the tables taken when it began, undoing
  * whatever other requests wrote meanwhile (a committed placement vanishes). DynamoDB's transactions
  * are serializable; one request at a time gives the emulator that isolation, while the requests of
- * concurrent callers still interleave in every order their timing produces. Other services' requests
- * (SQS long polls among them) pass straight through.
+ * concurrent callers still interleave in every order their timing produces. Requests marked as
+ * background (the watches' reads: background-requests.ts) go only when no other DynamoDB request
+ * waits, so that however many watches are open the scheduling path waits for at most one of their
+ * reads. Other services' requests (SQS long polls among them) pass straight through.
  */
 export async function startSerializingProxy(target: string): Promise<SerializingProxy> {
   const serialAgent = new Agent({ keepAlive: true, maxSockets: 1 });
   const agent = new Agent({ keepAlive: true });
-  let turn: Promise<void> = Promise.resolve();
+  const dynamodb = new OneAtATime();
   const forward = (incoming: IncomingMessage, payload: Buffer, via: Agent) =>
     new Promise<{ status: number; headers: IncomingMessage['headers']; payload: Buffer }>((resolve, reject) => {
       const outgoing = request(new URL(incoming.url ?? '/', target), { method: incoming.method, headers: incoming.headers, agent: via }, (response) => {
@@ -42,11 +46,7 @@ export async function startSerializingProxy(target: string): Promise<Serializing
     void body(incoming).then((payload) => {
       let answered: ReturnType<typeof forward>;
       if (isDynamoDbRequest(incoming)) {
-        answered = turn.then(() => forward(incoming, payload, serialAgent));
-        turn = answered.then(
-          () => undefined,
-          () => undefined,
-        );
+        answered = dynamodb.run(() => forward(incoming, payload, serialAgent), incoming.headers[BACKGROUND_HEADER] !== undefined);
       } else {
         answered = forward(incoming, payload, agent);
       }

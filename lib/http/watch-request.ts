@@ -6,6 +6,7 @@ import { ApiError, statusResponse } from './status';
 import { tableContext } from './table-context';
 import { tableFor } from './table-output';
 import { openWatch, type OpenWatch, type WatchEvent, type WatchTiming } from './watch';
+import type { WatchSlots } from './watch-slots';
 import { checkAuthenticated } from './write-authorization';
 
 /** Events of objects, as Tables when the client asked for Tables (kubectl get -w does). */
@@ -24,12 +25,26 @@ function asTables(request: ApiRequest, watch: OpenWatch, route: Extract<ReturnTy
   };
 }
 
+/** Holds the caller's slot while the watch runs, and gives it back when the watch ends. */
+function holdingSlot(watch: OpenWatch, release: () => void): OpenWatch {
+  return {
+    run: async (sink) => {
+      try {
+        await watch.run(sink);
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
 /**
  * A watch request (`?watch=1`) as a streaming transport serves it: a refusal as an ordinary Status
- * response (checked like a list: authentication, the URL, the query), else the watch to run, whose
- * events the transport writes as they come, one JSON object per line.
+ * response (checked like a list: authentication, the URL, the query; then, with `slots`, whether the
+ * caller may open one more), else the watch to run, whose events the transport writes as they come,
+ * one JSON object per line. A watch served must be run: its slot is given back when its run ends.
  */
-export function serveWatch(request: ApiRequest, deps: ApiDependencies, timing: WatchTiming): ApiResponse | OpenWatch {
+export function serveWatch(request: ApiRequest, deps: ApiDependencies, timing: WatchTiming, slots?: WatchSlots): ApiResponse | OpenWatch {
   let target: ErrorTarget | undefined;
   try {
     checkAuthenticated(deps);
@@ -37,7 +52,8 @@ export function serveWatch(request: ApiRequest, deps: ApiDependencies, timing: W
     if (!route || route.type !== 'resource') throw new ApiError('NotFound', 'the server could not find the requested resource');
     target = { resource: route.resource };
     if (!route.resource.verbs.includes('list')) throw new ApiError('MethodNotAllowed', `${route.resource.info.plural} cannot be watched`);
-    return asTables(request, openWatch(route, request, deps, timing), route, deps);
+    const watch = asTables(request, openWatch(route, request, deps, timing), route, deps);
+    return slots ? holdingSlot(watch, slots.take(deps.access?.identity ?? deps.caller ?? '')) : watch;
   } catch (error) {
     return statusResponse(errorStatus(error, target));
   }

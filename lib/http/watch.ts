@@ -1,8 +1,10 @@
 import { refKey } from '../api/kinds';
 import { compareRevisions, type ChangePage, type StoredChange, type StoredObject } from '../ports/object-store';
 import type { ApiDependencies, ApiRequest } from './api-types';
+import { FeedSubscription } from './feed-subscription';
 import { METADATA_FIELDS, selectionOf, type Selection } from './lists';
 import type { ResourceRoute } from './routes';
+import { joinChangeFeed } from './shared-change-feed';
 import { ApiError, failureStatus } from './status';
 
 /**
@@ -26,6 +28,9 @@ import { ApiError, failureStatus } from './status';
  *   informers ignore the deletion of an object they do not have).
  * - BOOKMARK events (allowWatchBookmarks) carry a resourceVersion to resume from; the stream ends after
  *   timeoutSeconds (at most the transport's limit), and the client watches again from its last version.
+ * - The watches of a kind in this process read its feed once per poll between them
+ *   (shared-change-feed.ts); a watch makes its first reads (the kind, the changes since its version)
+ *   itself, when it joins, then takes the shared pages.
  */
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -111,25 +116,39 @@ class StoreWatch implements OpenWatch {
     const { group, info } = this.route.resource;
     const store = this.deps.store;
     const deadline = this.timing.now() + this.timeoutMs;
-    const initial = this.readsKind ? await store.changes(group, info.kind) : undefined;
-    for (const change of initial?.changes ?? []) if (this.holdsAsRead(change)) this.known.set(refKey(change.ref), change.object!);
-    const from = this.resourceVersion === undefined ? initial!.cursor : store.cursorAt(this.resourceVersion);
-    if (from === undefined) {
+    const from = this.resourceVersion === undefined ? undefined : store.cursorAt(this.resourceVersion);
+    if (this.resourceVersion !== undefined && from === undefined) {
       await sink.send({ type: 'ERROR', object: failureStatus('Expired', `too old resource version: ${this.resourceVersion}`) });
       return;
     }
-    if (this.resourceVersion === undefined) await this.sendInitial(initial!.changes, sink);
-    let cursor = from;
-    let nextBookmark = this.timing.now() + this.timing.bookmarkIntervalMs;
-    while (!sink.signal.aborted && this.timing.now() < deadline) {
-      const page: ChangePage = await store.changes(group, info.kind, cursor);
-      cursor = page.cursor;
-      for (const change of [...page.changes].sort((a, b) => compareRevisions(a.revision, b.revision))) await this.apply(change, sink);
-      if (this.bookmarks && this.timing.now() >= nextBookmark) {
-        await sink.send({ type: 'BOOKMARK', object: { apiVersion: info.apiVersion, kind: info.kind, metadata: { resourceVersion: store.versionAt(cursor) } } });
-        nextBookmark = this.timing.now() + this.timing.bookmarkIntervalMs;
+    // The kind (from now, or to know what a selector matched) and, from a version, the changes after it.
+    const feed = new FeedSubscription(
+      async () => Promise.all([this.readsKind ? store.changes(group, info.kind) : undefined, from === undefined ? undefined : store.changes(group, info.kind, from)]),
+      this.timing,
+    );
+    const leave = joinChangeFeed(store, group, info.kind, this.timing, feed);
+    try {
+      const first = await feed.begun(sink.signal);
+      if (!first) return;
+      const [initial, sinceVersion] = first;
+      for (const change of initial?.changes ?? []) if (this.holdsAsRead(change)) this.known.set(refKey(change.ref), change.object!);
+      if (this.resourceVersion === undefined) await this.sendInitial(initial!.changes, sink);
+      let cursor = sinceVersion?.cursor ?? initial!.cursor;
+      let page: ChangePage | undefined = sinceVersion;
+      let nextBookmark = this.timing.now() + this.timing.bookmarkIntervalMs;
+      while (!sink.signal.aborted && this.timing.now() < deadline) {
+        if (page) {
+          cursor = page.cursor;
+          for (const change of [...page.changes].sort((a, b) => compareRevisions(a.revision, b.revision))) await this.apply(change, sink);
+        }
+        if (this.bookmarks && this.timing.now() >= nextBookmark) {
+          await sink.send({ type: 'BOOKMARK', object: { apiVersion: info.apiVersion, kind: info.kind, metadata: { resourceVersion: store.versionAt(cursor) } } });
+          nextBookmark = this.timing.now() + this.timing.bookmarkIntervalMs;
+        }
+        page = await feed.next(Math.max(0, deadline - this.timing.now()), sink.signal);
       }
-      await this.timing.sleep(Math.min(this.timing.pollIntervalMs, Math.max(0, deadline - this.timing.now())), sink.signal);
+    } finally {
+      leave();
     }
   }
 

@@ -20,11 +20,11 @@ export class LocalRuntime {
     readonly url: string,
   ) {}
 
-  /** `node bin/start.ts` as `npm start` runs it, on the test's endpoint and tables. */
-  static async start(prefix: string, port: number): Promise<LocalRuntime> {
+  /** `node bin/start.ts` as `npm start` runs it, on the test's endpoint and tables; `environment` adds to its variables. */
+  static async start(prefix: string, port: number, environment: NodeJS.ProcessEnv = {}): Promise<LocalRuntime> {
     const child = spawn('node', ['--import', 'tsx', 'bin/start.ts'], {
       cwd: root,
-      env: { ...process.env, OUTRANK_PREFIX: prefix, OUTRANK_PORT: String(port), OUTRANK_SCHEDULE_INTERVAL_MS: '1000' },
+      env: { ...process.env, OUTRANK_PREFIX: prefix, OUTRANK_PORT: String(port), OUTRANK_SCHEDULE_INTERVAL_MS: '1000', ...environment },
       stdio: 'ignore',
     });
     const runtime = new LocalRuntime(child, `http://127.0.0.1:${port}`);
