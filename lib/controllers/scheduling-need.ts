@@ -6,6 +6,7 @@ import {
   type ResourceBinding,
 } from '../api/resource-binding';
 import type { SchedulerConfig } from '../config';
+import { hasNothingToPlace } from '../scheduler/replica-strategy';
 import type { Metrics } from '../ports/metrics';
 
 /**
@@ -55,11 +56,26 @@ export function hasCurrentPlacement(binding: ResourceBinding, isReady: ClusterRe
   return placementNeed(binding, isReady) === undefined;
 }
 
+function specChangedSinceScheduled(binding: ResourceBinding): boolean {
+  return (binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0);
+}
+
+/**
+ * Not placed, scheduled with success for its current spec, which has nothing to place (hasNothingToPlace):
+ * the scheduler's result for a Divided binding of 0 replicas. `outrank check` holds it placed too.
+ */
+export function isScheduledOntoNoCluster(binding: ResourceBinding): boolean {
+  return (
+    !isPlaced(binding) &&
+    hasNothingToPlace(binding) &&
+    !specChangedSinceScheduled(binding) &&
+    findCondition(binding, CONDITION_SCHEDULED)?.status === 'True'
+  );
+}
+
 function placementNeed(binding: ResourceBinding, isReady: ClusterReadiness): 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | undefined {
-  const specChanged = (binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0);
-  // Not placed, for its current spec, with success: a binding with nothing to place.
-  if (!isPlaced(binding)) return !specChanged && findCondition(binding, CONDITION_SCHEDULED)?.status === 'True' ? undefined : 'NotPlaced';
-  if (specChanged) return 'SpecChanged';
+  if (!isPlaced(binding)) return isScheduledOntoNoCluster(binding) ? undefined : 'NotPlaced';
+  if (specChangedSinceScheduled(binding)) return 'SpecChanged';
   return (binding.spec.clusters ?? []).every((target) => isReady(target.name)) ? undefined : 'ClusterNotReady';
 }
 
