@@ -26,6 +26,12 @@ describe('queue messages about a binding of the longest names', () => {
     expect(bindingRequestSchema.parse(JSON.parse(JSON.stringify(message.body)))).toEqual(message.body);
   });
 
+  it('are taken by binding-enqueue when woken for no cluster (a Divided binding of 0 replicas needs no room)', () => {
+    const message = schedulingRequest(longest, `${bindingGroupId(bindingRefOf(longest))}@${version}@preempted`, []);
+    expect(message.body).not.toHaveProperty('wokenFor');
+    expect(bindingRequestSchema.parse(JSON.parse(JSON.stringify(message.body)))).toEqual(message.body);
+  });
+
   it('are taken by the band queues', () => {
     const body = { binding: bindingRefOf(longest), priority: -2_147_483_648, enqueuedAt: Date.now(), wokenFor: ['c'.repeat(253)] };
     expect(queuedBindingSchema.parse(JSON.parse(JSON.stringify(body)))).toEqual(body);
