@@ -20,10 +20,16 @@ const bindingRef = z.strictObject({
 /** The clusters a woken binding was woken for: a placement's worth of cluster names. */
 const wokenFor = z.array(z.string().min(1).max(253)).min(1).max(1000);
 
+/**
+ * A cause names a change at a version (messages.ts): at its longest a binding's,
+ * `ResourceBinding/<namespace, 63>/<name, 253>@<resourceVersion, 64>@unschedulable`, 412 characters.
+ */
+const MAX_CAUSE_LENGTH = 512;
+
 export const bindingRequestSchema: z.ZodType<BindingRequest> = z.strictObject({
   binding: bindingRef,
   resourceVersion: z.string().max(64),
-  cause: z.string().max(256).optional(),
+  cause: z.string().max(MAX_CAUSE_LENGTH).optional(),
   wokenFor: wokenFor.optional(),
 });
 

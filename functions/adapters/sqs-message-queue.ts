@@ -14,11 +14,12 @@ import { currentOutbox, type HoldingQueue } from './outbox';
 
 /** SQS takes at most ten messages per batch call. */
 const BATCH = 10;
-/** SQS limits group and deduplication ids to 128 characters. */
-const MAX_ID_LENGTH = 128;
+/** What SQS takes as a group or deduplication id: 1 to 128 alphanumerics and punctuation (printable ASCII but space). */
+const SQS_ID = /^[\x21-\x7e]{1,128}$/;
 
+/** The id as SQS takes it: itself when it can be, else its SHA-256 (hex), so that distinct ids stay distinct. */
 function sqsId(id: string): string {
-  return id.length <= MAX_ID_LENGTH ? id : createHash('sha256').update(id).digest('hex');
+  return SQS_ID.test(id) ? id : createHash('sha256').update(id).digest('hex');
 }
 
 /**

@@ -112,10 +112,6 @@ export function isPlaced(binding: ResourceBinding): boolean {
   return placedClusters(binding).length > 0;
 }
 
-export function bindingName(templateName: string, kind: string): string {
-  return `${templateName}-${kind.toLowerCase()}`;
-}
-
 export function bindingNamespace(binding: ResourceBinding): string {
   return binding.metadata.namespace ?? '';
 }

@@ -3,6 +3,7 @@ import { PREEMPTOR_PRIORITY_ANNOTATION, VICTIM_PREEMPTIBILITY_ANNOTATION, VICTIM
 import { displayName } from '../api/kinds';
 import { CONDITION_SCHEDULED, findCondition, isPlaced, isSuspended, type ResourceBinding } from '../api/resource-binding';
 import type { ClusterAllocation } from '../controllers/allocations';
+import { isScheduledOntoNoCluster } from '../controllers/scheduling-need';
 import { add, type ResourceList } from '../resources';
 import { lostTargets } from '../scheduler/lost-target';
 import { SchedulingSnapshot, usageOn } from '../scheduler/snapshot';
@@ -71,7 +72,8 @@ function bindingViolations(bindings: readonly ResourceBinding[]): Violation[] {
     if (placed && scheduled === undefined) {
       violations.push({ rule: 'binding-placed-or-pending-with-reason', object: name, message: 'placed without a Scheduled condition' });
     }
-    if (!placed && !isSuspended(binding) && (scheduled?.status !== 'False' || !scheduled.reason)) {
+    // Scheduled onto no cluster is the scheduler's result for a binding with nothing to place, as binding-enqueue holds it.
+    if (!placed && !isSuspended(binding) && !isScheduledOntoNoCluster(binding) && (scheduled?.status !== 'False' || !scheduled.reason)) {
       violations.push({
         rule: 'binding-placed-or-pending-with-reason',
         object: name,
@@ -182,7 +184,7 @@ export function checkInvariants(state: SystemState): InvariantReport {
     ...lostClusterViolations(state),
     ...preemption.violations,
   ];
-  const placed = state.bindings.filter(isPlaced).length;
+  const placed = state.bindings.filter((b) => isPlaced(b) || isScheduledOntoNoCluster(b)).length;
   const suspended = state.bindings.filter((b) => isSuspended(b) && !isPlaced(b)).length;
   return {
     ok: violations.length === 0,

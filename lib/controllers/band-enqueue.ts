@@ -11,7 +11,7 @@ import {
 import { bandFor } from '../config';
 import type { ControllerContext } from './context';
 import { bindingRefOf } from './binding-references';
-import { bindingGroupId, bindingMessageId } from './messages';
+import { bindingGroupId, bindingMessageId, wokenForField } from './messages';
 import { recordNeed, schedulingNeed, type NeedingController } from './scheduling-need';
 
 /**
@@ -41,7 +41,7 @@ export async function enqueueInBand(
   const ref = bindingRefOf(current);
   await queue.send([
     {
-      body: { binding: ref, priority, enqueuedAt: context.clock.now(), ...(wokenFor ? { wokenFor } : {}) },
+      body: { binding: ref, priority, enqueuedAt: context.clock.now(), ...wokenForField(wokenFor) },
       groupId: bindingGroupId(ref),
       deduplicationId: bindingMessageId(ref, current.metadata.resourceVersion ?? '0', cause),
     },

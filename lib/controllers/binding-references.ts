@@ -3,7 +3,8 @@
  * propagates, and by the policy that claimed it.
  */
 import { refKey, type ObjectRef } from '../api/kinds';
-import { BINDING_GROUP, bindingName, CLUSTER_POLICY_NAME_LABEL, POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL, type ResourceBinding } from '../api/resource-binding';
+import { bindingName } from '../api/binding-name';
+import { BINDING_GROUP, CLUSTER_POLICY_NAME_LABEL, POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL, type ResourceBinding } from '../api/resource-binding';
 import type { PolicyRef } from '../policy/policy-match';
 
 export type BindingKind = 'ResourceBinding' | 'ClusterResourceBinding';
@@ -34,7 +35,7 @@ export function bindingKeyFor(binding: BindingRef): string {
   return refKey(bindingObjectRef(binding));
 }
 
-/** The binding a template is propagated by: `<template>-<kind>`, a ClusterResourceBinding for a cluster-scoped template. */
+/** The binding a template is propagated by, named by bindingName; a ClusterResourceBinding for a cluster-scoped template. */
 export function bindingRefFor(template: ObjectRef): ObjectRef {
   return {
     group: BINDING_GROUP,

@@ -7,7 +7,7 @@ import { syncBindings, waitingBindings } from './binding-informers';
 import type { ControllerContext } from './context';
 import type { OutgoingMessage } from '../ports/message-queue';
 import { bindingRefOf } from './binding-references';
-import { bindingGroupId, bindingMessageId, type BindingRequest } from './messages';
+import { bindingGroupId, bindingMessageId, wokenForField, type BindingRequest } from './messages';
 
 /**
  * Asks binding-enqueue to look at these bindings; a repeat of the same request is dropped as a duplicate.
@@ -33,7 +33,7 @@ export function schedulingRequest(binding: ResourceBinding, cause: string | unde
   const ref = bindingRefOf(binding);
   const resourceVersion = binding.metadata.resourceVersion ?? '0';
   return {
-    body: { binding: ref, resourceVersion, ...(cause === undefined ? {} : { cause }), ...(wokenFor ? { wokenFor } : {}) },
+    body: { binding: ref, resourceVersion, ...(cause === undefined ? {} : { cause }), ...wokenForField(wokenFor) },
     groupId: bindingGroupId(ref),
     deduplicationId: bindingMessageId(ref, resourceVersion, cause),
   };

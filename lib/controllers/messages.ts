@@ -63,6 +63,14 @@ export interface QueuedBinding {
   readonly wokenFor?: readonly string[];
 }
 
+/**
+ * A message's wokenFor: left out when the binding was woken for no cluster, as one with nothing to place
+ * (a Divided binding of 0 replicas) is, since a consumer takes only a list of at least one.
+ */
+export function wokenForField(clusters: readonly string[] | undefined): { readonly wokenFor?: readonly string[] } {
+  return clusters !== undefined && clusters.length > 0 ? { wokenFor: clusters } : {};
+}
+
 export function bindingGroupId(binding: BindingRef): string {
   return `${binding.kind}/${binding.namespace}/${binding.name}`;
 }

@@ -6,14 +6,8 @@ import { displayName, refOf, type ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
 import { NotFoundError } from '../api/not-found-error';
 import type { PriorityClass } from '../api/priority-class';
-import {
-  CLUSTER_POLICY_NAME_LABEL,
-  isPlaced,
-  isSuspended,
-  POLICY_NAME_LABEL,
-  POLICY_NAMESPACE_LABEL,
-  type ResourceBinding,
-} from '../api/resource-binding';
+import { bindingUpdateCauses } from '../api/binding-update';
+import type { ResourceBinding } from '../api/resource-binding';
 import { retryOnConflict } from './retry-on-conflict';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
 import { requestScheduling } from './binding-requests';
@@ -73,36 +67,18 @@ function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass):
   if (causes.length > 0) forbid(next, causes);
 }
 
-/** A decoded object that the write paths accept: bindings and events are written by outrank itself. */
-function writable(raw: unknown, options: WriteOptions): Accepted {
+/**
+ * A decoded object that the write paths accept: events are recorded by outrank itself, and bindings made
+ * by it; a binding outrank made may be written over (bindingUpdateCauses says what of it).
+ */
+function writable(raw: unknown, options: WriteOptions, existing?: KubeObject): Accepted {
   const accepted = decodeFor(raw, options);
   const { object } = accepted;
-  if (isBinding(object)) {
+  if (isBinding(object) && !existing) {
     forbid(object, [{ field: 'kind', message: 'bindings are created by outrank; patch spec.suspension instead' }]);
   }
   if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
   return accepted;
-}
-
-/** The policy labels say who claimed the binding; only the policy controller writes them. */
-const CLAIM_LABELS = [POLICY_NAME_LABEL, POLICY_NAMESPACE_LABEL, CLUSTER_POLICY_NAME_LABEL];
-
-/** Scheduling suspension (003): only the suspension of a binding may be changed by users, and not to suspend a placed one. */
-function checkBindingUpdate(next: ResourceBinding, previous: ResourceBinding): void {
-  const { suspension: _next, ...nextSpec } = next.spec;
-  const { suspension: _previous, ...previousSpec } = previous.spec;
-  const claimChanged = CLAIM_LABELS.some((label) => next.metadata.labels?.[label] !== previous.metadata.labels?.[label]);
-  if (claimChanged || (next.metadata.generation ?? 0) !== (previous.metadata.generation ?? 0)) {
-    forbid(next, [{ field: 'metadata', message: 'the claiming policy labels and the generation are written by outrank' }]);
-  }
-  // Compared by value: decoding the patched object orders its keys as the schema does, which is not
-  // the order in which the controllers wrote the stored one.
-  if (!isDeepStrictEqual(nextSpec, previousSpec) || !isDeepStrictEqual(next.status, previous.status)) {
-    forbid(next, [{ field: 'spec', message: 'is written by the scheduler; only spec.suspension may be changed' }]);
-  }
-  if (isSuspended(next) && !isSuspended(previous) && isPlaced(previous)) {
-    forbid(next, [{ field: 'spec.suspension.scheduling', message: 'cannot be set to true: the binding is already scheduled' }]);
-  }
 }
 
 /**
@@ -160,7 +136,6 @@ export class ObjectService {
     const requested = object.metadata.resourceVersion;
     if (requested !== undefined && requested !== existing.metadata.resourceVersion) throw new ConflictError([ref]);
     if (isPriorityClass(object)) checkPriorityClassUpdate(object, existing as PriorityClass);
-    if (isBinding(object)) checkBindingUpdate(object, existing as ResourceBinding);
     if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
     return this.write(accepted, existing, options);
   }
@@ -185,7 +160,7 @@ export class ObjectService {
     return retryOnConflict(this.attemptsFor(config), async () => {
       const existing = await this.context.store.get<KubeObject>(ref);
       const applied = serverSideApplied(existing as Record<string, unknown> | undefined, config, options.fieldManager, options.force ?? false, this.managedTime(), merge);
-      const accepted = writable(existing ? { ...applied, apiVersion: existing.apiVersion, kind: existing.kind } : applied, options);
+      const accepted = writable(existing ? { ...applied, apiVersion: existing.apiVersion, kind: existing.kind } : applied, options, existing);
       const requested = accepted.object.metadata.resourceVersion;
       if (requested !== undefined && requested !== existing?.metadata.resourceVersion) throw new ConflictError([ref]);
       if (existing && isPriorityClass(accepted.object)) checkPriorityClassUpdate(accepted.object, existing as PriorityClass);
@@ -194,6 +169,11 @@ export class ObjectService {
   }
 
   private async write({ object, warnings }: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
+    // Every write over a binding, by any path (patch, server-side apply, the status), is held to one rule.
+    if (existing && isBinding(existing)) {
+      const causes = bindingUpdateCauses(object as ResourceBinding, existing);
+      if (causes.length > 0) forbid(object, causes);
+    }
     const next = this.withManagedFields(stamped(object, existing, this.now()), existing, options, managedFields);
     // As in Kubernetes, writing what is already stored changes nothing: same version. A binding is
     // requested again all the same: this may be a client retrying a patch whose request was lost to a

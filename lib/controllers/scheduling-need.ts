@@ -8,6 +8,7 @@ import {
 import { isClusterReady, type Cluster } from '../api/cluster';
 import type { SchedulerConfig } from '../config';
 import { isLostTarget } from '../scheduler/lost-target';
+import { hasNothingToPlace } from '../scheduler/replica-strategy';
 import type { Metrics } from '../ports/metrics';
 
 /**
@@ -54,15 +55,27 @@ function holdsReadyTarget(binding: ResourceBinding, cluster: Cluster | undefined
   return cluster !== undefined && isClusterReady(cluster) && !isLostTarget(binding, cluster);
 }
 
+function specChangedSinceScheduled(binding: ResourceBinding): boolean {
+  return (binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0);
+}
+
 /**
- * A binding with nothing to place (Divided, 0 replicas) is scheduled onto no cluster: that is a result.
- * A cluster deleted, or deleted and created again, since the binding was placed on it counts as gone.
+ * Not placed, scheduled with success for its current spec, which has nothing to place (hasNothingToPlace):
+ * the scheduler's result for a Divided binding of 0 replicas. `outrank check` holds it placed too.
  */
+export function isScheduledOntoNoCluster(binding: ResourceBinding): boolean {
+  return (
+    !isPlaced(binding) &&
+    hasNothingToPlace(binding) &&
+    !specChangedSinceScheduled(binding) &&
+    findCondition(binding, CONDITION_SCHEDULED)?.status === 'True'
+  );
+}
+
+/** A cluster deleted, or deleted and created again, since the binding was placed on it counts as gone. */
 function placementNeed(binding: ResourceBinding, clusterOf: ClusterLookup): 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | undefined {
-  const specChanged = (binding.status?.schedulerObservedGeneration ?? 0) !== (binding.metadata.generation ?? 0);
-  // Not placed, for its current spec, with success: a binding with nothing to place.
-  if (!isPlaced(binding)) return !specChanged && findCondition(binding, CONDITION_SCHEDULED)?.status === 'True' ? undefined : 'NotPlaced';
-  if (specChanged) return 'SpecChanged';
+  if (!isPlaced(binding)) return isScheduledOntoNoCluster(binding) ? undefined : 'NotPlaced';
+  if (specChangedSinceScheduled(binding)) return 'SpecChanged';
   return (binding.spec.clusters ?? []).every((target) => holdsReadyTarget(binding, clusterOf(target.name))) ? undefined : 'ClusterNotReady';
 }
 

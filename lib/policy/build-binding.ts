@@ -1,8 +1,8 @@
+import { bindingName } from '../api/binding-name';
 import type { PriorityClass } from '../api/priority-class';
 import { sameJson } from '../api/plain-object';
 import type { AnyPropagationPolicy } from '../api/propagation-policy';
 import {
-  bindingName,
   CLUSTER_POLICY_NAME_LABEL,
   POLICY_NAME_LABEL,
   POLICY_NAMESPACE_LABEL,

@@ -1,4 +1,8 @@
-/** A message for a FIFO queue: ordered within its group, dropped when its deduplication id was seen recently. */
+/**
+ * A message for a FIFO queue: ordered within its group, dropped when its deduplication id was seen recently.
+ * Ids may be of any length (a binding's are longer than SQS takes): an adapter whose service limits them
+ * maps each to one that fits, keeping distinct ids distinct.
+ */
 export interface OutgoingMessage<T> {
   readonly body: T;
   readonly groupId: string;

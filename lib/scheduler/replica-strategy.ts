@@ -1,5 +1,6 @@
 import type { Placement, StaticClusterWeight } from '../api/propagation-policy';
 import type { Cluster } from '../api/cluster';
+import type { ResourceBinding } from '../api/resource-binding';
 import { matchesClusterAffinity } from './cluster-filter';
 import { divideAggregated } from './divide/aggregated';
 import type { ClusterCapacity, Division } from './divide/division';
@@ -24,6 +25,16 @@ export function replicaStrategy(placement: Placement | undefined): ReplicaStrate
   if (scheduling.replicaDivisionPreference === 'Aggregated') return { type: 'aggregated' };
   if (scheduling.weightPreference?.dynamicWeight === 'AvailableReplicas') return { type: 'available-replicas' };
   return { type: 'static-weight', weights: scheduling.weightPreference?.staticWeightList ?? [] };
+}
+
+/**
+ * A binding with nothing to place: Divided, of 0 replicas. Every division keeps no cluster given none,
+ * as Karmada drops them after assigning a workload that requests resources (pkg/scheduler/core/common.go,
+ * assignReplicasToClusters, removeZeroReplicasCluster): it is scheduled onto no cluster. A Duplicated one
+ * lists every cluster with 0, as Karmada does for a workload that requests none (common.go, AssignReplicas).
+ */
+export function hasNothingToPlace(binding: Pick<ResourceBinding, 'spec'>): boolean {
+  return (binding.spec.replicas ?? 0) === 0 && replicaStrategy(binding.spec.placement).type !== 'duplicated';
 }
 
 /** The weight of a cluster under a static weight list: the largest weight whose target matches it. */

@@ -167,6 +167,47 @@ describe.runIf(kubectlInstalled('kubectl-commands'))('kubectl against the outran
     expect((await waiting).stderr).toBe('');
   });
 
+  it('patch and server-side apply resume a suspended binding; label and annotate are refused naming the field and the rule', async () => {
+    const suspending = `apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata: {name: member1}
+status: {resourceSummary: {allocatable: {cpu: "8", pods: "110"}}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: queued}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: queued-a}, {apiVersion: apps/v1, kind: Deployment, name: queued-b}]
+  suspension: {scheduling: true}
+`;
+    expect((await kubectl(['apply', '-f', await manifest('queued', suspending)])).code).toBe(0);
+    expect((await kubectl(['apply', '-f', await manifest('queued-a', deployment('queued-a', 1))])).code).toBe(0);
+    expect((await kubectl(['apply', '-f', await manifest('queued-b', deployment('queued-b', 1))])).code).toBe(0);
+    const clusters = (name: string) => kubectl(['get', 'rb', name, '-o', 'jsonpath={.spec.clusters[*].name}']);
+    expect((await clusters('queued-a-deployment')).stdout).toBe('');
+
+    const labelled = await kubectl(['label', 'rb', 'queued-a-deployment', 'kai.scheduler/preemptibility=non-preemptible']);
+    expect(labelled.code).toBe(1);
+    expect(labelled.stderr).toContain('metadata.labels[kai.scheduler/preemptibility]: is written by outrank: of a binding only spec.suspension may be changed');
+    const annotated = await kubectl(['annotate', 'rb', 'queued-a-deployment', 'note=x']);
+    expect(annotated.code).toBe(1);
+    expect(annotated.stderr).toContain('metadata.annotations[note]');
+    expect((await kubectl(['get', 'rb', 'queued-a-deployment', '-o', 'jsonpath={.metadata.labels}'])).stdout).not.toContain('kai.scheduler');
+
+    const patched = await kubectl(['patch', 'rb', 'queued-a-deployment', '--type', 'merge', '-p', '{"spec":{"suspension":{"scheduling":false}}}']);
+    expect(patched).toMatchObject({ code: 0, stdout: 'resourcebinding.work.karmada.io/queued-a-deployment patched\n' });
+    expect((await clusters('queued-a-deployment')).stdout).toBe('member1');
+
+    const resume = `apiVersion: work.karmada.io/v1alpha2
+kind: ResourceBinding
+metadata: {name: queued-b-deployment}
+spec: {suspension: {scheduling: false}}
+`;
+    const applied = await kubectl(['apply', '--server-side', '-f', await manifest('resume', resume)]);
+    expect(applied).toMatchObject({ code: 0, stdout: 'resourcebinding.work.karmada.io/queued-b-deployment serverside-applied\n' });
+    expect((await clusters('queued-b-deployment')).stdout).toBe('member1');
+  });
+
   it('auth can-i tells the truth about bindings and kinds the API does not serve; auth whoami answers', async () => {
     expect((await kubectl(['auth', 'can-i', 'create', 'deployments'])).stdout).toBe('yes\n');
     const bindings = await kubectl(['auth', 'can-i', 'create', 'resourcebindings']);

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { bindingGroupId, bindingMessageId } from '../../lib/controllers/messages';
 import type { MessageQueue } from '../../lib/ports/message-queue';
 
 export interface QueueUnderTest {
@@ -51,6 +52,20 @@ export function messageQueueContract(name: string, makeQueue: () => Promise<Queu
       const [again] = await subject.queue.receive(1);
       expect(again!.body).toEqual({ n: 1 });
       expect(again!.receiveCount).toBe(2);
+    });
+
+    it('takes the ids of a binding of the longest names, far past 128 characters, keeping apart ids that differ only at their end', async () => {
+      const namespace = 'n'.repeat(63);
+      const [a, b] = ['a', 'b'].map((end) => ({ kind: 'ResourceBinding' as const, namespace, name: `${'w'.repeat(252)}${end}` }));
+      const cause = `${bindingGroupId(a!)}@${'9'.repeat(21)}@unschedulable`;
+      await subject.queue.send([
+        { body: { n: 1 }, groupId: bindingGroupId(a!), deduplicationId: bindingMessageId(a!, '1', cause) },
+        { body: { n: 2 }, groupId: bindingGroupId(b!), deduplicationId: bindingMessageId(b!, '1', cause) },
+      ]);
+      // Two groups: the first in flight holds back nothing of the second.
+      const first = await subject.queue.receive(1);
+      const second = await subject.queue.receive(10);
+      expect([...first, ...second].map((d) => d.body.n)).toEqual([1, 2]);
     });
 
     it('sends more than one batch worth of messages', async () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition } from '../../../lib/api/meta';
 import {
-  bindingName,
   bindingNamespace,
   bindingPriority,
   findCondition,
@@ -56,14 +55,6 @@ describe('withCondition (Kubernetes condition convention)', () => {
 });
 
 describe('binding helpers', () => {
-  it.each([
-    ['web', 'Deployment', 'web-deployment'],
-    ['db', 'StatefulSet', 'db-statefulset'],
-    ['batch', 'Job', 'batch-job'],
-  ])('bindingName(%s, %s) is %s (issue 2: `<template name>-<lowercase kind>`)', (name, kind, expected) => {
-    expect(bindingName(name, kind)).toBe(expected);
-  });
-
   it('reads priority, suspension, placement and conditions', () => {
     const placed = binding(
       { schedulePriority: { priority: 7, preemptionPolicy: 'Never' }, suspension: { scheduling: true }, clusters: [{ name: 'm1', replicas: 2 }] },

@@ -161,7 +161,7 @@ const REJECTIONS: readonly RejectionCase[] = [
     name: 'a ResourceBinding whose spec.clusters is patched',
     spec: SPEC.priority,
     act: (system) => system.objects.patch(refs.binding('web'), { spec: { clusters: [{ name: 'm2', replicas: 1 }] } }),
-    field: 'spec',
+    field: 'spec.clusters',
   },
   {
     name: 'a scheduled ResourceBinding patched to suspended',

@@ -3,7 +3,7 @@ import type { Cluster } from '../../../lib/api/cluster';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import { withConfig } from '../../../lib/config';
 import { backoffMs, isDue, isWaitingForRoom, schedulingNeed } from '../../../lib/controllers/scheduling-need';
-import { binding, cluster as clusterObject } from '../scheduler/support';
+import { binding, cluster as clusterObject, divided } from '../scheduler/support';
 import { applyAll, cluster, deployment, newSystem, podPriorityPolicy, priorityClass, refs, SPEC } from './support';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
@@ -38,10 +38,24 @@ describe('does this binding need scheduling, and why (binding priority and preem
     ],
     [
       'scheduled onto no cluster (nothing to place), then given replicas',
-      withStatus(binding('grown'), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }, 2),
+      withStatus(binding('grown', { replicas: 3, placement: { replicaScheduling: divided() } }), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }, 2),
       { needed: true, reason: 'NotPlaced' },
     ],
-    ['scheduled onto no cluster for its current spec (nothing to place)', withStatus(binding('idle'), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }), { needed: false, reason: 'PlacementCurrent' }],
+    [
+      'scheduled onto no cluster for its current spec, Divided of 0 replicas (nothing to place)',
+      withStatus(binding('idle', { replicas: 0, placement: { replicaScheduling: divided() } }), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }),
+      { needed: false, reason: 'PlacementCurrent' },
+    ],
+    [
+      'not placed but Scheduled for its current spec, with replicas to place (never a result of the scheduler)',
+      withStatus(binding('odd', { replicas: 2, placement: { replicaScheduling: divided() } }), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }),
+      { needed: true, reason: 'NotPlaced' },
+    ],
+    [
+      'not placed but Scheduled for its current spec, Duplicated of 0 replicas (the scheduler lists every cluster with 0)',
+      withStatus(binding('copies', { replicas: 0 }), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }),
+      { needed: true, reason: 'NotPlaced' },
+    ],
     ['seen but not placed yet', withStatus(binding('waiting'), { schedulerObservedGeneration: 1, conditions: [scheduled('False', 'Unschedulable')] }), { needed: true, reason: 'NotPlaced' }],
     [
       'placed on a cluster that is gone or not ready (failover, ordered cluster-affinity groups (004))',

@@ -1,5 +1,6 @@
 /** Manifests and helpers shared by the controller tests, which drive the real controllers through MemorySystem. */
 import { expect } from 'vitest';
+import { bindingName } from '../../../lib/api/binding-name';
 import type { KubeEvent } from '../../../lib/api/event';
 import { CLUSTER_ALLOCATION, SYSTEM_KINDS, TEMPLATE_KINDS, type ObjectRef } from '../../../lib/api/kinds';
 import type { Condition } from '../../../lib/api/meta';
@@ -118,7 +119,7 @@ export const refs = {
     group: 'work.karmada.io',
     kind: 'ResourceBinding',
     namespace,
-    name: `${templateName}-deployment`,
+    name: bindingName(templateName, 'Deployment'),
   }),
   policy: (name: string, namespace = 'default'): ObjectRef => ({ group: 'policy.karmada.io', kind: 'PropagationPolicy', namespace, name }),
   clusterPolicy: (name: string): ObjectRef => ({ group: 'policy.karmada.io', kind: 'ClusterPropagationPolicy', namespace: '', name }),

@@ -66,8 +66,8 @@ describe('ResourceBindings (scheduling suspension (003))', () => {
 
   it.each([
     ['suspending a binding that is already scheduled', { spec: { suspension: { scheduling: true } } }, 'spec.suspension.scheduling'],
-    ['changing what the scheduler writes', { spec: { replicas: 7 } }, 'spec'],
-    ['changing the status', { status: { conditions: null } }, 'spec'],
+    ['changing what the scheduler writes', { spec: { replicas: 7 } }, 'spec.replicas'],
+    ['changing the status', { status: { conditions: null } }, 'status'],
     ['renaming it', { metadata: { name: 'other' } }, 'metadata.name'],
   ])('refuse %s with 422, nothing written', async (_, patch, field) => {
     const api = await resumedReport();
@@ -79,12 +79,14 @@ describe('ResourceBindings (scheduling suspension (003))', () => {
     expect(await api.snapshot()).toEqual(before);
   });
 
-  it('refuse server-side apply: outrank creates them', async () => {
+  it('refuse a server-side apply that would create one: outrank creates them', async () => {
     const api = await suspendedBindings();
     const before = await api.snapshot();
     const existing = (await api.get(REPORT)).body;
-    const reply = await api.send('PATCH', REPORT, { body: existing, contentType: 'application/apply-patch+yaml' });
+    const config = { ...existing, metadata: { name: 'other-job', namespace: 'tenant-a' } };
+    const reply = await api.send('PATCH', `${BINDINGS}/other-job`, { body: config, contentType: 'application/apply-patch+yaml' });
     expect(reply.statusCode).toBe(422);
+    expect(reply.body.details.causes).toContainEqual(expect.objectContaining({ field: 'kind' }));
     expect(await api.snapshot()).toEqual(before);
   });
 
