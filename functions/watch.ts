@@ -40,7 +40,9 @@ export function watchTiming(remainingMs: number, pollIntervalMs: number): WatchT
 export async function streamApiRequest(event: ApiEvent, stream: ResponseStream, signal: AbortSignal, timing: WatchTiming): Promise<void> {
   const request = apiRequestOf(event);
   const deps = apiDependenciesOf(event);
-  const served = isWatchRequest(request) ? serveWatch(request, deps, timing) : await answerWithin(timing.maxTimeoutSeconds * 1000, request.method, handleApiRequest(request, deps));
+  const served = isWatchRequest(request)
+    ? serveWatch(request, deps, timing)
+    : await answerWithin(timing.maxTimeoutSeconds * 1000, request, (answered) => handleApiRequest(request, deps, AbortSignal.any([answered, signal])));
   if ('statusCode' in served) {
     stream.start(served.statusCode, served.headers);
     stream.write(served.body);

@@ -16,9 +16,10 @@ export const WHAT_IF_PATH = '/outrank/v1/whatif';
  * now would do — the decisions, the placements that change and the victims — decided by the
  * simulator's controllers on a copy of the live state, which is read whole (one list per kind) and
  * never written. Reads are open to every caller, and nothing is written, so it asks no authorization
- * beyond the API's authentication.
+ * beyond the API's authentication. `signal`, aborted when the request has been answered without this
+ * (answer-within.ts), stops the simulation at its next step.
  */
-export async function whatIfResponse(request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+export async function whatIfResponse(request: ApiRequest, deps: ApiDependencies, signal?: AbortSignal): Promise<ApiResponse> {
   if (request.method.toUpperCase() !== 'POST') throw new ApiError('MethodNotAllowed', 'whatif supports only POST, with the manifests to try as its body');
   if (request.body === undefined || request.body.trim() === '') throw new ApiError('BadRequest', 'the request body must hold the manifests to try');
   let manifests: unknown[];
@@ -29,6 +30,6 @@ export async function whatIfResponse(request: ApiRequest, deps: ApiDependencies)
   }
   const kinds = [...SYSTEM_KINDS.filter((kind) => kind !== EVENT), ...TEMPLATE_KINDS];
   const live = (await Promise.all(kinds.map((kind) => deps.store.list(apiGroupOf(kind.apiVersion), kind.kind)))).flat();
-  const result = await whatIf(live, manifests, deps.config ?? withConfig(), (deps.clock ?? systemClock).now());
+  const result = await whatIf(live, manifests, deps.config ?? withConfig(), (deps.clock ?? systemClock).now(), signal ? { signal } : {});
   return jsonResponse(200, { kind: 'WhatIf', apiVersion: 'outrank.io/v1', ...result });
 }
