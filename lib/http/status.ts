@@ -14,6 +14,7 @@ const CODES = {
   RequestEntityTooLarge: 413,
   UnsupportedMediaType: 415,
   Invalid: 422,
+  TooManyRequests: 429,
   InternalError: 500,
   ServiceUnavailable: 503,
   Timeout: 504,
