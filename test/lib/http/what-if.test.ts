@@ -1,11 +1,15 @@
 /**
  * POST /outrank/v1/whatif served by the API handler, in process on the in-memory system with example
  * 000's set-up live: what-ifs bounded per process, stopped when answered without them, answered out of
- * time as the reads they are, and never holding up the writes beside them.
+ * time as the reads they are, never holding up the writes beside them, and decided with the caller's
+ * authorization.
  */
 import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { Authorizer } from '../../../lib/auth/authorizer';
+import { storedPriorityClasses } from '../../../lib/auth/priority-class-lookup';
+import type { TenancySettings } from '../../../lib/auth/tenancy-settings';
 import { Informer } from '../../../lib/cache/informer';
 import { ObjectService } from '../../../lib/controllers/object-service';
 import { PolicyChangeController } from '../../../lib/controllers/policy-change';
@@ -164,5 +168,47 @@ describe('what-ifs at once: a few run, the rest are refused at once, and none ru
     ).then((reply) => finished.push(`write ${reply.statusCode}`));
     await Promise.all([whatIf, write]);
     expect(finished).toEqual(['write 201', 'what-if 200']);
+  });
+});
+
+describe('what-if with tenancy: decided with the caller\'s authorization', () => {
+  const ADMIN = 'arn:aws:iam::1:role/platform';
+  const TENANT = 'arn:aws:iam::1:role/team-default';
+  const TENANCY: TenancySettings = { admins: [ADMIN], tenants: [{ principals: [TENANT], namespaces: ['default'] }], restrictedPriorityClasses: ['urgent'] };
+  // member1 grown to 14 cpu (4 free), the urgent Deployment (5 cpu, restricted class), and one the tenant may write.
+  const grownCluster = { ...(setUp.apply[0] as object), status: { resourceSummary: { allocatable: { cpu: '14', memory: '64Gi', pods: '110' } } } };
+  const manifests = [grownCluster, deployment('urgent', 'urgent', '5'), deployment('late', 'p3', '1')];
+
+  async function whatIfAs(system: MemorySystem, identity: string, tried: readonly unknown[]) {
+    const deps = depsOf(system, { access: { identity, authorizer: new Authorizer(TENANCY, storedPriorityClasses(system.store)) } });
+    const reply = parseReply(await handleApiRequest(whatIfRequest(tried), deps));
+    expect(reply.statusCode).toBe(200);
+    return reply.body;
+  }
+
+  it('a tenant\'s Cluster and restricted PriorityClass are rejections naming the rule, not applied: the result is what it is without them', async () => {
+    const system = await liveSystem();
+    const tenant = await whatIfAs(system, TENANT, manifests);
+    expect(tenant.rejections).toEqual([
+      { object: 'Cluster/member1', message: `user "${TENANT}" cannot patch clusters "member1" at the cluster scope: only admins write cluster-scoped objects` },
+      {
+        object: 'Deployment/urgent',
+        message: `user "${TENANT}" cannot create deployments "urgent" in namespace "default": spec.template.spec.priorityClassName: PriorityClass "urgent" is restricted and not allowed in namespace "default"`,
+      },
+    ]);
+    const without = await whatIfAs(system, TENANT, [manifests[2]]);
+    expect(without.rejections).toEqual([]);
+    expect({ ...tenant, rejections: [] }).toEqual(without);
+    expect(tenant.victims).toEqual([]);
+    expect(tenant.placements).toEqual([{ binding: 'default/late-deployment', before: null, after: [] }]);
+  });
+
+  it('an admin\'s what-if applies them: the urgent Deployment preempts, on the grown cluster, the one binding it still needs room from', async () => {
+    const system = await liveSystem();
+    const admin = await whatIfAs(system, ADMIN, manifests);
+    expect(admin.rejections).toEqual([]);
+    // On member1 as it is (10 cpu, full), urgent would preempt batch-p2 (5 cpu); with 4 cpu free, batch-p0 (1 cpu) is enough.
+    expect(admin.victims).toEqual(['default/batch-p0-deployment']);
+    expect(admin.placements).toContainEqual({ binding: 'default/urgent-deployment', before: null, after: [{ name: 'member1', replicas: 1 }] });
   });
 });
