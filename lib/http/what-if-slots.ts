@@ -3,8 +3,7 @@
  * taken in steps between the process's other work (steps-between.ts): two at once keep the core busy,
  * one simulating while the other waits on its read of the live state, and each still finishes at about
  * half its speed alone; more would only share the core thinner, pushing every one of them towards its
- * deadline (twenty at once all ran out of time) and holding as many copies of the fleet in memory
- * (210 MB each at 10,000 workloads).
+ * deadline, and hold as many copies of the fleet in memory (210 MB each at 10,000 workloads).
  */
 export const DEFAULT_WHAT_IF_CONCURRENCY = 2;
 
