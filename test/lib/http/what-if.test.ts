@@ -70,17 +70,16 @@ async function settle(): Promise<void> {
   for (let turn = 0; turn < 50; turn++) await nextTurn();
 }
 
+const handlePolicyChange = PolicyChangeController.prototype.handle;
+
 /** The steps of simulations: slices of a copy, informer reads, messages, scheduling batches. The live system runs none of them here. */
 let stepSpies: MockInstance[] = [];
+let policyChanges: MockInstance<PolicyChangeController['handle']>;
 const steps = () => stepSpies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
 
 beforeEach(() => {
-  stepSpies = [
-    vi.spyOn(MemoryObjectStore.prototype, 'restore'),
-    vi.spyOn(Informer.prototype, 'sync'),
-    vi.spyOn(PolicyChangeController.prototype, 'handle'),
-    vi.spyOn(ScheduleCycleController.prototype, 'runBatch'),
-  ];
+  policyChanges = vi.spyOn(PolicyChangeController.prototype, 'handle');
+  stepSpies = [vi.spyOn(MemoryObjectStore.prototype, 'restore'), vi.spyOn(Informer.prototype, 'sync'), policyChanges, vi.spyOn(ScheduleCycleController.prototype, 'runBatch')];
 });
 
 afterEach(() => {
@@ -135,16 +134,13 @@ describe('what-ifs at once: a few run, the rest are refused at once, and none ru
     const system = await liveSystem();
     const answered = new AbortController();
     let stepsWhenAnswered: number | undefined;
-    const handle = PolicyChangeController.prototype.handle;
-    stepSpies.push(
-      vi.spyOn(PolicyChangeController.prototype, 'handle').mockImplementation(async function (this: PolicyChangeController, change) {
-        await handle.call(this, change);
-        if (stepsWhenAnswered === undefined) {
-          answered.abort();
-          stepsWhenAnswered = steps();
-        }
-      }),
-    );
+    policyChanges.mockImplementation(async function (this: PolicyChangeController, change) {
+      await handlePolicyChange.call(this, change);
+      if (stepsWhenAnswered === undefined) {
+        answered.abort();
+        stepsWhenAnswered = steps();
+      }
+    });
     const request = whatIfRequest(arrival.apply);
 
     const answer = parseReply(await handleApiRequest(request, depsOf(system), answered.signal));
