@@ -7,7 +7,7 @@ import { ObjectService } from '../lib/controllers/object-service';
 import type { ApiAccess, ApiDependencies, ApiRequest } from '../lib/http/api-types';
 import { consoleAssets, type ConsoleAssets } from '../lib/http/console-assets';
 import { callerIdentity, type ApiEvent } from './caller-identity';
-import { controllerContext, tenancySettings } from './context';
+import { controllerContext, tenancySettings, whatIfSlots } from './context';
 import { logger } from './observability';
 
 function lowerCaseHeaders(headers: ApiEvent['headers']): Record<string, string | undefined> {
@@ -65,6 +65,7 @@ export function apiDependenciesOf(event: ApiEvent): ApiDependencies {
       logger.info('the object store did not answer', { reason: error.message });
     },
     caller: callerIdentity(event),
+    whatIfSlots: whatIfSlots(),
     ...accessOf(event),
   };
 }

@@ -15,8 +15,9 @@ const ANSWER_MARGIN_MS = 1_500;
 /** API Gateway HTTP API (payload v2) → the Kubernetes-style API, answered within the function's time (answer-within.ts). */
 export const handler = middy(async (event: ApiEvent, lambda: Context): Promise<APIGatewayProxyStructuredResultV2> => {
   const request = apiRequestOf(event);
-  const work = handleApiRequest(request, apiDependenciesOf(event));
-  const response = deliverableAnswer(await answerWithin(lambda.getRemainingTimeInMillis() - ANSWER_MARGIN_MS, request.method, work));
+  const deps = apiDependenciesOf(event);
+  const answer = await answerWithin(lambda.getRemainingTimeInMillis() - ANSWER_MARGIN_MS, request, (answered) => handleApiRequest(request, deps, answered));
+  const response = deliverableAnswer(answer);
   return { statusCode: response.statusCode, headers: response.headers, body: response.body };
 })
   .use(injectLambdaContext(logger))

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { tenancySettingsSchema, type TenancySettings } from '../lib/auth/tenancy-settings';
 import { DEFAULT_BANDS, featureGatesSchema, withConfig, type SchedulerConfig } from '../lib/config';
+import { DEFAULT_WHAT_IF_CONCURRENCY } from '../lib/http/what-if-slots';
 import type { AwsResources } from './adapters/aws-context';
 import { DEFAULT_SCHEDULE_CYCLES } from './adapters/schedule-ticking-queue';
 
@@ -39,6 +40,8 @@ const environmentSchema = z.object({
   OUTRANK_SETTINGS: z.string().optional(),
   /** How many schedule cycles may run at once (the stack's reserved concurrency): the tick groups. */
   SCHEDULE_CYCLES: z.coerce.number().int().min(1).default(DEFAULT_SCHEDULE_CYCLES),
+  /** How many what-ifs a process serving the API runs at once (what-if-slots.ts); on Lambda a process serves one request at a time. */
+  WHAT_IF_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_WHAT_IF_CONCURRENCY),
 });
 
 /** Settings shared by the stack and the local runtime, as JSON (gates, bands, threshold, tenancy). */
@@ -56,6 +59,8 @@ export interface FunctionEnvironment {
   readonly tenancy: TenancySettings | undefined;
   /** How many schedule cycles may run at once. */
   readonly scheduleCycles: number;
+  /** How many what-ifs this process runs at once. */
+  readonly whatIfConcurrency: number;
 }
 
 /** Reads where the resources are, how to schedule and who may write from the function's environment; fails loudly when incomplete. */
@@ -72,6 +77,7 @@ export function readEnvironment(environment: NodeJS.ProcessEnv = process.env): F
     },
     ...parseSettings(parsed.OUTRANK_SETTINGS),
     scheduleCycles: parsed.SCHEDULE_CYCLES,
+    whatIfConcurrency: parsed.WHAT_IF_CONCURRENCY,
   };
 }
 

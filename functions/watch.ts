@@ -73,7 +73,7 @@ export async function streamApiRequest(event: ApiEvent, stream: ResponseStream, 
   const deps = apiDependenciesOf(event);
   const served = isWatchRequest(request)
     ? serveWatch(request, watchStore ? { ...deps, store: watchStore } : deps, timing, watchSlots())
-    : await answerWithin(timing.maxTimeoutSeconds * 1000, request.method, handleApiRequest(request, deps));
+    : await answerWithin(timing.maxTimeoutSeconds * 1000, request, (answered) => handleApiRequest(request, deps, AbortSignal.any([answered, signal])));
   if ('statusCode' in served) {
     stream.start(served.statusCode, served.headers);
     stream.write(served.body);

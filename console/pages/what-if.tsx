@@ -7,7 +7,8 @@ const placement = (clusters: ReadonlyArray<{ name: string; replicas: number }> |
 
 /**
  * "What if these manifests were applied now": the API decides it with the simulator's controllers on a
- * copy of the live state and answers the decisions and victims; nothing is written.
+ * copy of the live state and answers the decisions and victims; nothing is written. Manifests the
+ * caller could not write for real (tenancy) or that are invalid are listed as refused, with the rule.
  */
 export function WhatIfPage() {
   const [manifests, setManifests] = useState('');
@@ -37,8 +38,9 @@ export function WhatIfPage() {
           {result.victims.length === 0 ? <p>Nothing would be preempted.</p> : <ul class="victims">{result.victims.map((victim) => <li key={victim}>{victim}</li>)}</ul>}
           {result.rejections.length > 0 && (
             <>
-              <h2>Refused</h2>
-              <ul>{result.rejections.map((rejection) => <li key={rejection.object} class="alarm">{rejection.object}: {rejection.message}</li>)}</ul>
+              <h2>Refused ({result.rejections.length})</h2>
+              <p>Applying these would be refused — you may not write them, or they are invalid — so what follows is decided without them.</p>
+              <ul class="rejections">{result.rejections.map((rejection) => <li key={rejection.object} class="alarm">{rejection.object}: {rejection.message}</li>)}</ul>
             </>
           )}
           <h2>Placements that would change</h2>

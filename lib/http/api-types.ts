@@ -1,6 +1,7 @@
 import type { Authorizer } from '../auth/authorizer';
 import type { SchedulerConfig } from '../config';
 import type { ConsoleAssets } from './console-assets';
+import type { WhatIfSlots } from './what-if-slots';
 import type { Queues } from '../controllers/context';
 import type { ObjectService } from '../controllers/object-service';
 import type { Clock } from '../ports/clock';
@@ -62,4 +63,6 @@ export interface ApiDependencies {
   readonly access?: ApiAccess;
   /** The caller's principal as the transport knows it, with or without tenancy: what SelfSubjectReview answers. */
   readonly caller?: string;
+  /** The process's what-if slots, shared by its requests (429 when all are taken); absent, what-ifs are not limited. */
+  readonly whatIfSlots?: WhatIfSlots;
 }

@@ -79,9 +79,10 @@ async function resourceResponse(route: ResourceRoute, request: ApiRequest, deps:
  * Serves one request of the Kubernetes-style API: discovery, then get, list, create, replace, patch
  * and delete of outrank's kinds. Every failure is answered with a Status and writes nothing: all
  * checks of the request (authentication and, for writes, authorization first) come before
- * ObjectService, which validates before it writes.
+ * ObjectService, which validates before it writes. `signal`, aborted once the request has been answered
+ * without this (answer-within.ts) or its client has gone, stops the work that can stop (a what-if).
  */
-export async function handleApiRequest(request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
+export async function handleApiRequest(request: ApiRequest, deps: ApiDependencies, signal?: AbortSignal): Promise<ApiResponse> {
   let target: ErrorTarget | undefined;
   try {
     checkAuthenticated(deps);
@@ -92,7 +93,7 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDependencie
     }
     const page = consoleResponse(request, deps.console);
     if (page) return page;
-    if (request.path === WHAT_IF_PATH) return await whatIfResponse(request, deps);
+    if (request.path === WHAT_IF_PATH) return await whatIfResponse(request, deps, signal);
     if (request.path === SELF_SUBJECT_ACCESS_REVIEWS_PATH) return selfSubjectAccessReview(request, deps);
     if (request.path === SELF_SUBJECT_REVIEWS_PATH) return selfSubjectReview(request, deps);
     const route = parseRoute(request.path);
@@ -101,9 +102,11 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDependencie
     target = { resource: route.resource, ...(route.name !== undefined ? { name: route.name } : {}) };
     return await resourceResponse(route, request, deps);
   } catch (error) {
+    // Stopped because it was answered already (or its client went): nothing failed, and this answer goes nowhere.
+    if (signal?.aborted && error === signal.reason) return statusResponse(outOfTimeStatus(request));
     if (error instanceof StoreTimeoutError) {
       deps.onStoreTimeout?.(error);
-      return statusResponse(outOfTimeStatus(request.method));
+      return statusResponse(outOfTimeStatus(request));
     }
     const status = errorStatus(error, target);
     if (status.reason === 'InternalError') deps.onInternalError?.(error);

@@ -1,5 +1,5 @@
 import { decodeObjectWith, type KubeObject } from '../api/decode';
-import type { ObjectRef } from '../api/kinds';
+import { kindInfo, refOf, type ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
 import type { WriteVerb } from '../auth/write-request';
 import type { ApiDependencies } from './api-types';
@@ -78,4 +78,20 @@ export async function authorizePatch(
 /** A delete, authorized against the object as it is stored. */
 export async function authorizeDelete(deps: ApiDependencies, route: ResourceRoute, ref: ObjectRef): Promise<void> {
   if (deps.access) await authorizeWrite(deps, route, 'delete', await existing(deps, route, ref));
+}
+
+/**
+ * Why the caller could not write `raw` for real, in the words of the 403 its write would get, or
+ * undefined when it could: judged as `kubectl apply` would write it, a create, or a patch of the object
+ * stored under its name. A what-if asks this of each manifest it tries.
+ */
+export async function refusalOfApply(deps: ApiDependencies, raw: unknown): Promise<string | undefined> {
+  const { access } = deps;
+  if (!access) return undefined;
+  if (access.identity === undefined) throw unauthorized();
+  const object = decodeForAuthorization(raw);
+  const stored = await deps.store.get(refOf(object));
+  const resource = kindInfo(object.apiVersion, object.kind)?.plural ?? object.kind.toLowerCase();
+  const decision = await access.authorizer.decide(access.identity, { verb: stored ? 'patch' : 'create', resource, object });
+  return decision.allowed ? undefined : decision.message;
 }

@@ -92,21 +92,23 @@ export class MemorySystem {
   /**
    * Delivers messages until no queue has a visible one: policy changes first, then binding requests,
    * then scheduling batches, so that everything queued together is ordered by priority. Messages
-   * waiting for time (backoff, redelivery) do not keep it running.
+   * waiting for time (backoff, redelivery) do not keep it running. `betweenSteps`, awaited after each
+   * message and each scheduling batch, may pause the run or end it by throwing (what-if.ts).
    */
-  async runUntilIdle(): Promise<void> {
+  async runUntilIdle(betweenSteps: () => Promise<void> = async () => {}): Promise<void> {
     let handled = 0;
     for (;;) {
       const before = handled;
-      handled += await this.drain(this.policyChangeQueue, this.contexts['policy-change'], (context) => {
+      handled += await this.drain(this.policyChangeQueue, this.contexts['policy-change'], betweenSteps, (context) => {
         const controller = new PolicyChangeController(context);
         return (change) => controller.handle(change);
       });
-      handled += await this.drain(this.bindingEnqueueQueue, this.contexts['binding-enqueue'], (context) => {
+      handled += await this.drain(this.bindingEnqueueQueue, this.contexts['binding-enqueue'], betweenSteps, (context) => {
         const controller = new BindingEnqueueController(context);
         return (request) => controller.handle(request);
       });
       handled += (await this.scheduleCycle.runBatch()).length;
+      await betweenSteps();
       if (handled === before) return;
       if (handled > RUN_LIMIT) throw new Error(`no quiescence after ${RUN_LIMIT} messages`);
     }
@@ -122,6 +124,7 @@ export class MemorySystem {
   private async drain<T>(
     queue: MessageQueue<T>,
     functionContext: ControllerContext,
+    betweenSteps: () => Promise<void>,
     handlerFor: (context: ControllerContext) => (body: T) => Promise<void>,
   ): Promise<number> {
     let handled = 0;
@@ -139,6 +142,7 @@ export class MemorySystem {
           await queue.retryAfter(delivery.receipt, backoffMs(this.context.config, delivery.receiveCount));
         }
         handled += 1;
+        await betweenSteps();
       }
     }
   }

@@ -12,7 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsole } from '../../bin/build-console.mjs';
 import { parseManifests } from '../../lib/api/manifest';
-import { consoleAssets } from '../../lib/http/console-assets';
+import { consoleAssets, type ConsoleAssets } from '../../lib/http/console-assets';
 import { loadScenario } from '../../lib/simulate/load-scenario';
 import { runScenario } from '../../lib/simulate/run-scenario';
 import { startTestApi, type TestApi } from '../bin/support/api-server';
@@ -28,6 +28,7 @@ function chromiumInstalled(): boolean {
 }
 
 let api: TestApi;
+let assets: ConsoleAssets;
 let browser: Browser;
 const consoleErrors: string[] = [];
 
@@ -49,7 +50,7 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
   beforeAll(async () => {
     const built = await mkdtemp(join(tmpdir(), 'outrank-console-'));
     await buildConsole(built);
-    const assets = consoleAssets((file) => readFileSync(join(built, file), 'utf8'));
+    assets = consoleAssets((file) => readFileSync(join(built, file), 'utf8'));
     api = await startTestApi('after-each-request', assets);
     expect((await outrank('apply', '-f', 'examples/000-binding-preemption.yaml', '--server', api.url)).code).toBe(0);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -127,6 +128,47 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     expect(after).toEqual(before);
     await page.screenshot({ path: join(ARTEFACTS, 'what-if.png'), fullPage: true });
     await page.close();
+  });
+
+  it('What if, as a tenant: the Cluster and the restricted PriorityClass it may not write are listed refused with their rules, and not tried', async () => {
+    const tenant = 'arn:aws:iam::1:role/team-default';
+    const tenantApi = await startTestApi('after-each-request', assets, { admins: ['admin'], tenants: [{ principals: [tenant], namespaces: ['default'] }], restrictedPriorityClasses: ['urgent'] });
+    try {
+      const [setUp] = loadScenario(await readFile('examples/000-binding-preemption.yaml', 'utf8')).steps as [{ apply: unknown[] }];
+      for (const object of setUp.apply) await tenantApi.system.objects.apply(object);
+      await tenantApi.system.runUntilIdle();
+      const manifests = [
+        'apiVersion: cluster.karmada.io/v1alpha1',
+        'kind: Cluster',
+        'metadata: {name: member2}',
+        'status: {resourceSummary: {allocatable: {cpu: "10", memory: 64Gi, pods: "110"}}}',
+        '---',
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: {name: another-urgent, namespace: default}',
+        'spec:',
+        '  replicas: 1',
+        '  template:',
+        '    spec:',
+        '      priorityClassName: urgent',
+        '      containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]',
+      ].join('\n');
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, extraHTTPHeaders: { 'x-outrank-identity': tenant } });
+      await page.goto(`${tenantApi.url}/#/what-if`);
+      await page.fill('#manifests', manifests);
+      await page.click('button[type=submit]');
+      await page.waitForSelector('.what-if-result');
+      const refused = await page.$$eval('.rejections li', (items) => items.map((item) => item.textContent));
+      expect(refused).toEqual([
+        `Cluster/member2: user "${tenant}" cannot create clusters "member2" at the cluster scope: only admins write cluster-scoped objects`,
+        `Deployment/another-urgent: user "${tenant}" cannot create deployments "another-urgent" in namespace "default": spec.template.spec.priorityClassName: PriorityClass "urgent" is restricted and not allowed in namespace "default"`,
+      ]);
+      expect(await page.$$eval('.victims li', (items) => items.length)).toBe(0);
+      expect(await page.textContent('.what-if-result')).toContain('Nothing would be preempted.');
+      await page.close();
+    } finally {
+      await tenantApi.close();
+    }
   });
 
   it('Preemptions: a preemption made while the page is open appears, with the priorities it was decided on', async () => {

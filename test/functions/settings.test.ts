@@ -41,3 +41,16 @@ describe('SCHEDULE_CYCLES: how many schedule cycles may run at once, the message
     expect(() => readEnvironment({ ...environmentFor(resources), SCHEDULE_CYCLES: value })).toThrow(/SCHEDULE_CYCLES/);
   });
 });
+
+describe('WHAT_IF_CONCURRENCY: how many what-ifs a process serving the API runs at once', () => {
+  const resources = resourcesAt(resourceDefinitions('settings', DEFAULT_BANDS), (name) => `http://127.0.0.1:1/${name}`);
+
+  it('is two unless set', () => {
+    expect(readEnvironment(environmentFor(resources)).whatIfConcurrency).toBe(2);
+    expect(readEnvironment({ ...environmentFor(resources), WHAT_IF_CONCURRENCY: '5' }).whatIfConcurrency).toBe(5);
+  });
+
+  it.each(['0', '1.5', 'two'])('refuses %s: a whole number of at least 1', (value) => {
+    expect(() => readEnvironment({ ...environmentFor(resources), WHAT_IF_CONCURRENCY: value })).toThrow(/WHAT_IF_CONCURRENCY/);
+  });
+});

@@ -1,4 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Authorizer } from '../../../lib/auth/authorizer';
+import { storedPriorityClasses } from '../../../lib/auth/priority-class-lookup';
+import type { TenancySettings } from '../../../lib/auth/tenancy-settings';
 import type { ApiResponse } from '../../../lib/http/api-types';
 import type { ConsoleAssets } from '../../../lib/http/console-assets';
 import { isWatchRequest, type OpenWatch } from '../../../lib/http/watch';
@@ -66,8 +69,11 @@ async function streamWatch(served: ApiResponse | OpenWatch, response: ServerResp
   response.end();
 }
 
-/** The HTTP API over a fresh in-memory system, on a free loopback port. */
-export async function startTestApi(mode: SchedulingMode = 'after-each-request', console?: ConsoleAssets): Promise<TestApi> {
+/**
+ * The HTTP API over a fresh in-memory system, on a free loopback port. With `tenancy`, the caller is
+ * whoever the x-outrank-identity header names, as in the local runtime that trusts that header.
+ */
+export async function startTestApi(mode: SchedulingMode = 'after-each-request', console?: ConsoleAssets, tenancy?: TenancySettings): Promise<TestApi> {
   const system = new MemorySystem();
   const afterRequest = mode === 'after-each-request' ? () => system.runUntilIdle() : mode === 'without-scheduler' ? () => runWithoutScheduler(system) : async () => {};
   const requests: string[] = [];
@@ -91,6 +97,7 @@ export async function startTestApi(mode: SchedulingMode = 'after-each-request', 
         config: system.context.config,
         clock: system.clock,
         ...(console ? { console } : {}),
+        ...(tenancy ? { access: { identity: apiRequest.headers['x-outrank-identity'], authorizer: new Authorizer(tenancy, storedPriorityClasses(system.store)) } } : {}),
       };
       if (isWatchRequest(apiRequest)) {
         await streamWatch(serveWatch(apiRequest, deps, TEST_WATCH_TIMING), response);

@@ -71,4 +71,63 @@ describe('what-if', () => {
     expect(result.victims).toEqual([]);
     expect(result.placements).toEqual([]);
   });
+
+  it('applies none of the manifests the caller could not write, reporting each with its rule; the rest decide as they would alone', async () => {
+    const system = await liveSystem();
+    const live = await liveObjects(system);
+    const [urgent] = arrival.apply as [{ metadata: { name: string } }];
+    const late = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'late', namespace: 'default' }, spec: { replicas: 1, template: { spec: { priorityClassName: 'p3', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } } } };
+    const refusalOf = async (manifest: unknown) => (manifest === urgent ? 'PriorityClass "urgent" is restricted' : undefined);
+    const refused = await whatIf(live, [urgent, late], system.context.config, system.clock.now(), { refusalOf });
+    const alone = await whatIf(live, [late], system.context.config, system.clock.now());
+    expect(refused.rejections).toEqual([{ object: 'Deployment/urgent', message: 'PriorityClass "urgent" is restricted' }]);
+    expect({ ...refused, rejections: [] }).toEqual(alone);
+    expect(refused.victims).toEqual([]);
+  });
+
+  it('stops at its next step once its signal is aborted, rejecting with the signal\'s reason and deciding nothing more', async () => {
+    const system = await liveSystem();
+    const answered = new AbortController();
+    const handle = PolicyChangeController.prototype.handle;
+    const handled = vi.spyOn(PolicyChangeController.prototype, 'handle').mockImplementation(async function (this: PolicyChangeController, change) {
+      await handle.call(this, change);
+      answered.abort(new Error('answered already'));
+    });
+    try {
+      await expect(whatIf(await liveObjects(system), arrival.apply, system.context.config, system.clock.now(), { signal: answered.signal })).rejects.toThrow('answered already');
+      expect(handled).toHaveBeenCalledTimes(1);
+    } finally {
+      handled.mockRestore();
+    }
+  });
+
+  it('copies a live state of several slices whole: the same victims, and only what the manifests announce is decided', async () => {
+    const system = await liveSystem();
+    const fillers = Array.from({ length: 600 }, (_, index) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: `filler-${index}`, namespace: 'fill' },
+      spec: { replicas: 1, template: { spec: { priorityClassName: 'p0', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '10m' } } }] } } },
+    }));
+    await system.objects.apply({ apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name: 'member2' }, status: { resourceSummary: { allocatable: { cpu: '100', memory: '64Gi', pods: '1000' } } } });
+    await system.objects.apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'fill', namespace: 'fill' },
+      spec: { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], schedulePriority: { priorityClassSource: 'PodPriorityClass' }, placement: { clusterAffinity: { clusterNames: ['member2'] } } },
+    });
+    for (const filler of fillers) await system.objects.apply(filler);
+    await system.runUntilIdle();
+    const live = await liveObjects(system);
+    expect(live.length).toBeGreaterThan(1_000);
+    const handled = vi.spyOn(PolicyChangeController.prototype, 'handle');
+    try {
+      const result = await whatIf(live, arrival.apply, system.context.config, system.clock.now());
+      expect(result.victims).toEqual(['default/batch-p2-deployment']);
+      expect(result.placements.map((change) => change.binding).sort()).toEqual(['default/batch-p2-deployment', 'default/urgent-deployment']);
+      expect(handled.mock.calls.map(([change]) => change.ref.name)).toEqual(['urgent']);
+    } finally {
+      handled.mockRestore();
+    }
+  });
 });
