@@ -1,4 +1,4 @@
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { AwsClients, AwsResources } from '../adapters/aws-context';
 import { resetControllerContext } from '../context';
 import { environmentFor, parseSettings, type OutrankSettingsWithTenancy } from '../environment';
@@ -93,6 +93,10 @@ export async function loadLocalFunctions(
     maxAttempts: STREAM_MAX_ATTEMPTS,
     start: options.streamStart ?? 'TRIM_HORIZON',
     onError,
+    // As the stack's on-failure destination: the stream-failures queue, where the queue status counts it.
+    onGiveUp: async (failure) => {
+      await clients.sqs.send(new SendMessageCommand({ QueueUrl: resources.objectStreamFailuresQueueUrl, MessageBody: JSON.stringify(failure) }));
+    },
   });
 
   return {
