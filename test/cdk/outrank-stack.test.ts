@@ -104,9 +104,9 @@ describe('functions', () => {
   };
   const url = (queueName: string) => `https://sqs.test/${queueName}`;
 
-  it.each(FUNCTIONS)('%s runs Node 20 on arm64 with the environment the handlers read', (name) => {
+  it.each(FUNCTIONS)('%s runs Node 22 on arm64 with the environment the handlers read', (name) => {
     const properties = model.resources[model.functionId(name)]!.Properties;
-    expect(properties).toMatchObject({ Runtime: 'nodejs20.x', Architectures: ['arm64'], Handler: 'index.handler' });
+    expect(properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     const environment = Object.fromEntries(
       Object.entries(properties.Environment.Variables as Record<string, unknown>).map(([key, value]) => [key, resolveValue(value, refValue)]),
     );
