@@ -8,6 +8,7 @@ await build({
   outfile: new URL('../dist/outrank.mjs', import.meta.url).pathname,
   bundle: true,
   platform: 'node',
+  // Whatever Node.js the user has, 20 or later (package.json engines); the Lambda bundles target 22 (cdk/bundling.ts).
   target: 'node20',
   format: 'esm',
   // Some bundled dependencies are CommonJS and call require.

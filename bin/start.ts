@@ -19,7 +19,8 @@ const { MissingEmulatorError } = await import('../functions/local/aws-endpoint')
  * half an hour, as the stack's schedules), OUTRANK_WATCHES_PER_CALLER how many watches one caller may hold open
  * (default 20). Every request comes from OUTRANK_IDENTITY (default "admin"); with
  * OUTRANK_TRUST_IDENTITY_HEADER=true from the x-outrank-identity header instead, for demos and tests
- * only (see functions/local/local-identity.ts).
+ * only (see functions/local/local-identity.ts). OUTRANK_ACCEPT_HOSTS widens the Host names served
+ * (default the loopback names; see lib/http/loopback-guard.ts).
  */
 async function main(): Promise<void> {
   const port = Number(process.env.OUTRANK_PORT ?? 8080);

@@ -7,7 +7,8 @@
 export const HANDLERS = ['api', 'watch', 'policy-change', 'binding-enqueue', 'schedule-cycle', 'reconcile'] as const;
 export type HandlerName = (typeof HANDLERS)[number];
 
-export const BUNDLE_TARGET = 'node20';
+/** The functions' runtime, nodejs22.x (handler-function.ts); the command line, built for the machine it runs on, targets Node.js 20 (bin/build.mjs). */
+export const BUNDLE_TARGET = 'node22';
 /** Prefer the ESM builds of dependencies; the CommonJS ones left still find a require(). */
 export const MAIN_FIELDS = ['module', 'main'];
 export const REQUIRE_SHIM = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";

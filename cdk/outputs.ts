@@ -28,6 +28,8 @@ export const QUEUE_IDS = {
   bindingEnqueue: 'BindingEnqueue',
   scheduleTick: 'ScheduleTick',
   band: (band: string) => `Schedule${pascalCase(band)}`,
+  /** The objects stream's on-failure destination: a queue of failures, with no dead-letter queue of its own. */
+  objectStreamFailures: 'ObjectStreamFailures',
 } as const;
 
 export const queueUrlOutput = (queueId: string) => `${queueId}QueueUrl`;
@@ -48,5 +50,6 @@ export function resourcesFromOutputs(outputs: Readonly<Record<string, string>>, 
     bindingEnqueueQueueUrl: output(queueUrlOutput(QUEUE_IDS.bindingEnqueue)),
     scheduleTickQueueUrl: output(queueUrlOutput(QUEUE_IDS.scheduleTick)),
     bandQueueUrls: Object.fromEntries(bands.map((band) => [band.name, output(queueUrlOutput(QUEUE_IDS.band(band.name)))])),
+    objectStreamFailuresQueueUrl: output(queueUrlOutput(QUEUE_IDS.objectStreamFailures)),
   };
 }

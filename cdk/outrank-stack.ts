@@ -73,6 +73,9 @@ const RESYNC_INTERVAL = Duration.minutes(30);
 /** Events are only ever appended, in batches (functions/adapters/dynamodb-event-log.ts), never changed or deleted. */
 const APPEND_EVENT = 'dynamodb:BatchWriteItem';
 
+/** What the queue status reads of a queue: its depth (GetQueueAttributes), and its dead-letter queue's URL by name. */
+const READ_QUEUE_STATUS = ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
+
 /** One JSON line per request, with HTTP API variables (the default format names REST API ones) and the signer. */
 const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   JSON.stringify({
@@ -169,6 +172,7 @@ export class OutrankStack extends Stack {
     const scheduleTick = new FifoQueue(this, QUEUE_IDS.scheduleTick, definitions.scheduleTickQueue);
     const bandQueues = bands.map((band) => new FifoQueue(this, QUEUE_IDS.band(band.name), definitions.bandQueues.get(band.name)!));
     for (const band of bandQueues) band.addAgeAlarm(props.maxBandMessageAge ?? Duration.minutes(5));
+    const objectStreamFailures = this.objectStreamFailuresQueue(definitions.objectStreamFailuresQueueName, removalPolicy);
 
     const environment = environmentFor(
       {
@@ -178,6 +182,7 @@ export class OutrankStack extends Stack {
         bindingEnqueueQueueUrl: bindingEnqueue.queue.queueUrl,
         scheduleTickQueueUrl: scheduleTick.queue.queueUrl,
         bandQueueUrls: Object.fromEntries(bands.map((band, index) => [band.name, bandQueues[index]!.queue.queueUrl])),
+        objectStreamFailuresQueueUrl: objectStreamFailures.queueUrl,
       },
       settings,
       reservedConcurrency,
@@ -224,6 +229,12 @@ export class OutrankStack extends Stack {
       objects.grantReadWriteData(server);
       eventLog.grantReadData(server);
       bindingEnqueue.queue.grantSendMessages(server);
+      // The queue status (GET /outrank/v1/queues) reads how much every queue holds and what each gave up on.
+      for (const fifo of [policyChange, bindingEnqueue, scheduleTick, ...bandQueues]) {
+        fifo.queue.grant(server, ...READ_QUEUE_STATUS);
+        fifo.deadLetterQueue.grant(server, ...READ_QUEUE_STATUS);
+      }
+      objectStreamFailures.grant(server, ...READ_QUEUE_STATUS);
     }
 
     policyChange.queue.grantConsumeMessages(policyChangeFunction);
@@ -261,9 +272,10 @@ export class OutrankStack extends Stack {
           reportBatchItemFailures: true,
           bisectBatchOnError: true,
           retryAttempts: OBJECT_STREAM_RETRIES,
-          onFailure: new SqsDlq(this.objectStreamFailures(definitions.objectStreamFailuresQueueName, removalPolicy, policyChangeFunction)),
+          onFailure: new SqsDlq(objectStreamFailures),
         }),
       );
+      this.watchObjectStream(policyChangeFunction);
       policyChangeFunction.addEventSource(new SqsEventSource(policyChange.queue, { batchSize: 10, reportBatchItemFailures: true }));
       bindingEnqueueFunction.addEventSource(new SqsEventSource(bindingEnqueue.queue, { batchSize: 10, reportBatchItemFailures: true }));
       // A tick carries nothing: the cycle pulls the band queues itself. One tick to an invocation, so that
@@ -319,15 +331,15 @@ export class OutrankStack extends Stack {
       new CfnOutput(this, queueUrlOutput(queue.node.id), { value: queue.queue.queueUrl });
       new CfnOutput(this, deadLetterQueueUrlOutput(queue.node.id), { value: queue.deadLetterQueue.queueUrl });
     }
+    new CfnOutput(this, queueUrlOutput(QUEUE_IDS.objectStreamFailures), { value: objectStreamFailures.queueUrl });
   }
 
   /**
    * Where the objects table's event source mapping reports a batch it gave up on (a standard queue:
-   * Lambda takes no FIFO queue as an on-failure destination), alarmed as the dead-letter queues are;
-   * and an alarm when policy-change falls behind the stream.
+   * Lambda takes no FIFO queue as an on-failure destination), alarmed as the dead-letter queues are.
    */
-  private objectStreamFailures(queueName: string, removalPolicy: RemovalPolicy, consumer: lambda.IFunction): sqs.Queue {
-    const failures = new sqs.Queue(this, 'ObjectStreamFailures', {
+  private objectStreamFailuresQueue(queueName: string, removalPolicy: RemovalPolicy): sqs.Queue {
+    const failures = new sqs.Queue(this, QUEUE_IDS.objectStreamFailures, {
       queueName,
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -337,6 +349,19 @@ export class OutrankStack extends Stack {
     NagSuppressions.addResourceSuppressions(failures, [
       { id: 'AwsSolutions-SQS3', reason: 'It is the on-failure destination of the objects table\'s event source mapping: a dead-letter queue in all but name' },
     ]);
+    new cloudwatch.Alarm(this, 'ObjectStreamFailuresAlarm', {
+      alarmDescription: `Stream batches in ${queueName}: policy-change gave up on writes after ${OBJECT_STREAM_RETRIES} retries`,
+      metric: failures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    return failures;
+  }
+
+  /** What reading the objects table's stream takes beyond its grants, and an alarm when policy-change falls behind it. */
+  private watchObjectStream(consumer: lambda.IFunction): void {
     NagSuppressions.addResourceSuppressions(
       consumer.role!,
       [
@@ -348,14 +373,6 @@ export class OutrankStack extends Stack {
       ],
       true,
     );
-    new cloudwatch.Alarm(this, 'ObjectStreamFailuresAlarm', {
-      alarmDescription: `Stream batches in ${queueName}: policy-change gave up on writes after ${OBJECT_STREAM_RETRIES} retries`,
-      metric: failures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
-      threshold: 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
     new cloudwatch.Alarm(this, 'ObjectStreamIteratorAgeAlarm', {
       alarmDescription: 'policy-change is more than 5 minutes behind the objects table\'s stream',
       metric: consumer.metric('IteratorAge', { period: Duration.minutes(1), statistic: 'Maximum' }),
@@ -364,7 +381,6 @@ export class OutrankStack extends Stack {
       evaluationPeriods: 3,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    return failures;
   }
 
 }

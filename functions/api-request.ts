@@ -7,7 +7,7 @@ import { ObjectService } from '../lib/controllers/object-service';
 import type { ApiAccess, ApiDependencies, ApiRequest } from '../lib/http/api-types';
 import { consoleAssets, type ConsoleAssets } from '../lib/http/console-assets';
 import { callerIdentity, type ApiEvent } from './caller-identity';
-import { controllerContext, tenancySettings, whatIfSlots } from './context';
+import { controllerContext, observedQueues, tenancySettings, whatIfSlots } from './context';
 import { logger } from './observability';
 
 function lowerCaseHeaders(headers: ApiEvent['headers']): Record<string, string | undefined> {
@@ -54,7 +54,7 @@ export function apiDependenciesOf(event: ApiEvent): ApiDependencies {
     objects: new ObjectService(context),
     store: context.store,
     events: context.events,
-    queues: context.queues,
+    queues: observedQueues(),
     config: context.config,
     ...(bundledConsole() ? { console: bundledConsole() } : {}),
     clock: context.clock,

@@ -37,6 +37,7 @@ const environmentSchema = z.object({
       return z.NEVER;
     }
   }),
+  OBJECT_STREAM_FAILURES_QUEUE_URL: z.string().url(),
   OUTRANK_SETTINGS: z.string().optional(),
   /** How many schedule cycles may run at once (the stack's reserved concurrency): the tick groups. */
   SCHEDULE_CYCLES: z.coerce.number().int().min(1).default(DEFAULT_SCHEDULE_CYCLES),
@@ -74,6 +75,7 @@ export function readEnvironment(environment: NodeJS.ProcessEnv = process.env): F
       bindingEnqueueQueueUrl: parsed.BINDING_ENQUEUE_QUEUE_URL,
       scheduleTickQueueUrl: parsed.SCHEDULE_TICK_QUEUE_URL,
       bandQueueUrls: parsed.BAND_QUEUE_URLS,
+      objectStreamFailuresQueueUrl: parsed.OBJECT_STREAM_FAILURES_QUEUE_URL,
     },
     ...parseSettings(parsed.OUTRANK_SETTINGS),
     scheduleCycles: parsed.SCHEDULE_CYCLES,
@@ -90,6 +92,7 @@ export function environmentFor(resources: AwsResources, settings?: OutrankSettin
     BINDING_ENQUEUE_QUEUE_URL: resources.bindingEnqueueQueueUrl,
     SCHEDULE_TICK_QUEUE_URL: resources.scheduleTickQueueUrl,
     BAND_QUEUE_URLS: JSON.stringify(resources.bandQueueUrls),
+    OBJECT_STREAM_FAILURES_QUEUE_URL: resources.objectStreamFailuresQueueUrl,
     ...(settings ? { OUTRANK_SETTINGS: JSON.stringify(settings) } : {}),
     SCHEDULE_CYCLES: String(scheduleCycles),
   };

@@ -6,6 +6,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { consoleAssets, consoleResponse } from '../../lib/http/console-assets';
+import { loopbackRefusal, type LoopbackGuard } from '../../lib/http/loopback-guard';
+import { failureStatus } from '../../lib/http/status';
 import type { RequestSigner } from './sigv4-signer';
 
 /**
@@ -26,6 +28,8 @@ export interface ProxyOptions {
   readonly signer: RequestSigner | undefined;
   /** Where the console's built files are; without them only the API is proxied. */
   readonly consoleDir: string | undefined;
+  /** The Host names served (`--accept-hosts`), and the refusal of other origins: see lib/http/loopback-guard.ts. */
+  readonly guard: LoopbackGuard;
 }
 
 /** Headers a hop must not pass on, and those the signature or fetch sets afresh. */
@@ -56,6 +60,13 @@ async function forward(request: IncomingMessage, response: ServerResponse, optio
 export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const assets = options.consoleDir ? await loadConsole(options.consoleDir) : undefined;
   const server: Server = createServer((request, response) => {
+    const refusal = loopbackRefusal(request.headers, options.guard);
+    if (refusal) {
+      // Refused before its body is read or anything is forwarded.
+      response.writeHead(403, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(failureStatus('Forbidden', refusal)));
+      request.resume();
+      return;
+    }
     const page = assets && consoleResponse({ method: request.method ?? 'GET', path: new URL(request.url ?? '/', 'http://localhost').pathname, query: {}, headers: {}, body: undefined }, assets);
     if (page) {
       response.writeHead(page.statusCode, page.headers).end(page.body);

@@ -4,14 +4,16 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SchedulerConfig } from '../../lib/config';
 import { Informers } from '../../lib/cache/informers';
-import type { ControllerContext } from '../../lib/controllers/context';
+import type { ControllerContext, Queues } from '../../lib/controllers/context';
 import type { BindingRequest, ObjectChange, QueuedBinding } from '../../lib/controllers/messages';
 import type { Clock } from '../../lib/ports/clock';
+import type { ObservedQueue } from '../../lib/ports/message-queue';
 import type { Metrics } from '../../lib/ports/metrics';
 import { queuedBindingSchema } from '../messages';
 import { DynamoDbEventLog } from './dynamodb-event-log';
 import { DynamoDbObjectStore } from './dynamodb-object-store';
 import { DEFAULT_SCHEDULE_CYCLES, ScheduleTickingQueue } from './schedule-ticking-queue';
+import { SqsFailureQueue } from './sqs-failure-queue';
 import { SqsMessageQueue } from './sqs-message-queue';
 
 /** Where the deployed resources are: table names and queue URLs. */
@@ -23,6 +25,8 @@ export interface AwsResources {
   readonly scheduleTickQueueUrl: string;
   /** Schedule queue URL by band name. */
   readonly bandQueueUrls: Readonly<Record<string, string>>;
+  /** Where the objects table's stream reports the batches policy-change gave up on. */
+  readonly objectStreamFailuresQueueUrl: string;
 }
 
 export interface AwsClients {
@@ -100,4 +104,18 @@ export function awsControllerContext(
     metrics,
     config,
   };
+}
+
+/**
+ * Every queue of the system, as the queue status reports them: the controllers' (their dead-letter
+ * queues with them), the schedule tick queue, and the objects stream's failures.
+ */
+export function awsObservedQueues(clients: AwsClients, resources: AwsResources, queues: Queues): ObservedQueue[] {
+  return [
+    queues.policyChange,
+    queues.bindingEnqueue,
+    new SqsMessageQueue<{ tick: true }>(clients.sqs, 'schedule-tick', resources.scheduleTickQueueUrl),
+    ...queues.bands.values(),
+    new SqsFailureQueue(clients.sqs, 'policy-change-stream-failures', resources.objectStreamFailuresQueueUrl),
+  ];
 }

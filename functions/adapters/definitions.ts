@@ -55,7 +55,10 @@ export interface ResourceDefinitions {
   readonly scheduleTickQueue: QueueDefinition;
   /** One schedule queue per priority band, by band name. */
   readonly bandQueues: ReadonlyMap<string, QueueDefinition>;
-  /** The standard queue where the deployed stack reports batches of the objects table's stream that policy-change gave up on. */
+  /**
+   * The standard queue where batches of the objects table's stream that policy-change gave up on are
+   * reported (by the stack's event source mapping, or the local stream poller): its dead-letter queue.
+   */
   readonly objectStreamFailuresQueueName: string;
 }
 
@@ -118,5 +121,6 @@ export function resourcesAt(definitions: ResourceDefinitions, urlOf: (queueName:
     bindingEnqueueQueueUrl: urlOf(definitions.bindingEnqueueQueue.name),
     scheduleTickQueueUrl: urlOf(definitions.scheduleTickQueue.name),
     bandQueueUrls: Object.fromEntries([...definitions.bandQueues].map(([band, queue]) => [band, urlOf(queue.name)])),
+    objectStreamFailuresQueueUrl: urlOf(definitions.objectStreamFailuresQueueName),
   };
 }

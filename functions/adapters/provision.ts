@@ -138,6 +138,12 @@ async function ensureQueue(client: SQSClient, queue: QueueDefinition): Promise<[
   return [queue.name, created.QueueUrl!];
 }
 
+/** As the stack keeps it: a standard queue (Lambda sends to no FIFO queue on failure), its messages kept 14 days. */
+async function ensureFailureQueue(client: SQSClient, name: string): Promise<[string, string]> {
+  const created = await client.send(new CreateQueueCommand({ QueueName: name, Attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) } }));
+  return [name, created.QueueUrl!];
+}
+
 /** Creates whatever of the tables and queues is missing (CreateQueue is idempotent for equal attributes). */
 export async function provision(
   dynamodb: DynamoDBClient,
@@ -151,5 +157,6 @@ export async function provision(
     const [name, url] = await ensureQueue(sqs, queue);
     urls.set(name, url);
   }
+  urls.set(...(await ensureFailureQueue(sqs, definitions.objectStreamFailuresQueueName)));
   return { urls };
 }

@@ -64,6 +64,14 @@ function parsed<T>(text: string | undefined, parse: ((body: unknown) => T) | und
   }
 }
 
+/** Every message a queue holds, received or not (approximate, as SQS counts them). */
+export async function messagesIn(client: SQSClient, queueUrl: string): Promise<number> {
+  const result = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+  );
+  return Number(result.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(result.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+}
+
 /**
  * MessageQueue on an SQS FIFO queue; bodies travel as JSON. Within an invocation that has an outbox
  * (outbox.ts), sends and deletes are held and go out in batches when it is released.
@@ -204,11 +212,7 @@ export class SqsMessageQueue<T> implements MessageQueue<T>, HoldingQueue {
   async deadLettered(): Promise<number> {
     this.deadLetterUrl ??= this.findDeadLetterUrl();
     const url = await this.deadLetterUrl;
-    if (url === undefined) return 0;
-    const result = await this.client.send(
-      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
-    );
-    return Number(result.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(result.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+    return url === undefined ? 0 : messagesIn(this.client, url);
   }
 
   /** The queue's redrive policy names its dead-letter queue by ARN, whose last part is the queue's name. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2WithIAMAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { DEFAULT_ACCEPT_HOSTS, loopbackRefusal, parseAcceptHosts, type LoopbackGuard } from '../../lib/http/loopback-guard';
 import type { ApiEvent } from '../caller-identity';
 import type { ResponseStream } from '../watch';
 import { localLambdaContext } from './lambda-context';
@@ -112,10 +113,20 @@ function toEvent(request: IncomingMessage, body: string | undefined, identify: L
   };
 }
 
+/** The Host names the gateway serves: OUTRANK_ACCEPT_HOSTS, as `outrank proxy --accept-hosts` takes them (default the loopback names). */
+export function acceptedHosts(environment: NodeJS.ProcessEnv): LoopbackGuard {
+  try {
+    return { acceptHosts: parseAcceptHosts(environment.OUTRANK_ACCEPT_HOSTS || DEFAULT_ACCEPT_HOSTS), setting: 'OUTRANK_ACCEPT_HOSTS' };
+  } catch (error) {
+    throw new Error(`OUTRANK_ACCEPT_HOSTS: ${(error as Error).message}`);
+  }
+}
+
 /**
  * Serves an HTTP API handler on a loopback port, shaping requests as API Gateway's payload v2 does
  * with IAM authorization, the caller being who `identify` says (by default from OUTRANK_IDENTITY and
- * OUTRANK_TRUST_IDENTITY_HEADER: see local-identity.ts).
+ * OUTRANK_TRUST_IDENTITY_HEADER: see local-identity.ts). Every caller acts as that identity, so a
+ * request by a foreign Host or from a page of another origin is refused first (lib/http/loopback-guard.ts).
  */
 export function startHttpGateway(
   handler: HttpApiHandler,
@@ -123,10 +134,17 @@ export function startHttpGateway(
   identify: LocalIdentity = localIdentity(process.env),
   maxInFlight = MAX_IN_FLIGHT,
   streamHandler?: StreamingHandler,
+  guard: LoopbackGuard = acceptedHosts(process.env),
 ): Promise<Server> {
   let inFlight = 0;
   let watching = 0;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const refusal = loopbackRefusal(request.headers, guard);
+    if (refusal) {
+      failure(response, 403, 'Forbidden', refusal);
+      request.resume();
+      return;
+    }
     if (streamHandler && isWatch(request)) {
       if (watching >= MAX_WATCHES) {
         failure(response, 429, 'TooManyRequests', `more than ${MAX_WATCHES} watches at once; retry after 1 s`, { 'retry-after': '1' });

@@ -1,4 +1,4 @@
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbObjectStore } from '../adapters/dynamodb-object-store';
 import type { AwsClients, AwsResources } from '../adapters/aws-context';
@@ -96,6 +96,10 @@ export async function loadLocalFunctions(
     maxAttempts: STREAM_MAX_ATTEMPTS,
     start: options.streamStart ?? 'TRIM_HORIZON',
     onError,
+    // As the stack's on-failure destination: the stream-failures queue, where the queue status counts it.
+    onGiveUp: async (failure) => {
+      await clients.sqs.send(new SendMessageCommand({ QueueUrl: resources.objectStreamFailuresQueueUrl, MessageBody: JSON.stringify(failure) }));
+    },
   });
 
   // Checked at start, as the settings are, rather than at the first watch.

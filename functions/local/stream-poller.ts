@@ -25,6 +25,25 @@ export interface StreamPollerOptions {
   /** Where a shard found at the first look is read from; shards found later are read from their oldest record. */
   readonly start: StreamStart;
   readonly onError: (error: unknown) => void;
+  /** Told of each record given up on, as the stack's on-failure destination is (the local runtime sends it to the stream-failures queue). */
+  readonly onGiveUp: (failure: StreamFailure) => Promise<void>;
+}
+
+/**
+ * What Lambda sends a stream's on-failure destination for a batch it gave up on (its invocation
+ * record, without the response context), here always one record.
+ */
+export interface StreamFailure {
+  readonly requestContext: { readonly functionArn: string; readonly condition: 'RetryAttemptsExhausted'; readonly approximateInvokeCount: number };
+  readonly version: '1.0';
+  readonly timestamp: string;
+  readonly DDBStreamBatchInfo: {
+    readonly shardId: string;
+    readonly startSequenceNumber: string;
+    readonly endSequenceNumber: string;
+    readonly batchSize: number;
+    readonly streamArn: string;
+  };
 }
 
 /** Lambda reads each shard about four times a second. */
@@ -75,7 +94,7 @@ function failedSequenceNumbers(response: unknown): string[] {
  * Does what a Lambda event source mapping does for a DynamoDB stream: reads every shard from its
  * oldest record (children after their parent), invokes the handler with batches in order, and on a
  * failure starts again at the first failed record (partial batch responses) until `maxAttempts`,
- * when it reports the record and moves past it, as an on-failure destination would receive it.
+ * when it reports the record (`onGiveUp`), as to an on-failure destination, and moves past it.
  * Where it has read to is kept in memory only: a restarted poller reads each shard from `start` again
  * (from its oldest record by default, which policy-change handles idempotently).
  */
@@ -133,6 +152,8 @@ export class DynamoStreamPoller extends Poller {
     }
     shard.failures = failed === records[0]!.dynamodb?.SequenceNumber ? shard.failures + 1 : 1;
     if (shard.failures >= this.options.maxAttempts) {
+      // Reported before it is passed: a report that fails leaves the record to be tried and given up on again.
+      await this.options.onGiveUp(this.failure(shardId, failed, shard.failures));
       this.options.onError(new Error(`${this.options.functionName}: gave up on stream record ${failed} of shard ${shardId} after ${shard.failures} attempts`));
       shard.failures = 0;
       shard.lastSequence = failed;
@@ -141,6 +162,16 @@ export class DynamoStreamPoller extends Poller {
       shard.iterator = await this.iteratorAt(shardId, 'AT_SEQUENCE_NUMBER', failed);
     }
     return records.length;
+  }
+
+  private failure(shardId: string, sequenceNumber: string, attempts: number): StreamFailure {
+    const region = this.streamArn!.split(':')[3];
+    return {
+      requestContext: { functionArn: `arn:aws:lambda:${region}:000000000000:function:${this.options.functionName}`, condition: 'RetryAttemptsExhausted', approximateInvokeCount: attempts },
+      version: '1.0',
+      timestamp: new Date().toISOString(),
+      DDBStreamBatchInfo: { shardId, startSequenceNumber: sequenceNumber, endSequenceNumber: sequenceNumber, batchSize: 1, streamArn: this.streamArn! },
+    };
   }
 
   private async refreshShards(): Promise<void> {

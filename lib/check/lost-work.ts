@@ -23,7 +23,7 @@ export interface WorkState {
   readonly priorityClasses: readonly PriorityClass[];
   readonly clusters: readonly Cluster[];
   readonly bindings: readonly ResourceBinding[];
-  /** Messages in each queue's dead-letter queue. */
+  /** Messages each queue gave up on (GET /outrank/v1/queues). */
   readonly deadLettered: ReadonlyArray<{ readonly queue: string; readonly messages: number }>;
 }
 
@@ -121,10 +121,11 @@ function waitViolations(state: WorkState, options: LostWorkOptions): Violation<L
     }));
 }
 
+/** Every queue's dead letters: those of its dead-letter queue, or all of a queue of failures (the objects stream's). */
 function deadLetterViolations(state: WorkState): Violation<LostWorkRule>[] {
   return state.deadLettered
     .filter(({ messages }) => messages > 0)
-    .map(({ queue, messages }) => ({ rule: 'dead-letter-queue-empty', object: `Queue ${queue}`, message: `${messages} message(s) given up on in its dead-letter queue` }));
+    .map(({ queue, messages }) => ({ rule: 'dead-letter-queue-empty', object: `Queue ${queue}`, message: `${messages} message(s) given up on` }));
 }
 
 /**

@@ -2,10 +2,10 @@ import type { Authorizer } from '../auth/authorizer';
 import type { SchedulerConfig } from '../config';
 import type { ConsoleAssets } from './console-assets';
 import type { WhatIfSlots } from './what-if-slots';
-import type { Queues } from '../controllers/context';
 import type { ObjectService } from '../controllers/object-service';
 import type { Clock } from '../ports/clock';
 import type { EventLog } from '../ports/event-log';
+import type { ObservedQueue } from '../ports/message-queue';
 import type { ObjectStore, StoreTimeoutError } from '../ports/object-store';
 
 /** One HTTP request as every transport (API Gateway, node:http) can give it. */
@@ -40,8 +40,8 @@ export interface ApiDependencies {
   /** Reads (get, list). */
   readonly store: ObjectStore;
   readonly events: EventLog;
-  /** Queue depths for /outrank/v1/queues; without them that path is not served. */
-  readonly queues?: Queues;
+  /** Every queue of the system, for /outrank/v1/queues; without them that path is not served. */
+  readonly queues?: readonly ObservedQueue[];
   /** The web console's files, served at / and /console/ to whoever may read the API; none when absent. */
   readonly console?: ConsoleAssets;
   /** The scheduler's settings: its bands are reported with the queue depths, and a what-if runs with them. */

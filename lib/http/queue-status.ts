@@ -1,5 +1,5 @@
 import type { PriorityBand } from '../config';
-import type { Queues } from '../controllers/context';
+import type { ObservedQueue } from '../ports/message-queue';
 import type { ApiResponse } from './api-types';
 import { jsonResponse } from './response';
 
@@ -15,17 +15,13 @@ export interface QueueStatusList {
 }
 
 /**
- * How much work is queued or in progress, per queue, and what its dead-letter queue holds. Zero
- * visible and in flight everywhere means the controllers are idle, which is how `outrank apply` knows
- * a step has settled; anything dead-lettered is work that was given up on (`outrank check` reports it).
+ * How much work is queued or in progress, per queue, and what was given up on: each queue's dead-letter
+ * queue, or all of a queue of failures. Zero visible and in flight everywhere means the controllers are
+ * idle, which is how `outrank apply` knows a step has settled; anything dead-lettered is work that was
+ * given up on (`outrank check` reports it).
  */
-export async function queueStatus(queues: Queues, bands?: readonly PriorityBand[]): Promise<ApiResponse> {
-  const named = [
-    ['policy-change', queues.policyChange] as const,
-    ['binding-enqueue', queues.bindingEnqueue] as const,
-    ...[...queues.bands].map(([band, queue]) => [`schedule-${band}`, queue] as const),
-  ];
-  const items = await Promise.all(named.map(async ([name, queue]) => ({ name, ...(await queue.depth()), deadLettered: await queue.deadLettered() })));
+export async function queueStatus(queues: readonly ObservedQueue[], bands?: readonly PriorityBand[]): Promise<ApiResponse> {
+  const items = await Promise.all(queues.map(async (queue) => ({ name: queue.name, ...(await queue.depth()), deadLettered: await queue.deadLettered() })));
   const list: QueueStatusList & { apiVersion: string } = { kind: 'QueueStatusList', apiVersion: 'outrank.io/v1', items, ...(bands ? { bands } : {}) };
   return jsonResponse(200, list);
 }

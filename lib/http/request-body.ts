@@ -1,17 +1,14 @@
 import { isPlainObject } from '../api/plain-object';
 import { parseDocuments } from '../api/manifest';
+import { nestedDeeperThan, NestingDepthError, NESTING_RULE } from '../api/nesting-depth';
 import type { ApiRequest } from './api-types';
 import { ApiError } from './status';
 
 /** The same bound as manifests read from files; the server refuses larger bodies before reading them. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-/**
- * Far deeper than any manifest, far shallower than the stack: validation, merge patching and storage
- * all recurse through the object, and a body nested deeper would exhaust the stack (a 500) instead
- * of being refused.
- */
-const MAX_DEPTH = 100;
+/** The manifests' limit, named as a body's (nesting-depth.ts). */
+const TOO_DEEP = `the request body ${NESTING_RULE}`;
 
 export type BodySyntax = 'json' | 'yaml';
 
@@ -31,17 +28,6 @@ export function unsupportedMediaType(mediaType: string, accepted: readonly strin
 }
 
 
-/** Iterative, so that measuring a hostile body cannot itself exhaust the stack. */
-function exceedsDepth(value: unknown, limit: number): boolean {
-  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    if (typeof next.value !== 'object' || next.value === null) continue;
-    if (next.depth > limit) return true;
-    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
-  }
-  return false;
-}
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -55,7 +41,13 @@ function parseJson(text: string): unknown {
  * manifest reader, so it has the same alias and size limits as files.
  */
 function parseYaml(text: string): unknown {
-  const documents = parseDocuments(text);
+  let documents: unknown[];
+  try {
+    documents = parseDocuments(text);
+  } catch (error) {
+    if (error instanceof NestingDepthError) throw new ApiError('BadRequest', TOO_DEEP);
+    throw error;
+  }
   if (documents.length !== 1) throw new ApiError('BadRequest', `the request body must hold exactly one object, not ${documents.length} documents`);
   return documents[0];
 }
@@ -72,7 +64,7 @@ export function readPatchOperations(request: ApiRequest): unknown[] {
   if (request.body === undefined || request.body.trim() === '') throw new ApiError('BadRequest', 'the request body must hold a JSON patch');
   const value = parseJson(request.body);
   if (!Array.isArray(value)) throw new ApiError('BadRequest', 'the body of a JSON patch must be an array of operations');
-  if (exceedsDepth(value, MAX_DEPTH)) throw new ApiError('BadRequest', `the request body must not be nested more than ${MAX_DEPTH} levels deep`);
+  if (nestedDeeperThan(value)) throw new ApiError('BadRequest', TOO_DEEP);
   return value;
 }
 
@@ -81,6 +73,6 @@ export function readObjectBody(request: ApiRequest, syntax: BodySyntax): JsonObj
   if (request.body === undefined || request.body.trim() === '') throw new ApiError('BadRequest', 'the request body must hold an object');
   const value = syntax === 'json' ? parseJson(request.body) : parseYaml(request.body);
   if (!isPlainObject(value)) throw new ApiError('BadRequest', 'the request body must hold an object');
-  if (exceedsDepth(value, MAX_DEPTH)) throw new ApiError('BadRequest', `the request body must not be nested more than ${MAX_DEPTH} levels deep`);
+  if (nestedDeeperThan(value)) throw new ApiError('BadRequest', TOO_DEEP);
   return value;
 }

@@ -1,6 +1,6 @@
 /**
  * Benchmark 4: the Lambda bundles. Each handler is bundled with esbuild as the stack bundles it
- * (cdk/bundling.ts: ESM, node20, minified, module-first main fields, a require() shim), once with
+ * (cdk/bundling.ts: ESM, node22, minified, module-first main fields, a require() shim), once with
  * @aws-sdk/* left external, as the stack deploys it since the Lambda runtime provides SDK v3, and once
  * with the SDK inside. Module initialisation is the time to import a bundle in a fresh node process.
  */
@@ -84,7 +84,7 @@ export async function bundleBenchmark(log: (line: string) => void): Promise<stri
   const size = (variant: Variant) => largest.get(variant)!.bytes;
   const verdict = (variant: Variant) => (size(variant) <= TARGET_BYTES ? 'met' : 'missed');
   return [
-    'esbuild, `platform: node`, `target: node20`, `format: esm`, `minify`, `keepNames`, `bundle`, module-first main fields',
+    'esbuild, `platform: node`, `target: node22`, `format: esm`, `minify`, `keepNames`, `bundle`, module-first main fields',
     "and the stack's `createRequire` banner. **Choice: `@aws-sdk/*` external**, since the Lambda Node.js 20 runtime",
     'ships SDK v3, as the stack (`cdk/bundling.ts`) does too, and **no source map** (the stack\'s `sourceMaps` property',
     'turns them on): the middle pair of columns is the same bundle with its map, imported with `--enable-source-maps`,',

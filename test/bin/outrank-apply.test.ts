@@ -85,6 +85,17 @@ value: 5
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: .*junk\.yaml is not valid YAML or JSON/);
   });
+
+  it.each([
+    ['[[[[…', `${'['.repeat(10_000)}${']'.repeat(10_000)}`],
+    ['{a: {a: …', `kind: Cluster\nspec: ${'{a: '.repeat(10_000)}1${'}'.repeat(10_000)}\n`],
+  ])('refuses a file nested ten thousand levels deep (%s), naming the rule, and sends nothing', async (_, text) => {
+    const url = await server();
+    const result = await outrank('apply', '-f', await tempFile('deep.yaml', text), '--server', url);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: .*deep\.yaml must not be nested more than 100 levels deep\n$/);
+    expect(api!.requests).toEqual([]);
+  });
 });
 
 describe('outrank apply -f <scenario>', () => {

@@ -30,6 +30,19 @@ describe('outrank simulate', () => {
     expect(failure.code).toBe(1);
     expect(failure.stderr).toContain('invalid scenario: steps[0]');
   });
+
+  it('fails on a scenario nested ten thousand levels deep with the nesting rule, YAML or JSON', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'outrank-'));
+    for (const [name, text] of [
+      ['deep.yaml', `steps: [{apply: ${'['.repeat(10_000)}${']'.repeat(10_000)}}]\n`],
+      ['deep.json', `{"steps": [{"apply": ${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`],
+    ] as const) {
+      await writeFile(join(folder, name), text);
+      const failure = await run('node', ['bin/outrank.mjs', 'simulate', '-f', join(folder, name)], { cwd: root }).catch((error) => error);
+      expect(failure.code).toBe(1);
+      expect(failure.stderr).toContain('scenario must not be nested more than 100 levels deep');
+    }
+  });
 });
 
 describe('outrank simulate of a scenario with a refused write', () => {

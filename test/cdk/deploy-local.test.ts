@@ -115,6 +115,19 @@ describe('the stack deployed to the local endpoint (npm run deploy:local)', () =
       expect(items[0]!.status?.conditions?.find((condition) => condition.type === 'Scheduled')?.status).toBe('True');
     });
 
+    it('reports every deployed queue in the queue status, the stream failures queue found from the stack\'s outputs', async () => {
+      const response = await fetch(`${apiUrl}/outrank/v1/queues`);
+      const { items } = (await response.json()) as { items: Array<{ name: string; deadLettered: number }> };
+      expect(items.map((item) => item.name)).toEqual([
+        'policy-change',
+        'binding-enqueue',
+        'schedule-tick',
+        ...deployment.settings.bands.map((band) => `schedule-${band.name}`),
+        'policy-change-stream-failures',
+      ]);
+      expect(items.every((item) => item.deadLettered === 0)).toBe(true);
+    });
+
     it('streams a watch of the deployed objects table through the watch function (its URL the emulator cannot make)', async () => {
       const response = await fetch(`${apiUrl}/apis/work.karmada.io/v1alpha2/namespaces/default/resourcebindings?watch=1&timeoutSeconds=1`);
       expect(response.status).toBe(200);

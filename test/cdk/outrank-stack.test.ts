@@ -104,9 +104,9 @@ describe('functions', () => {
   };
   const url = (queueName: string) => `https://sqs.test/${queueName}`;
 
-  it.each(FUNCTIONS)('%s runs Node 20 on arm64 with the environment the handlers read', (name) => {
+  it.each(FUNCTIONS)('%s runs Node 22 on arm64 with the environment the handlers read', (name) => {
     const properties = model.resources[model.functionId(name)]!.Properties;
-    expect(properties).toMatchObject({ Runtime: 'nodejs20.x', Architectures: ['arm64'], Handler: 'index.handler' });
+    expect(properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     const environment = Object.fromEntries(
       Object.entries(properties.Environment.Variables as Record<string, unknown>).map(([key, value]) => [key, resolveValue(value, refValue)]),
     );
@@ -278,9 +278,30 @@ describe('IAM', () => {
       expect(can('outrank-schedule-cycle', 'sqs:ChangeMessageVisibility', model.queueId(band.name))).toBe(true);
       expect(senders(band.name)).toEqual(['outrank-policy-change', 'outrank-binding-enqueue']);
     }
+    // Dead letters are only ever read, by the queue status the API serves.
     for (const queue of allQueues(definitions)) {
-      expect(FUNCTIONS.filter((name) => model.grantsOf(name).some((grant) => grant.resource === model.queueId(queue.deadLetterName)))).toEqual([]);
+      const grants = FUNCTIONS.flatMap((name) => model.grantsOf(name).filter((grant) => grant.resource === model.queueId(queue.deadLetterName)).map((grant) => `${name} ${grant.action}`));
+      expect(grants.sort()).toEqual(['outrank-api sqs:GetQueueAttributes', 'outrank-api sqs:GetQueueUrl']);
     }
+  });
+
+  it('lets the functions serving the API read how much every queue holds and what each gave up on (GET /outrank/v1/queues)', () => {
+    const queues = [...allQueues(definitions).flatMap((queue) => [queue.name, queue.deadLetterName]), definitions.objectStreamFailuresQueueName];
+    for (const server of ['outrank-api', 'outrank-watch']) {
+      for (const queue of queues) {
+        expect(can(server, 'sqs:GetQueueAttributes', model.queueId(queue)), `${server} on ${queue}`).toBe(true);
+        expect(can(server, 'sqs:GetQueueUrl', model.queueId(queue)), `${server} on ${queue}`).toBe(true);
+      }
+    }
+    const failuresQueueGrants = FUNCTIONS.flatMap((name) => model.grantsOf(name).filter((grant) => grant.resource === model.queueId(definitions.objectStreamFailuresQueueName)).map((grant) => `${name} ${grant.action}`));
+    // policy-change's role sends to it, as its event source mapping's on-failure destination.
+    expect(failuresQueueGrants.sort()).toEqual([
+      'outrank-api sqs:GetQueueAttributes',
+      'outrank-api sqs:GetQueueUrl',
+      'outrank-policy-change sqs:GetQueueAttributes',
+      'outrank-policy-change sqs:GetQueueUrl',
+      'outrank-policy-change sqs:SendMessage',
+    ]);
   });
 
   it('lets reconcile only read objects and everyone only append events', () => {
@@ -320,8 +341,17 @@ describe('outputs', () => {
   it('give the API URL and invoke ARN, the watch URL, the table names and every queue URL', () => {
     const queueIds = [QUEUE_IDS.policyChange, QUEUE_IDS.bindingEnqueue, QUEUE_IDS.scheduleTick, ...DEFAULT_BANDS.map((band) => QUEUE_IDS.band(band.name))];
     expect(Object.keys(template.toJSON().Outputs).sort()).toEqual(
-      [OUTPUTS.apiUrl, OUTPUTS.apiInvokeArn, OUTPUTS.watchUrl, OUTPUTS.objectsTable, OUTPUTS.eventsTable, ...queueIds.flatMap((id) => [queueUrlOutput(id), deadLetterQueueUrlOutput(id)])].sort(),
+      [
+        OUTPUTS.apiUrl,
+        OUTPUTS.apiInvokeArn,
+        OUTPUTS.watchUrl,
+        OUTPUTS.objectsTable,
+        OUTPUTS.eventsTable,
+        ...queueIds.flatMap((id) => [queueUrlOutput(id), deadLetterQueueUrlOutput(id)]),
+        queueUrlOutput(QUEUE_IDS.objectStreamFailures),
+      ].sort(),
     );
+    template.hasOutput(queueUrlOutput(QUEUE_IDS.objectStreamFailures), { Value: { Ref: model.queueId(definitions.objectStreamFailuresQueueName) } });
     template.hasOutput(queueUrlOutput(QUEUE_IDS.band('high')), { Value: { Ref: model.queueId(definitions.bandQueues.get('high')!.name) } });
   });
 });

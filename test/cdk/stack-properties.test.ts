@@ -33,8 +33,12 @@ describe('stack properties from context', () => {
   it('name the stack and prefix every resource name', () => {
     expect(stack.stackName).toBe('Acme');
     const names = model.ofType('AWS::SQS::Queue').map(([, queue]) => queue.Properties.QueueName as string);
+    // The stream-failures queue too, without event source mappings: the local runtime's stream poller reports to it.
     expect(names.sort()).toEqual(
-      ['policy-change', 'binding-enqueue', 'schedule-tick', 'schedule-urgent', 'schedule-rest'].flatMap((name) => [`acme-${name}.fifo`, `acme-${name}-dlq.fifo`]).sort(),
+      [
+        ...['policy-change', 'binding-enqueue', 'schedule-tick', 'schedule-urgent', 'schedule-rest'].flatMap((name) => [`acme-${name}.fifo`, `acme-${name}-dlq.fifo`]),
+        'acme-policy-change-stream-failures',
+      ].sort(),
     );
     expect(model.ofType('AWS::Lambda::Function').every(([, fn]) => String(fn.Properties.FunctionName).startsWith('acme-'))).toBe(true);
   });

@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsole } from '../../bin/build-console.mjs';
+import { startProxy } from '../../bin/client/proxy';
 import { parseManifests } from '../../lib/api/manifest';
 import { consoleAssets, type ConsoleAssets } from '../../lib/http/console-assets';
+import { DEFAULT_ACCEPT_HOSTS, parseAcceptHosts } from '../../lib/http/loopback-guard';
 import { loadScenario } from '../../lib/simulate/load-scenario';
 import { runScenario } from '../../lib/simulate/run-scenario';
 import { startTestApi, type TestApi } from '../bin/support/api-server';
@@ -29,6 +31,7 @@ function chromiumInstalled(): boolean {
 
 let api: TestApi;
 let assets: ConsoleAssets;
+let built: string;
 let browser: Browser;
 const consoleErrors: string[] = [];
 
@@ -48,12 +51,13 @@ async function cells(page: Page, selector: string): Promise<string[][]> {
 
 describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
-    const built = await mkdtemp(join(tmpdir(), 'outrank-console-'));
+    built = await mkdtemp(join(tmpdir(), 'outrank-console-'));
     await buildConsole(built);
     assets = consoleAssets((file) => readFileSync(join(built, file), 'utf8'));
     api = await startTestApi('after-each-request', assets);
     expect((await outrank('apply', '-f', 'examples/000-binding-preemption.yaml', '--server', api.url)).code).toBe(0);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    // attacker.example resolves to this machine, as a DNS rebinding attacker makes it do.
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--host-resolver-rules=MAP attacker.example 127.0.0.1'] });
     await mkdir(ARTEFACTS, { recursive: true });
   }, 60_000);
   afterAll(async () => {
@@ -214,6 +218,40 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     await page.click('button:has-text("Resume scheduling")');
     await page.waitForSelector('button:has-text("Suspend scheduling")');
     await page.close();
+  });
+
+  it('through outrank proxy: the console works from its own origin; a page under another name (DNS rebinding) or of another origin is refused', async () => {
+    const proxy = await startProxy({ server: api.url, port: 0, signer: undefined, consoleDir: built, guard: { acceptHosts: parseAcceptHosts(DEFAULT_ACCEPT_HOSTS), setting: '--accept-hosts' } });
+    const page = await browser.newPage();
+    try {
+      // The console's PATCH carries the proxy's own origin, and goes through.
+      await page.goto(`${proxy.url}/#/bindings/default/batch-p2-deployment`);
+      await page.click('button:has-text("Suspend scheduling")');
+      await page.waitForSelector('button:has-text("Resume scheduling")');
+      await page.click('button:has-text("Resume scheduling")');
+      await page.waitForSelector('button:has-text("Suspend scheduling")');
+
+      const rebound = await page.goto(`http://attacker.example:${new URL(proxy.url).port}/`);
+      expect(rebound?.status()).toBe(403);
+      expect(await rebound?.json()).toMatchObject({ kind: 'Status', reason: 'Forbidden' });
+
+      // A page of another origin (the API's own address) writes blind and tries to read.
+      await page.goto(`${api.url}/version`);
+      const read = await page.evaluate(async (target) => {
+        const body = JSON.stringify({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'stolen' }, value: 1 });
+        await fetch(`${target}/apis/scheduling.k8s.io/v1/priorityclasses?fieldManager=attacker`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body });
+        try {
+          return await (await fetch(`${target}/apis/scheduling.k8s.io/v1/priorityclasses?limit=7`)).text();
+        } catch {
+          return 'refused';
+        }
+      }, proxy.url);
+      expect(read).toBe('refused');
+      expect(api.requests.filter((request) => request.includes('fieldManager=attacker') || request.includes('limit=7'))).toEqual([]);
+    } finally {
+      await page.close();
+      await proxy.close();
+    }
   });
 
   it('pages are reached by keyboard, and no page logged an error', async () => {

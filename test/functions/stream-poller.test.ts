@@ -1,17 +1,18 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
-import { DynamoStreamPoller, localStreamsClient, type StreamHandler, type StreamStart } from '../../functions/local/stream-poller';
+import { DynamoStreamPoller, localStreamsClient, type StreamFailure, type StreamHandler, type StreamStart } from '../../functions/local/stream-poller';
 import { ConflictError, type StoredObject } from '../../lib/ports/object-store';
 import { provisionTestAws } from '../support/aws';
 
 const deployment = (name: string): StoredObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'default' } });
 const sortKeys = (event: DynamoDBStreamEvent) => event.Records.map((record) => record.dynamodb?.Keys?.sk?.S);
 
-async function setUp(handler: StreamHandler, maxAttempts = 3, start: StreamStart = 'TRIM_HORIZON') {
+async function setUp(handler: StreamHandler, maxAttempts = 3, start: StreamStart = 'TRIM_HORIZON', report: (failure: StreamFailure) => Promise<void> = async () => {}) {
   const aws = await provisionTestAws();
   const store = new DynamoDbObjectStore(aws.clients.documents, aws.resources.objectsTable);
   const errors: unknown[] = [];
+  const givenUp: StreamFailure[] = [];
   const poller = new DynamoStreamPoller(aws.clients.dynamodb, localStreamsClient(), handler, {
     functionName: 'outrank-policy-change',
     tableName: aws.resources.objectsTable,
@@ -20,8 +21,12 @@ async function setUp(handler: StreamHandler, maxAttempts = 3, start: StreamStart
     maxAttempts,
     start,
     onError: (error) => errors.push(error),
+    onGiveUp: async (failure) => {
+      await report(failure);
+      givenUp.push(failure);
+    },
   });
-  return { store, poller, errors };
+  return { store, poller, errors, givenUp };
 }
 
 describe('the local event source mapping of the objects table\'s stream (on the local AWS endpoint)', () => {
@@ -77,7 +82,7 @@ describe('the local event source mapping of the objects table\'s stream (on the 
 
   it('gives up on a record that fails every attempt, reports it, and goes on past it', async () => {
     const seen: Array<string | undefined> = [];
-    const { store, poller, errors } = await setUp(async (event) => {
+    const { store, poller, errors, givenUp } = await setUp(async (event) => {
       seen.push(...sortKeys(event));
       if (event.Records[0]!.dynamodb?.Keys?.sk?.S === 'default/poison') throw new Error('cannot handle it');
     }, 2);
@@ -85,6 +90,40 @@ describe('the local event source mapping of the objects table\'s stream (on the 
     for (let round = 0; round < 3; round += 1) await poller.pollOnce(0);
     expect(seen).toEqual(['default/poison', 'default/next', 'default/poison', 'default/next', 'default/next']);
     expect(errors.map(String)).toEqual(['Error: cannot handle it', 'Error: cannot handle it', expect.stringMatching(/gave up on stream record \d+ of shard .* after 2 attempts/)]);
+    // Reported as Lambda reports it to the stack's on-failure destination.
+    const sequenceNumber = String(errors[2]).match(/record (\d+)/)![1];
+    expect(givenUp).toEqual([
+      {
+        requestContext: { functionArn: expect.stringMatching(/:function:outrank-policy-change$/), condition: 'RetryAttemptsExhausted', approximateInvokeCount: 2 },
+        version: '1.0',
+        timestamp: expect.any(String),
+        DDBStreamBatchInfo: { shardId: expect.any(String), startSequenceNumber: sequenceNumber, endSequenceNumber: sequenceNumber, batchSize: 1, streamArn: expect.stringMatching(/^arn:aws:dynamodb:/) },
+      },
+    ]);
+  });
+
+  it('passes a record given up on only once it is reported: one whose report failed is tried and given up on again', async () => {
+    const seen: Array<string | undefined> = [];
+    let reports = 0;
+    const { store, poller, givenUp } = await setUp(
+      async (event) => {
+        seen.push(...sortKeys(event));
+        throw new Error('cannot handle it');
+      },
+      1,
+      'TRIM_HORIZON',
+      async () => {
+        reports += 1;
+        if (reports === 1) throw new Error('the failures queue did not answer');
+      },
+    );
+    await store.transact([{ op: 'put', object: deployment('poison'), expectedVersion: null }]);
+    await expect(poller.pollOnce(0)).rejects.toThrow('the failures queue did not answer');
+    expect(givenUp).toEqual([]);
+    await poller.pollOnce(0);
+    expect(seen).toEqual(['default/poison', 'default/poison']);
+    expect(givenUp).toHaveLength(1);
+    expect(await poller.pollOnce(0)).toBe(0);
   });
 
   it('started at the stream\'s end, hands on only what is written after its first read', async () => {

@@ -49,6 +49,31 @@ describe('parseManifests', () => {
     expect(rejection(text).causes[0]?.message).toMatch(message);
   });
 
+  /** Every way YAML nests, each `depth` levels deep. */
+  const NESTINGS: ReadonlyArray<[string, (depth: number) => string]> = [
+    ['JSON arrays', (depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`],
+    ['JSON objects', (depth) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`],
+    ['YAML flow mappings', (depth) => `${'{a: '.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`],
+    ['YAML block mappings', (depth) => `${Array.from({ length: depth }, (_, level) => `${' '.repeat(level)}a:`).join('\n')} 1\n`],
+    ['compact block sequences', (depth) => `${'- '.repeat(depth)}x\n`],
+  ];
+
+  it.each(NESTINGS)('reads %s nested 100 levels deep, and refuses them 101 deep, naming the rule', (_, nested) => {
+    expect(parseManifests(nested(100))).toHaveLength(1);
+    const error = rejection(nested(101));
+    expect(error.causes).toEqual([{ field: '<root>', message: 'must not be nested more than 100 levels deep' }]);
+    expect(error.code).toBe(400);
+  });
+
+  it.each(NESTINGS.filter(([name]) => name !== 'YAML block mappings'))('refuses %s ten thousand levels deep before composing them can exhaust the stack', (_, nested) => {
+    expect(rejection(nested(10_000)).causes[0]?.message).toBe('must not be nested more than 100 levels deep');
+  });
+
+  it('refuses a document whose aliases nest what it writes within the limit deeper than it', () => {
+    const lines = [`a0: &a0 ${'['.repeat(90)}${']'.repeat(90)}`, `a1: &a1 ${'['.repeat(20)}*a0${']'.repeat(20)}`];
+    expect(rejection(lines.join('\n')).causes[0]?.message).toBe('must not be nested more than 100 levels deep');
+  });
+
   it('rejects a text over the size limit and accepts one at it', () => {
     const limit = 1024 * 1024;
     const atLimit = `a: "${'x'.repeat(limit - 6)}"\n`;

@@ -165,7 +165,7 @@ describe('outrank check: work lost on the way', () => {
   it('a message given up on (in a dead-letter queue) is reported per queue', async () => {
     const system = await settled();
     expect(await check(system, [{ queue: 'policy-change', messages: 0 }, { queue: 'schedule-default', messages: 2 }])).toEqual([
-      { rule: 'dead-letter-queue-empty', object: 'Queue schedule-default', message: '2 message(s) given up on in its dead-letter queue' },
+      { rule: 'dead-letter-queue-empty', object: 'Queue schedule-default', message: '2 message(s) given up on' },
     ]);
   });
 });

@@ -66,6 +66,46 @@ const deep = fc.tuple(fc.integer({ min: 101, max: 50_000 }), fc.constantFrom(['[
   ([depth, [open, close]]) => `${open.repeat(depth)}1${close.repeat(depth)}`,
 );
 
+/** Every way a body nests: JSON arrays and objects (JSON media types take these), and YAML's flow and block collections too. */
+const JSON_NESTINGS = [
+  (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`,
+  (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
+];
+const YAML_NESTINGS = [
+  ...JSON_NESTINGS,
+  (depth: number) => `${'{a: '.repeat(depth)}1${'}'.repeat(depth)}`,
+  (depth: number) => `${'- '.repeat(depth)}1`,
+  // Indentation grows with depth: a thousand levels is about the most a body of 1 MiB holds.
+  (depth: number) => `${Array.from({ length: Math.min(depth, 1_000) }, (_, level) => `${' '.repeat(level)}a:`).join('\n')} 1`,
+];
+
+/** A manifest of the right kind whose spec nests past the limit, in a syntax its media type takes. */
+const WRITE = fc.constantFrom('application/json', 'application/yaml');
+const PATCH = fc.constantFrom('application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'application/json-patch+json');
+const tooDeep = fc
+  .tuple(
+    fc.oneof(
+      fc.record({ method: fc.constant('POST'), path: fc.constant(COLLECTIONS[2]!), contentType: WRITE }),
+      fc.record({ method: fc.constant('PUT'), path: fc.constant(ITEMS[3]!), contentType: WRITE }),
+      fc.record({ method: fc.constant('PATCH'), path: fc.constant(ITEMS[3]!), contentType: PATCH }),
+    ),
+    fc.integer({ min: 101, max: 20_000 }),
+    fc.nat(),
+  )
+  .map(([target, depth, pick]) => {
+    const { contentType } = target;
+    const yaml = contentType.endsWith('yaml');
+    const nestings = yaml ? YAML_NESTINGS : JSON_NESTINGS;
+    const spec = nestings[pick % nestings.length]!(depth);
+    const body =
+      contentType === 'application/json-patch+json'
+        ? `[{"op": "add", "path": "/spec/x", "value": ${spec}}]`
+        : yaml
+          ? `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\nspec:\n${spec.split('\n').map((line) => `  ${line}`).join('\n')}\n`
+          : `{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "default"}, "spec": ${spec}}`;
+    return { ...target, body };
+  });
+
 /**
  * Bodies that can never be a valid object or patch. Not an empty array: sent as a JSON Patch
  * (application/json-patch+json) it is a patch of no operations, which Kubernetes accepts and so does outrank.
@@ -109,6 +149,22 @@ async function seeded(): Promise<Api> {
 }
 
 describe('junk bodies', () => {
+  it('nested past 100 levels, JSON or YAML, are refused with 400 naming the rule before anything recurses through them, and change nothing', async () => {
+    const api = await seeded();
+    await fc.assert(
+      fc.asyncProperty(tooDeep, async ({ method, path, contentType, body }) => {
+        await nextEventLoopTurn();
+        const before = await api.snapshot();
+        const reply = await api.send(method, path, { text: body, contentType });
+        expect(reply.statusCode).toBe(400);
+        expect(reply.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', message: 'the request body must not be nested more than 100 levels deep' });
+        expect(await api.snapshot()).toEqual(before);
+      }),
+      { numRuns: 100 },
+    );
+    expect(api.internalErrors).toEqual([]);
+  });
+
   it('never produce a 5xx, always get a Status when refused, and change nothing unless accepted', async () => {
     const api = await seeded();
     await fc.assert(

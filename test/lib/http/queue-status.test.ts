@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { handleApiRequest } from '../../../lib/http';
 import { MemorySystem } from '../../../lib/runtime/memory-system';
 
+/** The in-memory system's queues, in the order the stack's are listed. */
+const queuesOf = (system: MemorySystem) => [system.policyChangeQueue, system.bindingEnqueueQueue, ...system.bandQueues.values()];
 const get = (path: string, method = 'GET') => ({ method, path, query: {}, headers: {}, body: undefined });
 
 describe('GET /outrank/v1/queues', () => {
   it('reports each queue depth, and all zero once the system is idle', async () => {
     const system = new MemorySystem();
-    const deps = { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues };
+    const deps = { objects: system.objects, store: system.store, events: system.events, queues: queuesOf(system) };
     await system.objects.apply({ apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name: 'm1' } });
 
     const busy = JSON.parse((await handleApiRequest(get('/outrank/v1/queues'), deps)).body);
@@ -24,7 +26,7 @@ describe('GET /outrank/v1/queues', () => {
 
   it('reports what a queue has given up on: a message received too often without being handled is dead-lettered', async () => {
     const system = new MemorySystem();
-    const deps = { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues };
+    const deps = { objects: system.objects, store: system.store, events: system.events, queues: queuesOf(system) };
     const queue = system.context.queues.bindingEnqueue;
     await queue.send([{ body: { binding: { kind: 'ResourceBinding', namespace: 'default', name: 'poison' }, resourceVersion: '1' }, groupId: 'poison', deduplicationId: 'poison' }]);
     // Received and never deleted nor handed back: each redelivery counts, until the redrive moves it.
@@ -37,7 +39,7 @@ describe('GET /outrank/v1/queues', () => {
 
   it('answers only GET, and is not served without queues', async () => {
     const system = new MemorySystem();
-    const withQueues = { objects: system.objects, store: system.store, events: system.events, queues: system.context.queues };
+    const withQueues = { objects: system.objects, store: system.store, events: system.events, queues: queuesOf(system) };
     expect((await handleApiRequest(get('/outrank/v1/queues', 'POST'), withQueues)).statusCode).toBe(405);
     const withoutQueues = { objects: system.objects, store: system.store, events: system.events };
     expect((await handleApiRequest(get('/outrank/v1/queues'), withoutQueues)).statusCode).toBe(404);
