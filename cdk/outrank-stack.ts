@@ -100,6 +100,7 @@ export function resolveSettings(settings: OutrankSettingsWithTenancy = {}): Reso
   return {
     gates: { ...DEFAULT_CONFIG.gates, ...settings.gates },
     preemptibleBelowPriority: settings.preemptibleBelowPriority ?? DEFAULT_CONFIG.preemptibleBelowPriority,
+    unschedulableFlushSeconds: settings.unschedulableFlushSeconds ?? DEFAULT_CONFIG.unschedulableRequeueMs / 1_000,
     bands: settings.bands ?? DEFAULT_CONFIG.bands.map((band) => ({ ...band })),
     // Without it every caller of the deployed API would be an admin.
     ...(settings.tenancy ? { tenancy: settings.tenancy } : {}),

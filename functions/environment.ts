@@ -8,6 +8,8 @@ import { DEFAULT_SCHEDULE_CYCLES } from './adapters/schedule-ticking-queue';
 const schedulerSettingsSchema = z.strictObject({
   gates: featureGatesSchema.optional(),
   preemptibleBelowPriority: z.number().int().optional(),
+  /** Binding priority and preemption (000), queue: how long an unschedulable binding waits for the flush (unschedulable-flush.ts). */
+  unschedulableFlushSeconds: z.number().int().min(1).max(86_400).optional(),
   bands: z
     .array(z.strictObject({ name: z.string().regex(/^[a-z0-9-]{1,40}$/), minPriority: z.number().int() }))
     .min(1)
@@ -45,12 +47,13 @@ const environmentSchema = z.object({
   WHAT_IF_CONCURRENCY: z.coerce.number().int().min(1).default(DEFAULT_WHAT_IF_CONCURRENCY),
 });
 
-/** Settings shared by the stack and the local runtime, as JSON (gates, bands, threshold, tenancy). */
+/** Settings shared by the stack and the local runtime, as JSON (gates, bands, threshold, flush, tenancy). */
 export function parseSettings(text: string | undefined): { config: SchedulerConfig; tenancy: TenancySettings | undefined } {
   if (!text) return { config: withConfig(), tenancy: undefined };
-  const { tenancy, ...settings } = settingsSchema.parse(JSON.parse(text));
+  const { tenancy, unschedulableFlushSeconds, ...settings } = settingsSchema.parse(JSON.parse(text));
   const nonPreemptible = tenancy ? { nonPreemptibleNamespaces: tenancy.nonPreemptibleNamespaces ?? [] } : {};
-  return { config: withConfig({ ...settings, bands: settings.bands ?? DEFAULT_BANDS, gates: settings.gates ?? {}, ...nonPreemptible }), tenancy };
+  const flush = unschedulableFlushSeconds === undefined ? {} : { unschedulableRequeueMs: unschedulableFlushSeconds * 1_000 };
+  return { config: withConfig({ ...settings, ...flush, bands: settings.bands ?? DEFAULT_BANDS, gates: settings.gates ?? {}, ...nonPreemptible }), tenancy };
 }
 
 export interface FunctionEnvironment {

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { bundleBenchmark } from './bundles';
 import { coreBenchmark } from './core';
-import { flushBenchmark } from './flush';
+import { flushBenchmark, localFlushBenchmark } from './flush';
 import { simulateScale, storeCallsBenchmark } from './scale';
 import { victimQualityBenchmark } from './victims';
 import { whatIfBenchmark } from './what-if';
@@ -28,7 +28,14 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
   scale: { title: 'Fleet size: outrank simulate', run: async () => simulateScale(log) },
   'store-calls': { title: 'Fleet size: store calls per scheduled binding', run: () => storeCallsBenchmark(log) },
   'what-if': { title: 'Fleet size: what-if', run: () => whatIfBenchmark(log) },
-  flush: { title: 'Fleet size: the unschedulable flush', run: () => flushBenchmark(log) },
+  flush: {
+    title: 'Fleet size: the unschedulable flush',
+    run: async () => {
+      process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+      process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+      return `${await flushBenchmark(log)}\n\n${await localFlushBenchmark(log)}`;
+    },
+  },
   core: { title: 'Core: scheduling decisions', run: async () => coreBenchmark(log) },
   victims: {
     title: 'Victim quality',

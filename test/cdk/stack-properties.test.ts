@@ -48,6 +48,7 @@ describe('stack properties from context', () => {
       expect(JSON.parse(fn.Properties.Environment.Variables.OUTRANK_SETTINGS)).toEqual({
         gates: { ...DEFAULT_CONFIG.gates, PropagationPolicyPreemption: false },
         preemptibleBelowPriority: DEFAULT_CONFIG.preemptibleBelowPriority,
+        unschedulableFlushSeconds: DEFAULT_CONFIG.unschedulableRequeueMs / 1_000,
         bands: [
           { name: 'urgent', minPriority: 500 },
           { name: 'rest', minPriority: 0 },

@@ -23,6 +23,12 @@ describe('OUTRANK_SETTINGS with tenancy', () => {
     expect(parseSettings(JSON.stringify({})).config.nonPreemptibleNamespaces).toBeUndefined();
   });
 
+  it('binding priority and preemption (000), queue: the unschedulable flush interval is a setting in seconds, five minutes by default', () => {
+    expect(parseSettings(undefined).config.unschedulableRequeueMs).toBe(300_000);
+    expect(parseSettings(JSON.stringify({ unschedulableFlushSeconds: 30 })).config.unschedulableRequeueMs).toBe(30_000);
+    expect(() => parseSettings(JSON.stringify({ unschedulableFlushSeconds: 0 }))).toThrow(/unschedulableFlushSeconds/);
+  });
+
   it('fails loudly on a tenancy it cannot enforce as written', () => {
     expect(() => parseSettings(JSON.stringify({ tenancy: { admins: ['arn:*:x'], tenants: [] } }))).toThrow(/only as its last character/);
     expect(() => parseSettings(JSON.stringify({ tenancy: { admins: [], tenants: [], restricted: ['critical'] } }))).toThrow(/restricted/);

@@ -5,6 +5,7 @@ import type { ResourceBinding } from '../../lib/api/resource-binding';
 import { startHttpGateway } from '../../functions/local/http-gateway';
 import { loadLocalFunctions, type HandlerWrappers, type LocalFunctions } from '../../functions/local/local-functions';
 import type { QueueRedelivery } from '../../functions/adapters/definitions';
+import type { OutrankSettingsWithTenancy } from '../../functions/environment';
 import { collectionPath } from '../support/api-paths';
 import { provisionTestAws, type TestAws } from '../support/aws';
 
@@ -29,10 +30,13 @@ export class Pipeline {
     readonly errors: unknown[],
   ) {}
 
-  static async start(options: { wrap?: HandlerWrappers; redelivery?: QueueRedelivery } = {}): Promise<Pipeline> {
-    const aws = await provisionTestAws(options.redelivery);
+  /** `provision` makes the tables and queues: by default on the tests' shared endpoint. */
+  static async start(
+    options: { wrap?: HandlerWrappers; redelivery?: QueueRedelivery; settings?: OutrankSettingsWithTenancy; provision?: (redelivery?: QueueRedelivery) => Promise<TestAws> } = {},
+  ): Promise<Pipeline> {
+    const aws = await (options.provision ?? provisionTestAws)(options.redelivery);
     const errors: unknown[] = [];
-    const functions = await loadLocalFunctions(aws.clients, aws.resources, undefined, (error) => errors.push(error), { wrap: options.wrap });
+    const functions = await loadLocalFunctions(aws.clients, aws.resources, options.settings, (error) => errors.push(error), { wrap: options.wrap });
     const server = await startHttpGateway(functions.api, 0);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
