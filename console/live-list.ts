@@ -3,7 +3,8 @@ import { readList, withQuery } from './list-pages';
 /**
  * A list kept up to date as an informer keeps it: listed once, then watched from the list's
  * resourceVersion (ADDED, MODIFIED, DELETED, BOOKMARK), watched again from the last version when the
- * stream ends, and listed afresh after an ERROR (410 Expired) or a failure. Each change is handed on
+ * stream ends or the server refuses a watch for now (429: too many open, after its Retry-After, backing
+ * off), and listed afresh after an ERROR (410 Expired) or a failure. Each change is handed on
  * at most every 100 ms, so a burst of events draws once.
  */
 
@@ -19,6 +20,7 @@ interface WatchEvent<T> {
 const keyOf = (object: Listed) => `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
 const HAND_ON_MS = 100;
 const RETRY_MS = 1_000;
+const MAX_REFUSED_DELAY_MS = 30_000;
 
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const reader = body.getReader();
@@ -41,6 +43,7 @@ export async function watchList<T extends Listed>(path: string, fieldSelector: s
   let handOn: ReturnType<typeof setTimeout> | undefined;
   const changed = () => (handOn ??= setTimeout(() => ((handOn = undefined), onItems([...items.values()])), HAND_ON_MS));
   let version: string | undefined;
+  let refused = 0;
   while (!signal.aborted) {
     try {
       if (version === undefined) {
@@ -51,6 +54,12 @@ export async function watchList<T extends Listed>(path: string, fieldSelector: s
         onItems([...items.values()]);
       }
       const response = await fetch(withQuery(path, { watch: '1', resourceVersion: version, allowWatchBookmarks: 'true', fieldSelector }), { signal });
+      if (response.status === 429) {
+        // Too many watches open: keep the list and its version, and watch again later, backing off as client-go does.
+        await pause(refusedWatchDelayMs(response, (refused += 1)), signal);
+        continue;
+      }
+      refused = 0;
       if (!response.ok || !response.body) throw new Error(`watch ${path}: ${response.status}`);
       for await (const line of lines(response.body)) {
         const event = JSON.parse(line) as WatchEvent<T>;
@@ -67,7 +76,21 @@ export async function watchList<T extends Listed>(path: string, fieldSelector: s
     } catch {
       if (signal.aborted) return;
       version = undefined;
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      await pause(RETRY_MS, signal);
     }
   }
+}
+
+/** The server's Retry-After (at least a second), doubled for each refusal in a row, at most 30 s. */
+export function refusedWatchDelayMs(response: Pick<Response, 'headers'>, refusals: number): number {
+  const retryAfter = Number(response.headers.get('retry-after'));
+  const base = Number.isFinite(retryAfter) && retryAfter >= 1 ? retryAfter * 1_000 : RETRY_MS;
+  return Math.min(MAX_REFUSED_DELAY_MS, base * 2 ** Math.min(refusals - 1, 5));
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
 }
