@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2WithIAMAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { DEFAULT_ACCEPT_HOSTS, loopbackRefusal, parseAcceptHosts, type LoopbackGuard } from '../../lib/http/loopback-guard';
+import { failureStatus, statusResponse, type StatusDetails, type StatusReason } from '../../lib/http/status';
 import type { ApiEvent } from '../caller-identity';
 import type { ResponseStream } from '../watch';
 import { localLambdaContext } from './lambda-context';
@@ -45,7 +46,7 @@ async function streamTo(response: ServerResponse, streamHandler: StreamingHandle
       controller.signal,
     );
   } catch {
-    if (!response.headersSent) failure(response, 500, 'InternalError', 'an internal error occurred');
+    if (!response.headersSent) failure(response, 'InternalError', 'an internal error occurred');
     else response.end();
   }
 }
@@ -62,9 +63,11 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
   return chunks.length === 0 ? undefined : Buffer.concat(chunks).toString('base64');
 }
 
-function failure(response: ServerResponse, code: number, reason: string, message: string, headers: Record<string, string> = {}): void {
-  response.writeHead(code, { 'content-type': 'application/json', connection: 'close', ...headers });
-  response.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }));
+/** A Kubernetes Status answered by the gateway itself, as the API answers its own (Retry-After from its details). */
+function failure(response: ServerResponse, reason: StatusReason, message: string, details?: StatusDetails): void {
+  const answer = statusResponse(failureStatus(reason, message, details));
+  response.writeHead(answer.statusCode, { ...answer.headers, connection: 'close' });
+  response.end(answer.body);
 }
 
 const LOCAL_ACCOUNT = '000000000000';
@@ -141,13 +144,13 @@ export function startHttpGateway(
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const refusal = loopbackRefusal(request.headers, guard);
     if (refusal) {
-      failure(response, 403, 'Forbidden', refusal);
+      failure(response, 'Forbidden', refusal);
       request.resume();
       return;
     }
     if (streamHandler && isWatch(request)) {
       if (watching >= MAX_WATCHES) {
-        failure(response, 429, 'TooManyRequests', `more than ${MAX_WATCHES} watches at once; retry after 1 s`, { 'retry-after': '1' });
+        failure(response, 'TooManyRequests', `more than ${MAX_WATCHES} watches at once; retry after 1 s`, { retryAfterSeconds: 1 });
         request.resume();
         return;
       }
@@ -156,7 +159,7 @@ export function startHttpGateway(
       return;
     }
     if (inFlight >= maxInFlight) {
-      failure(response, 429, 'TooManyRequests', `more than ${maxInFlight} requests at once; retry after 1 s`, { 'retry-after': '1' });
+      failure(response, 'TooManyRequests', `more than ${maxInFlight} requests at once; retry after 1 s`, { retryAfterSeconds: 1 });
       request.resume();
       return;
     }
@@ -167,8 +170,8 @@ export function startHttpGateway(
         response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
         response.end(result.body ?? '');
       } catch (error) {
-        if (error instanceof BodyTooLargeError) failure(response, 413, 'RequestEntityTooLarge', error.message);
-        else failure(response, 500, 'InternalError', 'an internal error occurred');
+        if (error instanceof BodyTooLargeError) failure(response, 'RequestEntityTooLarge', error.message);
+        else failure(response, 'InternalError', 'an internal error occurred');
       } finally {
         inFlight -= 1;
       }

@@ -63,7 +63,7 @@ describe('the local HTTP gateway', () => {
     const refused = await fetch(url, { method: 'POST', body: '3' });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
-    expect(await refused.json()).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', code: 429 });
+    expect(await refused.json()).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', code: 429, details: { retryAfterSeconds: 1 } });
     release();
     expect((await Promise.all(held)).map((reply) => reply.status)).toEqual([200, 200]);
     expect(handled.sort()).toEqual(['1', '2']);
