@@ -10,6 +10,7 @@ import { provisionTestAws } from '../support/aws';
 import { writeFromClients } from '../support/api-load';
 import { deploymentWithPolicy, memberCluster } from '../support/tenant-workloads';
 import { freePort, LocalRuntime } from '../reliability/support/local-runtime-process';
+import { forEachJsonLine } from '../support/json-lines';
 
 const CALLERS = 10;
 /** Under the default limit of 20 a caller. */
@@ -43,15 +44,7 @@ class HeldWatch {
     this.reading = (async () => {
       const response = await fetch(url, { headers: { 'x-outrank-identity': caller }, signal: this.controller.signal });
       this.status = response.status;
-      const decoder = new TextDecoder();
-      let buffered = '';
-      for await (const chunk of response.body!) {
-        buffered += decoder.decode(chunk as Uint8Array, { stream: true });
-        for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
-          this.events.push(JSON.parse(buffered.slice(0, newline)) as Event);
-          buffered = buffered.slice(newline + 1);
-        }
-      }
+      await forEachJsonLine<Event>(response.body! as AsyncIterable<Uint8Array>, (event) => this.events.push(event));
     })().catch(() => undefined);
   }
 

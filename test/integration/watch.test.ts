@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, LocalRuntime } from '../reliability/support/local-runtime-process';
 import { provisionTestAws } from '../support/aws';
+import { forEachJsonLine } from '../support/json-lines';
 
 const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
 
@@ -24,15 +25,7 @@ class Watching {
     this.reading = (async () => {
       const response = await fetch(url, { signal: this.controller.signal });
       expect(response.status).toBe(200);
-      const decoder = new TextDecoder();
-      let buffered = '';
-      for await (const chunk of response.body!) {
-        buffered += decoder.decode(chunk as Uint8Array, { stream: true });
-        for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
-          this.events.push(JSON.parse(buffered.slice(0, newline)) as Event);
-          buffered = buffered.slice(newline + 1);
-        }
-      }
+      await forEachJsonLine<Event>(response.body! as AsyncIterable<Uint8Array>, (event) => this.events.push(event));
     })().catch((error: unknown) => {
       if (!this.controller.signal.aborted) this.failure = error;
     });
