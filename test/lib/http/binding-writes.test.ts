@@ -142,3 +142,19 @@ describe('the write rule of bindings (scheduling suspension (003)): only spec.su
     expect(await api.snapshot()).toEqual(before);
   });
 });
+
+describe('the uids of a binding', () => {
+  it("has its own metadata.uid and its template's in spec.resource.uid (Karmada's ObjectReference), both kept as it is written again", async () => {
+    const api = new Api();
+    await api.seed(cluster(), propagationPolicy('all', 'team-a'), job('report', 'team-a'));
+    const template = (await api.get('/apis/batch/v1/namespaces/team-a/jobs/report')).body;
+    const binding = (await api.get(REPORT)).body;
+    expect(binding.metadata.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(binding.metadata.uid).not.toBe(template.metadata.uid);
+    expect(binding.spec.resource).toEqual({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'team-a', name: 'report', uid: template.metadata.uid });
+
+    await api.send('PATCH', REPORT, { body: { spec: { suspension: { scheduling: false } } }, contentType: MERGE });
+    await api.seed({ ...job('report', 'team-a'), metadata: { ...job('report', 'team-a').metadata, labels: { changed: 'yes' } } });
+    expect((await api.get(REPORT)).body.metadata.uid).toBe(binding.metadata.uid);
+  });
+});
