@@ -76,7 +76,7 @@ function writable(raw: unknown, options: WriteOptions, existing?: KubeObject): A
   const accepted = decodeFor(raw, options);
   const { object } = accepted;
   if (isBinding(object) && !existing) {
-    forbid(object, [{ field: 'kind', message: 'bindings are created by outrank; patch spec.suspension instead' }]);
+    forbid(object, [{ field: 'kind', message: 'bindings are created by outrank; patch spec.suspension or spec.rescheduleTriggeredAt instead' }]);
   }
   if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
   return accepted;
@@ -173,7 +173,7 @@ export class ObjectService {
     const object = withKeptUid(decoded, existing);
     // Every write over a binding, by any path (patch, server-side apply, the status), is held to one rule.
     if (existing && isBinding(existing)) {
-      const causes = bindingUpdateCauses(object as ResourceBinding, existing);
+      const causes = bindingUpdateCauses(object as ResourceBinding, existing, this.now());
       if (causes.length > 0) forbid(object, causes);
     }
     const next = this.withManagedFields(stamped(object, existing, this.now(), this.context.uids), existing, options, managedFields);

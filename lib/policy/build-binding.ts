@@ -143,6 +143,8 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
     schedulePriority: { priority: priority.priority, preemptionPolicy: priority.preemptionPolicy },
     preemptibility: preemptibility.preemptibility,
     ...suspension,
+    // A user's request for a fresh division, kept until the scheduler has made it (assignment-mode.ts).
+    ...(existing?.spec.rescheduleTriggeredAt ? { rescheduleTriggeredAt: existing.spec.rescheduleTriggeredAt } : {}),
     ...(existing?.spec.clusters ? { clusters: existing.spec.clusters } : {}),
   };
 

@@ -2,6 +2,7 @@ import type { Cluster } from '../api/cluster';
 import type { ClusterAffinity, Placement } from '../api/propagation-policy';
 import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
 import { accumulate, add, availableReplicas, subtract, type ResourceList } from '../resources';
+import { rescheduleRequired } from './assignment-mode';
 import { describeFilterFailures, type FilterFailure } from './cluster-filter';
 import { planPreemption } from './preemption/plan-preemption';
 import { divide, replicaStrategy, requirementOf, type ReplicaStrategy } from './replica-strategy';
@@ -90,9 +91,9 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
   const placement = binding.spec.placement;
   const replicas = binding.spec.replicas ?? 0;
   const strategy = replicaStrategy(placement);
-  const views = affinityTerms(placement, binding.status?.schedulerObservedAffinityName).map((term) =>
-    filterTerm(term, snapshot, placement),
-  );
+  // Karmada's scheduleResourceBindingWithClusterAffinities: a triggered reschedule starts again from the first term.
+  const observed = rescheduleRequired(binding) ? undefined : binding.status?.schedulerObservedAffinityName;
+  const views = affinityTerms(placement, observed).map((term) => filterTerm(term, snapshot, placement));
 
   const reasons: string[] = [];
   for (const view of views) {

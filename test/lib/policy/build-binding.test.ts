@@ -261,6 +261,17 @@ describe('buildBinding: uids', () => {
   });
 });
 
+describe("buildBinding: spec.rescheduleTriggeredAt, a user's request for a fresh division", () => {
+  it('is kept as the binding is built again, and changes nothing', () => {
+    const placed = stored(build().binding);
+    const existing = { ...placed, spec: { ...placed.spec, rescheduleTriggeredAt: NOW } };
+    const built = build({ existing });
+    expect(built.binding.spec.rescheduleTriggeredAt).toBe(NOW);
+    expect(built.changed).toBe(false);
+    expect(build({ existing, template: template('web', { replicas: 4 }) }).binding.spec.rescheduleTriggeredAt).toBe(NOW);
+  });
+});
+
 describe('buildBinding: declaring work non-preemptible is a privilege (preemptibility separate from priority (001), tenancy)', () => {
   const labelled = template('web', { labels: { [PREEMPTIBILITY_LABEL]: 'non-preemptible' } });
 
