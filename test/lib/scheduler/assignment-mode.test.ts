@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rescheduleRequired } from '../../../lib/scheduler/assignment-mode';
+import { assignmentModeOf, rescheduleRequired } from '../../../lib/scheduler/assignment-mode';
 import { binding } from './support';
 
 const CURRENT = '2026-01-01T00:01:00Z';
@@ -14,6 +14,8 @@ describe("rescheduleRequired (Karmada's pkg/util/binding_test.go, TestReschedule
     ['the same instant', { rescheduleTriggeredAt: CURRENT, lastScheduledTime: CURRENT }, false],
     ['the same instant, written with milliseconds and an offset', { rescheduleTriggeredAt: '2026-01-01T01:01:00+01:00', lastScheduledTime: '2026-01-01T00:01:00.000Z' }, false],
   ])('%s', (_, times, required) => {
-    expect(rescheduleRequired(binding('web', times))).toBe(required);
+    const subject = binding('web', times);
+    expect(rescheduleRequired(subject)).toBe(required);
+    expect(assignmentModeOf(subject)).toBe(required ? 'Fresh' : 'Steady');
   });
 });
