@@ -9,6 +9,7 @@ import type { BindingRequest, ObjectChange, QueuedBinding } from '../../lib/cont
 import type { Clock } from '../../lib/ports/clock';
 import type { ObservedQueue } from '../../lib/ports/message-queue';
 import type { Metrics } from '../../lib/ports/metrics';
+import { randomUids } from '../../lib/ports/uids';
 import { queuedBindingSchema } from '../messages';
 import { DynamoDbEventLog } from './dynamodb-event-log';
 import { DynamoDbObjectStore } from './dynamodb-object-store';
@@ -101,6 +102,7 @@ export function awsControllerContext(
       bands,
     },
     clock,
+    uids: randomUids,
     metrics,
     config,
   };

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { InvolvedObject, KubeEvent } from '../../lib/api/event';
 import type { Clock } from '../../lib/ports/clock';
 import { EventPositionError, INDEXED_REASONS, isSelected, kubeEvent, type EventLog, type EventPage, type EventRecord, type EventSelection } from '../../lib/ports/event-log';
+import { randomUids } from '../../lib/ports/uids';
 import { EVENTS_BY_REASON_INDEX } from './definitions';
 import { currentOutbox, type HoldingTable } from './outbox';
 
@@ -58,7 +59,7 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
     const now = this.clock.now();
     const time = new Date(now).toISOString();
     const suffix = randomBytes(4).toString('hex');
-    const stored = kubeEvent(event, `${event.object.name}.${now.toString(16)}${suffix}`, time);
+    const stored = kubeEvent(event, `${event.object.name}.${now.toString(16)}${suffix}`, time, randomUids.next());
     // Events this writer records within one millisecond keep their order; the suffix keeps writers apart.
     const sequence = (this.recorded++ % 0x10000).toString(16).padStart(4, '0');
     const item: EventItem = {

@@ -11,7 +11,10 @@ const SET_BY_THE_SERVER: ReadonlySet<string> = new Set(['resourceVersion', 'mana
 /** Maps whose entries are named one by one, as Kubernetes names a map key in a field path: metadata.labels[key]. */
 const KEYED: ReadonlySet<string> = new Set(['labels', 'annotations']);
 
-const OUTRANKS = 'is written by outrank: of a binding only spec.suspension may be changed';
+/** What users may change of a binding, as every refusal names it. */
+const USERS_MAY = 'only spec.suspension and spec.rescheduleTriggeredAt may be changed';
+const OUTRANKS = `is written by outrank: of a binding ${USERS_MAY}`;
+const SCHEDULERS = `is written by the scheduler; ${USERS_MAY}`;
 
 function changedKeys(next: object | undefined, previous: object | undefined): string[] {
   const a = (next ?? {}) as Record<string, unknown>;
@@ -30,23 +33,29 @@ function metadataCauses(next: ResourceBinding['metadata'], previous: ResourceBin
 }
 
 /**
- * Scheduling suspension (003), the rule of every write of a binding through the API, whoever makes it
- * (admins too; the controllers write through the store): only spec.suspension may change, and not to
- * suspend a binding already placed. Its metadata (the claiming policy's labels, the preemptibility label,
- * annotations, finalizers, owner references, generation), the rest of its spec and its status are
- * outrank's. The causes, one per field changed; none when the write may be made.
+ * The rule of every write of a binding through the API, whoever makes it (admins too; the controllers
+ * write through the store): only spec.suspension (scheduling suspension (003)), and not to suspend a
+ * binding already placed, and spec.rescheduleTriggeredAt (as Karmada's users and WorkloadRebalancer set
+ * it), not to a time later than `now`, the server's: a later one would stay later than every
+ * lastScheduledTime until then, and the binding would be divided afresh again and again. Its metadata
+ * (the claiming policy's labels, the preemptibility label, annotations, finalizers, owner references,
+ * generation, uid), the rest of its spec and its status are outrank's. The causes, one per field
+ * changed; none when the write may be made.
  */
-export function bindingUpdateCauses(next: ResourceBinding, previous: ResourceBinding): FieldCause[] {
-  const { suspension: _next, ...nextSpec } = next.spec;
-  const { suspension: _previous, ...previousSpec } = previous.spec;
+export function bindingUpdateCauses(next: ResourceBinding, previous: ResourceBinding, now: string): FieldCause[] {
+  const { suspension: _next, rescheduleTriggeredAt: nextTrigger, ...nextSpec } = next.spec;
+  const { suspension: _previous, rescheduleTriggeredAt: previousTrigger, ...previousSpec } = previous.spec;
   // Compared by value: a decoded object has its keys in the schema's order, not the controllers'.
   const causes = [
     ...metadataCauses(next.metadata, previous.metadata),
-    ...changedKeys(nextSpec, previousSpec).map((field) => ({ field: `spec.${field}`, message: 'is written by the scheduler; only spec.suspension may be changed' })),
-    ...(isDeepStrictEqual(next.status, previous.status) ? [] : [{ field: 'status', message: 'is written by the scheduler; only spec.suspension may be changed' }]),
+    ...changedKeys(nextSpec, previousSpec).map((field) => ({ field: `spec.${field}`, message: SCHEDULERS })),
+    ...(isDeepStrictEqual(next.status, previous.status) ? [] : [{ field: 'status', message: SCHEDULERS }]),
   ];
   if (isSuspended(next) && !isSuspended(previous) && isPlaced(previous)) {
     causes.push({ field: 'spec.suspension.scheduling', message: 'cannot be set to true: the binding is already scheduled' });
+  }
+  if (nextTrigger !== undefined && nextTrigger !== previousTrigger && Date.parse(nextTrigger) > Date.parse(now)) {
+    causes.push({ field: 'spec.rescheduleTriggeredAt', message: `must not be later than the server's time (${now})` });
   }
   return causes;
 }

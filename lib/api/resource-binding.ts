@@ -43,7 +43,15 @@ const bindingSpecSchema = z.strictObject({
     .optional()
     .meta({ description: 'Binding priority and preemption (000): resolved when the binding is made and kept; higher priorities are scheduled first and may preempt lower ones.' }),
   preemptibility: preemptibility.optional().meta({ description: 'Preemptibility separate from priority (001): non-preemptible bindings are never victims.' }),
-  suspension: suspensionSchema.optional().meta({ description: 'Scheduling suspension (003): the only field users may change; scheduling: true keeps an unplaced binding waiting.' }),
+  suspension: suspensionSchema.optional().meta({ description: 'Scheduling suspension (003): users may change it; scheduling: true keeps an unplaced binding waiting.' }),
+  rescheduleTriggeredAt: z.iso
+    .datetime({ offset: true, error: 'must be an RFC 3339 time such as 2024-05-27T10:00:00Z' })
+    .max(64)
+    .optional()
+    .meta({
+      description:
+        "When a user asked for the binding to be rescheduled afresh (Karmada's WorkloadRebalancer sets it): once later than status.lastScheduledTime, every replica is divided anew, from the first clusterAffinities term, instead of kept where it runs. Users may set it, not later than the server's time.",
+    }),
   clusters: targetClustersSchema.optional().meta({ description: 'The placement: member clusters and the replicas each runs.' }),
 });
 

@@ -12,6 +12,7 @@ import { awaitsRoom, placeableNow } from '../controllers/unschedulable-flush';
 import { SchedulingSnapshot } from '../scheduler/snapshot';
 import { describePolicy, policyRef } from '../policy/policy-match';
 import { policyLookupKeys, policySelectorKeys } from '../policy/selector-index';
+import { randomUids } from '../ports/uids';
 import type { Violation } from './invariants';
 
 export type LostWorkRule = 'template-bound-as-claimed' | 'binding-attempted-within-flush' | 'dead-letter-queue-empty';
@@ -69,7 +70,8 @@ function claimViolations(state: WorkState, options: LostWorkOptions): Violation<
     const existing = bindings.get(key);
     bound.add(key);
     const object = `${template.kind} ${displayName(template.metadata)}`;
-    const desired = desiredBinding(template, existing, { policies: policiesFor(template), priorityClasses: state.priorityClasses, config: options.config, now });
+    // A binding it would make is only compared, never written: any uid does.
+    const desired = desiredBinding(template, existing, { policies: policiesFor(template), priorityClasses: state.priorityClasses, config: options.config, now, newUid: randomUids.next });
     if (!desired) {
       if (existing) violations.push({ rule: 'template-bound-as-claimed', object, message: `no policy claims it, yet ${bindingName(existing)} exists` });
       continue;

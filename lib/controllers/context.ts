@@ -6,6 +6,7 @@ import type { EventLog } from '../ports/event-log';
 import type { MessageQueue } from '../ports/message-queue';
 import type { Metrics } from '../ports/metrics';
 import type { ObjectStore } from '../ports/object-store';
+import type { Uids } from '../ports/uids';
 import type { BindingRequest, ObjectChange, QueuedBinding } from './messages';
 
 export interface Queues {
@@ -24,6 +25,8 @@ export interface ControllerContext {
   readonly batch?: SyncBatch;
   readonly queues: Queues;
   readonly clock: Clock;
+  /** The metadata.uid of each object created (random UUIDs, as kube-apiserver gives them). */
+  readonly uids: Uids;
   readonly events: EventLog;
   readonly metrics: Metrics;
   readonly config: SchedulerConfig;

@@ -15,6 +15,8 @@ export interface ClaimInputs {
   readonly config: Pick<SchedulerConfig, 'gates' | 'preemptibleBelowPriority' | 'nonPreemptibleNamespaces'>;
   /** When a new binding would be created (its creationTimestamp). */
   readonly now: string;
+  /** The metadata.uid a new binding would be created with. */
+  readonly newUid: () => string;
 }
 
 export interface DesiredBinding {
@@ -38,6 +40,7 @@ export function desiredBinding(template: ResourceTemplate, existing: ResourceBin
     labelsMayDeclareNonPreemptible: config.nonPreemptibleNamespaces?.includes(template.metadata.namespace ?? '') ?? true,
     existing,
     now: inputs.now,
+    newUid: inputs.newUid,
   });
   return { decision, built };
 }

@@ -10,6 +10,7 @@ import { bindingUpdateCauses } from '../api/binding-update';
 import type { ResourceBinding } from '../api/resource-binding';
 import { retryOnConflict } from './retry-on-conflict';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
+import type { Uids } from '../ports/uids';
 import { requestScheduling } from './binding-requests';
 import { serverSideApplied, updatedManagedFields } from './server-side-apply';
 import type { ControllerContext } from './context';
@@ -75,7 +76,7 @@ function writable(raw: unknown, options: WriteOptions, existing?: KubeObject): A
   const accepted = decodeFor(raw, options);
   const { object } = accepted;
   if (isBinding(object) && !existing) {
-    forbid(object, [{ field: 'kind', message: 'bindings are created by outrank; patch spec.suspension instead' }]);
+    forbid(object, [{ field: 'kind', message: 'bindings are created by outrank; patch spec.suspension or spec.rescheduleTriggeredAt instead' }]);
   }
   if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
   return accepted;
@@ -168,13 +169,14 @@ export class ObjectService {
     });
   }
 
-  private async write({ object, warnings }: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
+  private async write({ object: decoded, warnings }: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
+    const object = withKeptUid(decoded, existing);
     // Every write over a binding, by any path (patch, server-side apply, the status), is held to one rule.
     if (existing && isBinding(existing)) {
-      const causes = bindingUpdateCauses(object as ResourceBinding, existing);
+      const causes = bindingUpdateCauses(object as ResourceBinding, existing, this.now());
       if (causes.length > 0) forbid(object, causes);
     }
-    const next = this.withManagedFields(stamped(object, existing, this.now()), existing, options, managedFields);
+    const next = this.withManagedFields(stamped(object, existing, this.now(), this.context.uids), existing, options, managedFields);
     // As in Kubernetes, writing what is already stored changes nothing: same version. A binding is
     // requested again all the same: this may be a client retrying a patch whose request was lost to a
     // failure after the write took effect, and binding-enqueue is idempotent.
@@ -242,12 +244,33 @@ function patchedVersion(patch: unknown): unknown {
   return typeof metadata === 'object' && metadata !== null ? (metadata as { resourceVersion?: unknown }).resourceVersion : undefined;
 }
 
-/** The object as it is to be written over `existing`: its creation time and generation set, no resourceVersion. */
-function stamped(object: KubeObject, existing: KubeObject | undefined, now: string): KubeObject {
+/**
+ * A write over a stored object keeps its metadata.uid, as kube-apiserver does: taken as stored when the
+ * write names none, refused as an immutable field when it names another.
+ */
+function withKeptUid(object: KubeObject, existing: KubeObject | undefined): KubeObject {
+  const kept = existing?.metadata.uid;
+  const named = object.metadata.uid;
+  if (kept === undefined || named === kept) return object;
+  if (named !== undefined) forbid(object, [{ field: 'metadata.uid', message: `is immutable: the object's uid is ${kept}` }]);
+  return { ...object, metadata: { ...object.metadata, uid: kept } } as KubeObject;
+}
+
+/**
+ * The object as it is to be written over `existing`: its creation time, generation and uid set, no
+ * resourceVersion. A new object gets a new uid, whatever the client sent, as kube-apiserver gives one;
+ * an object stored without one gets one at its next write.
+ */
+function stamped(object: KubeObject, existing: KubeObject | undefined, now: string, uids: Uids): KubeObject {
   const metadata = withoutResourceVersion(object.metadata);
   return {
     ...object,
-    metadata: { ...metadata, creationTimestamp: existing?.metadata.creationTimestamp ?? now, generation: nextGeneration(object, existing) },
+    metadata: {
+      ...metadata,
+      uid: existing?.metadata.uid ?? uids.next(),
+      creationTimestamp: existing?.metadata.creationTimestamp ?? now,
+      generation: nextGeneration(object, existing),
+    },
   } as KubeObject;
 }
 

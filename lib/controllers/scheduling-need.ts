@@ -7,6 +7,7 @@ import {
 } from '../api/resource-binding';
 import { isClusterReady, type Cluster } from '../api/cluster';
 import type { SchedulerConfig } from '../config';
+import { rescheduleRequired } from '../scheduler/assignment-mode';
 import { isLostTarget } from '../scheduler/lost-target';
 import { hasNothingToPlace } from '../scheduler/replica-strategy';
 import type { Metrics } from '../ports/metrics';
@@ -24,10 +25,12 @@ export type SchedulingNeed =
       /**
        * NotPlaced: it has no placement yet (new, or waiting for room). SpecChanged: it is placed, but its
        * spec changed since the scheduler placed it. ClusterNotReady: a cluster it is placed on is gone or
-       * not ready (failover). ConditionStale: the placement is current again but the Scheduled condition
-       * still tells of a failed attempt.
+       * not ready (failover). RescheduleTriggered: a user asked for a fresh division
+       * (spec.rescheduleTriggeredAt later than status.lastScheduledTime, as Karmada's scheduler reschedules
+       * it). ConditionStale: the placement is current again but the Scheduled condition still tells of a
+       * failed attempt.
        */
-      readonly reason: 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | 'ConditionStale';
+      readonly reason: 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | 'RescheduleTriggered' | 'ConditionStale';
     };
 
 export type SchedulingNeedReason = SchedulingNeed['reason'];
@@ -84,6 +87,7 @@ export function schedulingNeed(binding: ResourceBinding, clusterOf: ClusterLooku
   if (isSuspended(binding)) return { needed: false, reason: 'Suspended' };
   const placement = placementNeed(binding, clusterOf);
   if (placement) return { needed: true, reason: placement };
+  if (rescheduleRequired(binding)) return { needed: true, reason: 'RescheduleTriggered' };
   if (isPlaced(binding) && findCondition(binding, CONDITION_SCHEDULED)?.status === 'False') return { needed: true, reason: 'ConditionStale' };
   return { needed: false, reason: 'PlacementCurrent' };
 }

@@ -160,6 +160,7 @@ export class TemplateClaims {
       priorityClasses: [...this.context.informers.priorityClasses().values()],
       config: this.context.config,
       now: timestampOf(this.context.clock),
+      newUid: () => this.context.uids.next(),
     };
   }
 

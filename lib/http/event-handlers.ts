@@ -17,8 +17,8 @@ const EVENT_FIELDS: FieldGetters<KubeEvent> = {
   'involvedObject.kind': (e) => e.involvedObject.kind,
   'involvedObject.name': (e) => e.involvedObject.name,
   'involvedObject.namespace': (e) => e.involvedObject.namespace ?? '',
-  // Outrank does not record uids; kubectl describe sends one for objects that carry it, and matching
-  // it against nothing would hide every event.
+  // Outrank's events do not record the uid of the object they are about; kubectl describe sends the
+  // object's, and matching it against nothing would hide every event.
   'involvedObject.uid': () => undefined,
   reason: (e) => e.reason,
   type: (e) => e.type,

@@ -1,17 +1,23 @@
 import type { KubeEvent } from '../api/event';
 import { timestampOf, type Clock } from '../ports/clock';
 import { EventPositionError, isSelected, kubeEvent, type EventLog, type EventPage, type EventRecord, type EventSelection } from '../ports/event-log';
+import type { Uids } from '../ports/uids';
+import { SequentialUids } from './sequential-uids';
 
 /** Keeps events in memory in the order they were recorded, folding repeats into a count as Kubernetes does. */
 export class MemoryEventLog implements EventLog {
   private readonly events: KubeEvent[] = [];
   private readonly listeners: Array<(event: KubeEvent) => void> = [];
 
-  constructor(private readonly clock: Clock) {}
+  /** Events' uids come from a sequence of their own, so that recording one more changes no object's uid. */
+  constructor(
+    private readonly clock: Clock,
+    private readonly uids: Uids = new SequentialUids('events'),
+  ) {}
 
   async record(event: EventRecord): Promise<void> {
     const time = timestampOf(this.clock);
-    const recorded = kubeEvent(event, `${event.object.name}.${(this.events.length + 1).toString(16).padStart(8, '0')}`, time);
+    const recorded = kubeEvent(event, `${event.object.name}.${(this.events.length + 1).toString(16).padStart(8, '0')}`, time, this.uids.next());
     this.events.push(recorded);
     for (const listener of this.listeners) listener(recorded);
   }

@@ -26,6 +26,8 @@ export interface BindingInputs {
   readonly existing: ResourceBinding | undefined;
   /** When a new binding is created (its creationTimestamp). */
   readonly now: string;
+  /** The metadata.uid of a new binding; a binding already stored keeps its own. */
+  readonly newUid: () => string;
 }
 
 export interface BuiltBinding {
@@ -62,7 +64,8 @@ function perReplicaRequest(template: ResourceTemplate): Record<string, string> {
 }
 
 /**
- * The binding a policy makes of a template (named `<template>-<kind>`). Binding priority and
+ * The binding a policy makes of a template (named `<template>-<kind>`), which refers to it by its uid
+ * too (spec.resource.uid, as Karmada's detector writes it). Binding priority and
  * preemption (000), "About priority classes": the priority and preemption policy are resolved when the
  * binding is made and again only when its own template or policy changes; a PriorityClass deleted or
  * created again with another value does not touch a binding whose template and policy are as they were,
@@ -132,6 +135,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
       kind: template.kind,
       ...(template.metadata.namespace ? { namespace: template.metadata.namespace } : {}),
       name: template.metadata.name,
+      ...(template.metadata.uid ? { uid: template.metadata.uid } : {}),
     },
     replicas: templateReplicas(template),
     ...(Object.keys(request).length > 0 ? { replicaRequirements: { resourceRequest: request } } : {}),
@@ -139,6 +143,8 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
     schedulePriority: { priority: priority.priority, preemptionPolicy: priority.preemptionPolicy },
     preemptibility: preemptibility.preemptibility,
     ...suspension,
+    // A user's request for a fresh division, kept until the scheduler has made it (assignment-mode.ts).
+    ...(existing?.spec.rescheduleTriggeredAt ? { rescheduleTriggeredAt: existing.spec.rescheduleTriggeredAt } : {}),
     ...(existing?.spec.clusters ? { clusters: existing.spec.clusters } : {}),
   };
 
@@ -152,6 +158,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
       ...(namespaced ? { namespace: template.metadata.namespace } : {}),
       labels: policyLabels(policy),
       annotations: { ...existing?.metadata.annotations, [PRIORITY_RESOLVED_FROM_ANNOTATION]: source },
+      uid: existing?.metadata.uid ?? inputs.newUid(),
       creationTimestamp: existing?.metadata.creationTimestamp ?? inputs.now,
       generation: (existing?.metadata.generation ?? 0) + (changed ? 1 : 0),
       ...(existing?.metadata.resourceVersion ? { resourceVersion: existing.metadata.resourceVersion } : {}),

@@ -58,14 +58,15 @@ export function isSelected(event: KubeEvent, selection: EventSelection | undefin
   );
 }
 
-/** The stored form of an event, the same for every adapter, as kubectl describe reads it. */
-export function kubeEvent(event: EventRecord, name: string, time: string): KubeEvent {
+/** The stored form of an event, the same for every adapter, as kubectl describe reads it; `uid` is its metadata.uid. */
+export function kubeEvent(event: EventRecord, name: string, time: string, uid: string): KubeEvent {
   return {
     apiVersion: 'v1',
     kind: 'Event',
     metadata: {
       name,
       namespace: event.object.namespace || 'default',
+      uid,
       ...(event.annotations ? { annotations: { ...event.annotations } } : {}),
     },
     involvedObject: event.object,

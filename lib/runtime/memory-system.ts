@@ -13,6 +13,7 @@ import { MemoryMessageQueue } from '../memory/memory-message-queue';
 import { MemoryMetrics } from '../memory/memory-metrics';
 import { streamChangesTo } from '../memory/memory-change-stream';
 import { MemoryObjectStore } from '../memory/memory-store';
+import { SequentialUids } from '../memory/sequential-uids';
 import { backoffMs } from '../controllers/scheduling-need';
 import type { MessageQueue } from '../ports/message-queue';
 import type { ObjectStore } from '../ports/object-store';
@@ -36,6 +37,8 @@ function queueWithDeadLetters<T>(name: string, clock: ManualClock): MemoryMessag
  */
 export class MemorySystem {
   readonly clock = new ManualClock();
+  /** A fixed sequence, so that a simulation decides the same on every run. */
+  readonly uids = new SequentialUids();
   readonly store = new MemoryObjectStore();
   readonly events = new MemoryEventLog(this.clock);
   readonly metrics = new MemoryMetrics();
@@ -65,6 +68,7 @@ export class MemorySystem {
       store: this.store,
       informers: new Informers(this.store, this.clock),
       clock: this.clock,
+      uids: this.uids,
       events: this.events,
       metrics: this.metrics,
       config,

@@ -1,12 +1,12 @@
 import type { Placement, StaticClusterWeight } from '../api/propagation-policy';
 import type { Cluster } from '../api/cluster';
-import type { ResourceBinding } from '../api/resource-binding';
+import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
 import { matchesClusterAffinity } from './cluster-filter';
-import { divideAggregated } from './divide/aggregated';
 import type { ClusterCapacity, Division } from './divide/division';
 import { divideDuplicated } from './divide/duplicated';
-import { divideByAvailableReplicas } from './divide/dynamic-weight';
+import { assignDynamically } from './divide/dynamic-assignment';
 import { divideByStaticWeight } from './divide/static-weight';
+import type { TieOrder } from './divide/tie-order';
 
 /**
  * How a placement spreads replicas (Karmada's replicaScheduling): with no replicaScheduling the
@@ -46,30 +46,52 @@ export function staticWeightOf(weights: readonly StaticClusterWeight[], cluster:
   return weight;
 }
 
+/** The dynamic strategies (available replicas, Aggregated): those that keep replicas in place when dividing again (DivisionBasis). */
+export function isDynamic(strategy: ReplicaStrategy): strategy is { readonly type: 'available-replicas' | 'aggregated' } {
+  return strategy.type === 'available-replicas' || strategy.type === 'aggregated';
+}
+
+/**
+ * What a division starts from: the replicas it keeps where they are, and how Webster breaks ties (tie-order.ts).
+ * Only the dynamic strategies keep replicas (Karmada's Steady mode, dynamic-assignment.ts); static weights and
+ * Duplicated place every replica afresh, as Karmada's assignByStaticWeightStrategy and assignByDuplicatedStrategy do.
+ */
+export interface DivisionBasis {
+  /** Karmada's scheduledClusters; `capacities` are then the room for more replicas beside them. Empty: a fresh division. */
+  readonly kept: readonly TargetCluster[];
+  readonly ties: TieOrder;
+}
+
 export function divide(
   strategy: ReplicaStrategy,
   replicas: number,
   capacities: readonly ClusterCapacity[],
   clustersByName: ReadonlyMap<string, Cluster>,
+  basis: DivisionBasis,
 ): Division {
   switch (strategy.type) {
     case 'duplicated':
       return divideDuplicated(replicas, capacities);
     case 'static-weight':
-      return divideByStaticWeight(replicas, capacities, (name) => {
-        const cluster = clustersByName.get(name);
-        return cluster ? staticWeightOf(strategy.weights, cluster) : 0;
-      });
+      return divideByStaticWeight(
+        replicas,
+        capacities,
+        (name) => {
+          const cluster = clustersByName.get(name);
+          return cluster ? staticWeightOf(strategy.weights, cluster) : 0;
+        },
+        basis.ties,
+      );
     case 'available-replicas':
-      return divideByAvailableReplicas(replicas, capacities);
     case 'aggregated':
-      return divideAggregated(replicas, capacities);
+      return assignDynamically(strategy.type, replicas, capacities, basis.kept, basis.ties);
   }
 }
 
 /**
  * What the binding needs for a placement to exist. Duplicated and static weights fix each cluster's
- * share up front (independent of room); the dynamic strategies only need enough room in total.
+ * share up front (independent of room); the dynamic strategies only need enough room in total for the
+ * replicas they add to those kept.
  */
 export type Requirement =
   | { readonly type: 'per-cluster'; readonly need: ReadonlyMap<string, number> }
@@ -80,10 +102,14 @@ export function requirementOf(
   replicas: number,
   clusterNames: readonly string[],
   clustersByName: ReadonlyMap<string, Cluster>,
+  basis: DivisionBasis,
 ): Requirement {
-  if (strategy.type === 'available-replicas' || strategy.type === 'aggregated') return { type: 'pooled', replicas };
+  if (isDynamic(strategy)) {
+    const kept = basis.kept.reduce((sum, target) => sum + target.replicas, 0);
+    return { type: 'pooled', replicas: Math.max(0, replicas - kept) };
+  }
   const unlimited = clusterNames.map((name) => ({ name, availableReplicas: Number.MAX_SAFE_INTEGER }));
-  const division = divide(strategy, replicas, unlimited, clustersByName);
+  const division = divide(strategy, replicas, unlimited, clustersByName, basis);
   const need = new Map<string, number>();
   if (division.ok) for (const target of division.targets) need.set(target.name, target.replicas);
   return { type: 'per-cluster', need };

@@ -2,7 +2,10 @@ import type { Cluster } from '../api/cluster';
 import type { ClusterAffinity, Placement } from '../api/propagation-policy';
 import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
 import { accumulate, add, availableReplicas, subtract, type ResourceList } from '../resources';
+import { assignmentOn, type Assignment } from './assignment-basis';
+import { assignmentModeOf } from './assignment-mode';
 import { describeFilterFailures, type FilterFailure } from './cluster-filter';
+import { tieOrderOf } from './divide/tie-order';
 import { planPreemption } from './preemption/plan-preemption';
 import { divide, replicaStrategy, requirementOf, type ReplicaStrategy } from './replica-strategy';
 import { bindingState, type BindingState, type ClusterState, type SchedulingSnapshot } from './snapshot';
@@ -63,36 +66,47 @@ function filterTerm(term: AffinityTerm, snapshot: SchedulingSnapshot, placement:
 
 function divideOn(
   view: TermView,
+  assignment: Assignment,
   strategy: ReplicaStrategy,
   state: BindingState,
   replicas: number,
-  snapshot: SchedulingSnapshot,
   freed: ReadonlyMap<string, ResourceList> = new Map(),
   reserved: ReadonlyMap<string, ResourceList> = new Map(),
 ) {
   const capacities = view.feasible.map((cluster) => {
-    let room = snapshot.free(cluster, state);
+    let room = assignment.room(cluster);
     const extra = freed.get(cluster.name);
     const promised = reserved.get(cluster.name);
     if (extra) room = add(room, extra);
     if (promised) room = subtract(room, promised);
     return { name: cluster.name, availableReplicas: availableReplicas(room, state.request) };
   });
-  return divide(strategy, replicas, capacities, view.byName());
+  return divide(strategy, replicas, capacities, view.byName(), assignment.basis);
 }
 
 /**
  * Places one binding (filter → select → assign replicas), preempting only when no term can place it
- * without: a placement that needs no preemption in any term beats preemption in an earlier one.
+ * without: a placement that needs no preemption in any term beats preemption in an earlier one. A
+ * binding already placed is divided again in Karmada's Steady mode (assignment-basis.ts): its replicas
+ * stay where they run and only the added ones need room (and may preempt); in Fresh mode (a reschedule
+ * triggered by spec.rescheduleTriggeredAt) every replica is divided anew, from the first term.
  */
 export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSnapshot, options: ScheduleOptions): ScheduleDecision {
   const state = bindingState(binding);
   const placement = binding.spec.placement;
   const replicas = binding.spec.replicas ?? 0;
   const strategy = replicaStrategy(placement);
-  const views = affinityTerms(placement, binding.status?.schedulerObservedAffinityName).map((term) =>
-    filterTerm(term, snapshot, placement),
-  );
+  const mode = assignmentModeOf(binding);
+  const ties = tieOrderOf(binding.spec.resource.uid);
+  // Karmada's scheduleResourceBindingWithClusterAffinities: a triggered reschedule starts again from the first term.
+  const observed = mode === 'Fresh' ? undefined : binding.status?.schedulerObservedAffinityName;
+  const views = affinityTerms(placement, observed).map((term) => filterTerm(term, snapshot, placement));
+  const assignments = new Map<TermView, Assignment>();
+  const assignmentFor = (view: TermView) => {
+    let assignment = assignments.get(view);
+    if (!assignment) assignments.set(view, (assignment = assignmentOn(view.feasible, state, strategy, mode, snapshot, ties)));
+    return assignment;
+  };
 
   const reasons: string[] = [];
   for (const view of views) {
@@ -101,7 +115,7 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
       reasons.push(`${label}${describeFilterFailures(snapshot.clusters.size, view.failures)}`);
       continue;
     }
-    const division = divideOn(view, strategy, state, replicas, snapshot, undefined, options.reserved);
+    const division = divideOn(view, assignmentFor(view), strategy, state, replicas, undefined, options.reserved);
     if (division.ok) {
       return { result: 'scheduled', targets: division.targets, affinityName: view.term.name, victims: [], exactVictims: true };
     }
@@ -113,10 +127,12 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
   if (mayPreempt) {
     for (const view of views) {
       if (view.feasible.length === 0) continue;
-      const requirement = requirementOf(strategy, replicas, view.feasible.map((c) => c.name), view.byName());
-      const plan = planPreemption(state, view.feasible, requirement, snapshot, options.victimSearchBudget);
+      const assignment = assignmentFor(view);
+      const requirement = requirementOf(strategy, replicas, view.feasible.map((c) => c.name), view.byName(), assignment.basis);
+      // The kept replicas are never moved to make room: only the room beside them counts.
+      const plan = planPreemption(state, view.feasible, requirement, snapshot, options.victimSearchBudget, assignment.room);
       if (!plan) continue;
-      const division = divideOn(view, strategy, state, replicas, snapshot, freedBy(plan.victims));
+      const division = divideOn(view, assignment, strategy, state, replicas, freedBy(plan.victims));
       if (!division.ok) continue;
       return {
         result: 'scheduled',

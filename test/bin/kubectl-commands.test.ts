@@ -188,7 +188,7 @@ spec:
 
     const labelled = await kubectl(['label', 'rb', 'queued-a-deployment', 'kai.scheduler/preemptibility=non-preemptible']);
     expect(labelled.code).toBe(1);
-    expect(labelled.stderr).toContain('metadata.labels[kai.scheduler/preemptibility]: is written by outrank: of a binding only spec.suspension may be changed');
+    expect(labelled.stderr).toContain('metadata.labels[kai.scheduler/preemptibility]: is written by outrank: of a binding only spec.suspension and spec.rescheduleTriggeredAt may be changed');
     const annotated = await kubectl(['annotate', 'rb', 'queued-a-deployment', 'note=x']);
     expect(annotated.code).toBe(1);
     expect(annotated.stderr).toContain('metadata.annotations[note]');

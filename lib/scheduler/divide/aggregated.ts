@@ -7,21 +7,31 @@
  * spread proportionally within the prefix rather than filling the roomiest cluster first. When even all clusters
  * together lack room, the prefix is every cluster and the dynamic-weight division reports the shortfall.
  *
+ * When scaling up, the clusters the binding already runs on (`prior`) come first, each group in that order, so the
+ * added replicas go to clusters already in use before new ones (assignment.go, resortAvailableClusters).
+ *
  * Karmada's sort is unstable on equal availability; we break ties by name so the prefix does not depend on input
- * order. (Karmada also moves previously scheduled clusters to the front when scaling up; a division here has no
- * previous result.)
+ * order.
  */
 import { assertDivisionInput, byName, type ClusterCapacity, type Division } from './division';
 import { divideByAvailableReplicas } from './dynamic-weight';
+import type { TieOrder } from './tie-order';
 
-export function divideAggregated(replicas: number, clusters: readonly ClusterCapacity[]): Division {
+export function divideAggregated(
+  replicas: number,
+  clusters: readonly ClusterCapacity[],
+  ties: TieOrder = 'name-ascending',
+  prior: ReadonlySet<string> = new Set(),
+): Division {
   assertDivisionInput(replicas, clusters);
-  return divideByAvailableReplicas(replicas, fewestClustersHolding(replicas, clusters));
+  return divideByAvailableReplicas(replicas, fewestClustersHolding(replicas, clusters, prior), ties);
 }
 
-/** The shortest run of the roomiest clusters whose availability adds up to `replicas` (empty for 0 replicas). */
-function fewestClustersHolding(replicas: number, clusters: readonly ClusterCapacity[]): ClusterCapacity[] {
-  const roomiestFirst = [...clusters].sort((a, b) => b.availableReplicas - a.availableReplicas || byName(a, b));
+/** The shortest run of the clusters, prior ones first and each group roomiest first, whose availability adds up to `replicas` (empty for 0 replicas). */
+function fewestClustersHolding(replicas: number, clusters: readonly ClusterCapacity[], prior: ReadonlySet<string>): ClusterCapacity[] {
+  const roomiestFirst = [...clusters].sort(
+    (a, b) => Number(prior.has(b.name)) - Number(prior.has(a.name)) || b.availableReplicas - a.availableReplicas || byName(a, b),
+  );
   const chosen: ClusterCapacity[] = [];
   let room = 0;
   for (const cluster of roomiestFirst) {

@@ -8,9 +8,10 @@
  * cluster's first v seats have priority above 1/2, so it would come after more than that sum of seats.
  */
 import { assertDivisionInput, sumOf, type ClusterCapacity, type Division } from './division';
+import type { TieOrder } from './tie-order';
 import { websterApportion } from './webster';
 
-export function divideByAvailableReplicas(replicas: number, clusters: readonly ClusterCapacity[]): Division {
+export function divideByAvailableReplicas(replicas: number, clusters: readonly ClusterCapacity[], ties: TieOrder = 'name-ascending'): Division {
   assertDivisionInput(replicas, clusters);
   const available = sumOf(clusters.map((cluster) => cluster.availableReplicas));
   if (available < replicas) {
@@ -21,5 +22,5 @@ export function divideByAvailableReplicas(replicas: number, clusters: readonly C
     };
   }
   const weights = clusters.map((cluster) => ({ name: cluster.name, weight: cluster.availableReplicas }));
-  return { ok: true, targets: websterApportion(replicas, weights) };
+  return { ok: true, targets: websterApportion(replicas, weights, ties) };
 }

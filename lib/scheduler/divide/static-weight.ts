@@ -8,19 +8,21 @@
  * cannot hold its share.
  */
 import { assertDivisionInput, assertWeight, sumOf, type ClusterCapacity, type Division } from './division';
+import type { TieOrder } from './tie-order';
 import { websterApportion, type ApportionWeight } from './webster';
 
 export function divideByStaticWeight(
   replicas: number,
   clusters: readonly ClusterCapacity[],
   weightOf: (clusterName: string) => number,
+  ties: TieOrder = 'name-ascending',
 ): Division {
   assertDivisionInput(replicas, clusters);
   if (replicas > 0 && clusters.length === 0) {
     return { ok: false, reason: 'no candidate clusters', shortfall: replicas };
   }
 
-  const targets = websterApportion(replicas, staticWeights(clusters, weightOf));
+  const targets = websterApportion(replicas, staticWeights(clusters, weightOf), ties);
   const available = new Map(clusters.map((cluster) => [cluster.name, cluster.availableReplicas]));
   const overfull = targets
     .map((target) => ({ ...target, available: available.get(target.name) ?? 0 }))

@@ -5,8 +5,8 @@
  * Karmada hands out seats one at a time from a heap: the next seat goes to the party with the largest
  * votes / (2·seats + 1); on equal priority the party holding FEWER seats wins (deliberately favouring the smaller
  * cluster, for HA), and on equal seats the lexicographically smaller name wins. With equal priority and equal seats
- * the votes are equal too, so weight itself never breaks a tie. (Karmada's scheduler can flip the name order to
- * descending from a hash of the resource UID; we have no UID and use the ascending order Karmada uses without one.)
+ * the votes are equal too, so weight itself never breaks a tie. Karmada's scheduler flips that name order to
+ * descending for some workloads, by a hash of their UID (tie-order.ts); the caller says which order applies.
  *
  * Seat-by-seat is O(total · log n). Because each party's successive "slots" (its k-th potential seat, priority
  * votes / (2k + 1)) strictly decrease in that order, the heap simply merges the parties' slot sequences, so the
@@ -17,6 +17,7 @@
  * two distinct quotients of huge weights).
  */
 import { assertCount, assertUniqueNames, assertWeight, byName, type TargetCluster } from './division';
+import type { TieOrder } from './tie-order';
 
 export interface ApportionWeight {
   readonly name: string;
@@ -37,8 +38,9 @@ interface Slot extends Party {
  * Returns each party with a positive weight and at least one seat, sorted by name. The seats sum to `total`
  * whenever some weight is positive; with none, nothing can be apportioned and the result is empty.
  * Weights must be safe integers (Karmada's weights are int64); zero and negative weights get nothing.
+ * `ties` orders parties of equal priority and equal seats (ascending, as Karmada without a UID, by default).
  */
-export function websterApportion(total: number, weights: readonly ApportionWeight[]): TargetCluster[] {
+export function websterApportion(total: number, weights: readonly ApportionWeight[], ties: TieOrder = 'name-ascending'): TargetCluster[] {
   assertCount('total', total);
   assertUniqueNames(weights);
   for (const { name, weight } of weights) assertWeight(name, weight);
@@ -60,7 +62,7 @@ export function websterApportion(total: number, weights: readonly ApportionWeigh
     for (let held = sure[i]!; held < reach[i]!; held++) undecided.push({ name, votes, seats: held });
   });
   const open = total - sure.reduce((sum, count) => sum + count, 0);
-  for (const slot of undecided.sort(slotOrder).slice(0, open)) {
+  for (const slot of undecided.sort(slotOrder(ties)).slice(0, open)) {
     seats.set(slot.name, slot.seats + 1);
   }
 
@@ -80,12 +82,15 @@ function slotsAbove(votes: bigint, voteSum: bigint, m: bigint): number {
   return Number(ceilQ / 2n);
 }
 
-/** Karmada's seat order: higher priority first, then fewer seats already held, then name ascending. */
-function slotOrder(a: Slot, b: Slot): number {
-  // 2·seats + 1 in bigint: seats may approach 2^53, where doubling as a number would round.
-  const left = a.votes * (2n * BigInt(b.seats) + 1n);
-  const right = b.votes * (2n * BigInt(a.seats) + 1n);
-  if (left !== right) return left > right ? -1 : 1;
-  if (a.seats !== b.seats) return a.seats - b.seats;
-  return byName(a, b);
+/** Karmada's seat order: higher priority first, then fewer seats already held, then name in the tie order. */
+function slotOrder(ties: TieOrder): (a: Slot, b: Slot) => number {
+  const direction = ties === 'name-ascending' ? 1 : -1;
+  return (a, b) => {
+    // 2·seats + 1 in bigint: seats may approach 2^53, where doubling as a number would round.
+    const left = a.votes * (2n * BigInt(b.seats) + 1n);
+    const right = b.votes * (2n * BigInt(a.seats) + 1n);
+    if (left !== right) return left > right ? -1 : 1;
+    if (a.seats !== b.seats) return a.seats - b.seats;
+    return direction * byName(a, b);
+  };
 }

@@ -1,4 +1,4 @@
-import { amountOf } from '../../resources';
+import { amountOf, type ResourceList } from '../../resources';
 import type { CandidatePlacements } from './preemption-candidates';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
@@ -57,6 +57,8 @@ export class PlacementOracle implements FeasibilityOracle {
     private readonly placements: CandidatePlacements,
     snapshot: SchedulingSnapshot,
     private readonly requirement: Requirement,
+    /** The room on a cluster before any eviction (see planPreemption). */
+    roomOn: (cluster: ClusterState) => ResourceList = (cluster) => snapshot.free(cluster, preemptor),
   ) {
     const resources = Object.keys(preemptor.request).filter((resource) => preemptor.request[resource]! > 0);
     this.amounts = resources.map((resource) => preemptor.request[resource]!);
@@ -65,7 +67,7 @@ export class PlacementOracle implements FeasibilityOracle {
     this.shares = new Float64Array(clusters.length);
     this.needed = new Float64Array(clusters.length * slots);
     clusters.forEach((cluster, index) => {
-      const free = snapshot.free(cluster, preemptor);
+      const free = roomOn(cluster);
       this.shares[index] = requirement.type === 'per-cluster' ? (requirement.need.get(cluster.name) ?? -Infinity) : -Infinity;
       for (let slot = 0; slot < slots; slot++) {
         this.room[index * slots + slot] = amountOf(free, resources[slot]!);

@@ -26,6 +26,7 @@
  */
 import { PlacementOracle } from './placement-oracle';
 import { candidatePlacements } from './preemption-candidates';
+import type { ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
 import { selectVictims } from './victim-search';
@@ -49,7 +50,9 @@ export function isVictimCandidate(candidate: BindingState, preemptor: BindingSta
 /**
  * Finds the fewest victims on the given clusters whose eviction lets the preemptor meet its
  * requirement (ties: lower highest priority, then lower priority sum), or null when even evicting
- * every candidate would not be enough, in which case nobody is preempted.
+ * every candidate would not be enough, in which case nobody is preempted. `room` is the room the
+ * requirement has on a cluster before any eviction: by default the free room with the preemptor's own
+ * placement counted as free; less when replicas it keeps stay where they are (assignment-basis.ts).
  */
 export function planPreemption(
   preemptor: BindingState,
@@ -57,13 +60,14 @@ export function planPreemption(
   requirement: Requirement,
   snapshot: SchedulingSnapshot,
   searchBudget: number,
+  room: (cluster: ClusterState) => ResourceList = (cluster) => snapshot.free(cluster, preemptor),
 ): PreemptionPlan | null {
   const relevant = [
     ...new Map(clusters.filter((c) => requirement.type === 'pooled' || requirement.need.has(c.name)).map((c) => [c.name, c])).values(),
   ];
   const placements = candidatePlacements(relevant, snapshot, preemptor);
   const { candidates } = placements;
-  const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement);
+  const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement, room);
   const selection = selectVictims(
     candidates,
     oracle,

@@ -78,6 +78,16 @@ describe('does this binding need scheduling, and why (binding priority and preem
       { needed: false, reason: 'PlacementCurrent' },
     ],
     [
+      "placed, and a fresh division asked for since its last schedule (spec.rescheduleTriggeredAt, Karmada's scheduler.go, doScheduleBinding)",
+      withStatus(binding('rebalanced', { clusters: { m1: 1 }, rescheduleTriggeredAt: new Date(NOW).toISOString() }), { schedulerObservedGeneration: 1, lastScheduledTime: PLACED_AT, conditions: [scheduled('True', 'Success')] }),
+      { needed: true, reason: 'RescheduleTriggered' },
+    ],
+    [
+      'placed after the fresh division asked for',
+      withStatus(binding('rebalanced', { clusters: { m1: 1 }, rescheduleTriggeredAt: PLACED_AT }), { schedulerObservedGeneration: 1, lastScheduledTime: new Date(NOW).toISOString(), conditions: [scheduled('True', 'Success')] }),
+      { needed: false, reason: 'PlacementCurrent' },
+    ],
+    [
       'placed on ready clusters, but the condition tells of a failed attempt',
       withStatus(binding('stale', { clusters: { m1: 1 } }), { schedulerObservedGeneration: 1, conditions: [scheduled('False', 'SchedulerError')] }),
       { needed: true, reason: 'ConditionStale' },

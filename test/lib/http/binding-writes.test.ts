@@ -11,7 +11,7 @@ const STRATEGIC = 'application/strategic-merge-patch+json';
 const APPLY = 'application/apply-patch+yaml';
 const PREEMPTIBILITY = 'kai.scheduler/preemptibility';
 /** The rule every refusal names. */
-const RULE = 'only spec.suspension may be changed';
+const RULE = 'only spec.suspension and spec.rescheduleTriggeredAt may be changed';
 
 /** As examples/003-scheduling-suspension.yaml, in a tenant's namespace: report-job waits, suspended. */
 async function suspendedReport(): Promise<Api> {
@@ -75,7 +75,7 @@ const REFUSALS: readonly Refusal[] = [
   { name: 'the status, by JSON patch', request: { body: [{ op: 'add', path: '/status/schedulerObservedGeneration', value: 9 }], contentType: JSON_PATCH }, field: 'status' },
 ];
 
-describe('the write rule of bindings (scheduling suspension (003)): only spec.suspension may be changed, by any caller', () => {
+describe('the write rule of bindings (scheduling suspension (003)): only spec.suspension and spec.rescheduleTriggeredAt may be changed, by any caller', () => {
   it.each(REFUSALS.flatMap((refusal) => [ADMIN, TEAM_A].map((identity) => ({ ...refusal, identity, caller: identity === ADMIN ? 'an admin' : 'the tenant' }))))(
     '$caller writing $name: 422 Invalid naming $field, nothing written',
     async ({ request, field, identity }) => {
@@ -140,5 +140,69 @@ describe('the write rule of bindings (scheduling suspension (003)): only spec.su
     const reply = await api.send('PATCH', REPORT, { body: { metadata: { resourceVersion: read.metadata.resourceVersion }, spec: { suspension: { scheduling: false } } }, contentType: MERGE, identity: TEAM_A });
     expect(reply.statusCode).toBe(409);
     expect(await api.snapshot()).toEqual(before);
+  });
+});
+
+describe("spec.rescheduleTriggeredAt: users ask for a fresh division, as Karmada's WorkloadRebalancer does", () => {
+  /** report-job placed on member1, as examples/003 ends once resumed. */
+  async function placedReport(): Promise<Api> {
+    const api = new Api(TENANCY);
+    await api.seed(cluster(), propagationPolicy('all', 'team-a'), job('report', 'team-a'));
+    return api;
+  }
+  const at = (api: Api, offsetMs: number) => new Date(api.system.clock.now() + offsetMs).toISOString();
+
+  it.each([
+    ['kubectl patch --type merge', MERGE],
+    ['kubectl patch (a strategic merge patch)', STRATEGIC],
+  ])('set with %s to the server time: accepted, and the binding is scheduled again, after it', async (_, contentType) => {
+    const api = await placedReport();
+    const placedAt = (await stored(api)).status.lastScheduledTime;
+    api.system.clock.advance(60_000);
+    const reply = await api.send('PATCH', REPORT, { body: { spec: { rescheduleTriggeredAt: at(api, 0) } }, contentType, identity: TEAM_A });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body.spec.rescheduleTriggeredAt).toBe(at(api, 0));
+    await api.system.runUntilIdle();
+    const after = await stored(api);
+    expect(after.status.lastScheduledTime).not.toBe(placedAt);
+    expect(Date.parse(after.status.lastScheduledTime)).toBeGreaterThanOrEqual(Date.parse(after.spec.rescheduleTriggeredAt));
+    expect(after.spec.clusters).toEqual([{ name: 'member1', replicas: 1 }]);
+  });
+
+  it('by server-side apply of that field alone', async () => {
+    const api = await placedReport();
+    const body = { apiVersion: 'work.karmada.io/v1alpha2', kind: 'ResourceBinding', metadata: { name: 'report-job', namespace: 'team-a' }, spec: { rescheduleTriggeredAt: at(api, -1_000) } };
+    const reply = await api.send('PATCH', REPORT, { body, contentType: APPLY, identity: TEAM_A });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body.spec.rescheduleTriggeredAt).toBe(at(api, -1_000));
+  });
+
+  it.each([
+    ['later than the server time', (api: Api) => at(api, 1_000), "must not be later than the server's time"],
+    ['not an RFC 3339 time', () => 'tomorrow', 'must be an RFC 3339 time'],
+  ])('%s: 422 naming spec.rescheduleTriggeredAt, nothing written', async (_, value, message) => {
+    const api = await placedReport();
+    const before = await api.snapshot();
+    const reply = await api.send('PATCH', REPORT, { body: { spec: { rescheduleTriggeredAt: value(api) } }, contentType: MERGE, identity: TEAM_A });
+    expect(reply.statusCode).toBe(422);
+    expect(reply.body.details.causes).toContainEqual(expect.objectContaining({ field: 'spec.rescheduleTriggeredAt', message: expect.stringContaining(message) }));
+    await api.system.runUntilIdle();
+    expect(await api.snapshot()).toEqual(before);
+  });
+});
+
+describe('the uids of a binding', () => {
+  it("has its own metadata.uid and its template's in spec.resource.uid (Karmada's ObjectReference), both kept as it is written again", async () => {
+    const api = new Api();
+    await api.seed(cluster(), propagationPolicy('all', 'team-a'), job('report', 'team-a'));
+    const template = (await api.get('/apis/batch/v1/namespaces/team-a/jobs/report')).body;
+    const binding = (await api.get(REPORT)).body;
+    expect(binding.metadata.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(binding.metadata.uid).not.toBe(template.metadata.uid);
+    expect(binding.spec.resource).toEqual({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'team-a', name: 'report', uid: template.metadata.uid });
+
+    await api.send('PATCH', REPORT, { body: { spec: { suspension: { scheduling: false } } }, contentType: MERGE });
+    await api.seed({ ...job('report', 'team-a'), metadata: { ...job('report', 'team-a').metadata, labels: { changed: 'yes' } } });
+    expect((await api.get(REPORT)).body.metadata.uid).toBe(binding.metadata.uid);
   });
 });

@@ -21,6 +21,8 @@ const KINDS: readonly KindCase[] = [
   { kind: 'Job', collection: '/apis/batch/v1/namespaces/default/jobs', object: (name) => workload('batch/v1', 'Job', name) },
 ];
 
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 function withLabels(object: Record<string, any>, labels: Record<string, string>, resourceVersion?: string) {
   return { ...object, metadata: { ...object.metadata, labels, ...(resourceVersion ? { resourceVersion } : {}) } };
 }
@@ -134,6 +136,30 @@ describe.each(KINDS)('$kind', ({ kind, collection, object }) => {
       expect(missing.body).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, details: { name: 'first', group } });
       expect(missing.body.message).toContain('"first" not found');
     }
+    expect(await api.snapshot()).toEqual(before);
+  });
+
+  it('metadata.uid is a UUID given at creation, whatever the client sent, kept by PUT, PATCH and server-side apply; naming another is 422 and writes nothing (as kube-apiserver)', async () => {
+    const api = new Api();
+    const sent = { ...object('first'), metadata: { ...object('first').metadata, uid: 'chosen-by-the-client' } };
+    const created = await api.send('POST', collection, { body: sent });
+    expect(created.statusCode).toBe(201);
+    const { uid } = created.body.metadata;
+    expect(uid).toMatch(UUID_V4);
+    expect((await api.send('POST', collection, { body: object('second') })).body.metadata.uid).not.toBe(uid);
+
+    const replaced = await api.send('PUT', item, { body: withLabels(object('first'), { team: 'a' }) });
+    const patched = await api.send('PATCH', item, { body: { metadata: { labels: { team: 'b' } } }, contentType: 'application/merge-patch+json' });
+    const applied = await api.send('PATCH', item, { body: withLabels(object('first'), { applied: 'yes' }), contentType: 'application/apply-patch+yaml' });
+    for (const reply of [replaced, patched, applied]) {
+      expect(reply.statusCode).toBe(200);
+      expect(reply.body.metadata.uid).toBe(uid);
+    }
+
+    const before = await api.snapshot();
+    const other = await api.send('PATCH', item, { body: { metadata: { uid: 'another' } }, contentType: 'application/merge-patch+json' });
+    expect(other.statusCode).toBe(422);
+    expect(other.body.details.causes).toContainEqual(expect.objectContaining({ field: 'metadata.uid', message: `is immutable: the object's uid is ${uid}` }));
     expect(await api.snapshot()).toEqual(before);
   });
 

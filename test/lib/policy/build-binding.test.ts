@@ -8,11 +8,12 @@ import { PREEMPTIBILITY_LABEL } from '../../../lib/policy/resolve-preemptibility
 import { cpp, pp, priorityClass, template } from './support';
 
 const NOW = '2026-01-01T00:00:00.000Z';
+const NEW_UID = '0b9a8f3e-5c4d-4e2f-9a1b-7c6d5e4f3a2b';
 const web = template('web', { replicas: 3 });
 const policy = pp('p', { placement: { clusterAffinity: { clusterNames: ['m1', 'm2'] } } });
 
 function build(overrides: Partial<BindingInputs> = {}) {
-  return buildBinding({ template: web, policy, priorityClasses: [], preemptibleBelowPriority: 100, labelsMayDeclareNonPreemptible: true, existing: undefined, now: NOW, ...overrides });
+  return buildBinding({ template: web, policy, priorityClasses: [], preemptibleBelowPriority: 100, labelsMayDeclareNonPreemptible: true, existing: undefined, now: NOW, newUid: () => NEW_UID, ...overrides });
 }
 
 const withClass = pp('p', { placement: policy.spec.placement, schedulePriority: { priorityClassName: 'x' } });
@@ -232,6 +233,42 @@ describe('buildBinding: creation time', () => {
     expect(created.metadata.creationTimestamp).toBe(NOW);
     const rebuilt = build({ existing: { ...created, metadata: { ...created.metadata, creationTimestamp: '2025-05-05T00:00:00.000Z' } }, now: '2027-01-01T00:00:00.000Z' });
     expect(rebuilt.binding.metadata.creationTimestamp).toBe('2025-05-05T00:00:00.000Z');
+  });
+});
+
+describe('buildBinding: uids', () => {
+  const TEMPLATE_UID = '4858ca61-3ff8-4095-8267-f3d059d8074c';
+  const withUid = { ...web, metadata: { ...web.metadata, uid: TEMPLATE_UID } };
+
+  it("gives a new binding its own uid and refers to the template by its uid too, as Karmada's detector does", () => {
+    const { binding } = build({ template: withUid });
+    expect(binding.metadata.uid).toBe(NEW_UID);
+    expect(binding.spec.resource).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web', uid: TEMPLATE_UID });
+  });
+
+  it('keeps the uid of a binding already stored, and asks for none', () => {
+    const existing = stored(build({ template: withUid }).binding);
+    const built = build({ template: withUid, existing: { ...existing, metadata: { ...existing.metadata, uid: 'stored-uid' } }, newUid: () => expect.unreachable() });
+    expect(built.binding.metadata.uid).toBe('stored-uid');
+    expect(built.changed).toBe(false);
+  });
+
+  it('a template created again under the same name is another template: the spec changes', () => {
+    const existing = stored(build({ template: withUid }).binding);
+    const built = build({ template: { ...web, metadata: { ...web.metadata, uid: 'd43fdeeb-d750-4e2b-bee3-64eb94534f4c' } }, existing });
+    expect(built.changed).toBe(true);
+    expect(built.binding.spec.resource.uid).toBe('d43fdeeb-d750-4e2b-bee3-64eb94534f4c');
+  });
+});
+
+describe("buildBinding: spec.rescheduleTriggeredAt, a user's request for a fresh division", () => {
+  it('is kept as the binding is built again, and changes nothing', () => {
+    const placed = stored(build().binding);
+    const existing = { ...placed, spec: { ...placed.spec, rescheduleTriggeredAt: NOW } };
+    const built = build({ existing });
+    expect(built.binding.spec.rescheduleTriggeredAt).toBe(NOW);
+    expect(built.changed).toBe(false);
+    expect(build({ existing, template: template('web', { replicas: 4 }) }).binding.spec.rescheduleTriggeredAt).toBe(NOW);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../lib/api/cluster';
 import { placementSchema, type Placement, type StaticClusterWeight } from '../../../lib/api/propagation-policy';
 import type { ClusterCapacity } from '../../../lib/scheduler/divide/division';
-import { divide, replicaStrategy, requirementOf, staticWeightOf, type ReplicaStrategy } from '../../../lib/scheduler/replica-strategy';
+import { divide, replicaStrategy, requirementOf, staticWeightOf, type DivisionBasis, type ReplicaStrategy } from '../../../lib/scheduler/replica-strategy';
 import { cluster } from './support';
 
 function placement(replicaScheduling?: Record<string, unknown>): Placement {
@@ -50,6 +50,9 @@ describe('staticWeightOf (Karmada getStaticWeightInfoList: the largest matching 
   });
 });
 
+/** A fresh division, ties by name ascending (Karmada's order for a workload without a UID). */
+const FRESH: DivisionBasis = { kept: [], ties: 'name-ascending' };
+
 describe('divide', () => {
   const capacities: ClusterCapacity[] = [
     { name: 'm1', availableReplicas: 10 },
@@ -67,7 +70,24 @@ describe('divide', () => {
     ['by available replicas beyond the total room', { type: 'available-replicas' }, 16, { ok: false, shortfall: 1 }],
     ['aggregated onto the fewest clusters', { type: 'aggregated' }, 10, { ok: true, targets: [{ name: 'm1', replicas: 10 }] }],
   ])('%s', (_, strategy, replicas, expected) => {
-    expect(divide(strategy, replicas, capacities, clusters)).toMatchObject(expected as object);
+    expect(divide(strategy, replicas, capacities, clusters, FRESH)).toMatchObject(expected as object);
+  });
+
+  // Karmada's Steady mode (assignment.go, assignByDynamicStrategy): only the dynamic strategies keep replicas.
+  const kept: DivisionBasis = { kept: [{ name: 'm3', replicas: 2 }], ties: 'name-ascending' };
+  it.each<[string, ReplicaStrategy, number, unknown]>([
+    ['by available replicas adds to what is kept', { type: 'available-replicas' }, 7, { ok: true, targets: [{ name: 'm1', replicas: 4 }, { name: 'm2', replicas: 1 }, { name: 'm3', replicas: 2 }] }],
+    ['aggregated adds to the cluster in use first', { type: 'aggregated' }, 3, { ok: true, targets: [{ name: 'm3', replicas: 3 }] }],
+    ['static weights divide every replica afresh', { type: 'static-weight', weights }, 4, { ok: true, targets: [{ name: 'm1', replicas: 3 }, { name: 'm2', replicas: 1 }] }],
+    ['Duplicated places every replica on every cluster afresh', { type: 'duplicated' }, 1, { ok: true, targets: [{ name: 'm1', replicas: 1 }, { name: 'm2', replicas: 1 }, { name: 'm3', replicas: 1 }] }],
+  ])('with replicas kept: %s', (_, strategy, replicas, expected) => {
+    expect(divide(strategy, replicas, capacities, clusters, kept)).toEqual(expected);
+  });
+
+  it('breaks Webster ties in the order given', () => {
+    const even = [{ name: 'm1', availableReplicas: 5 }, { name: 'm2', availableReplicas: 5 }];
+    expect(divide({ type: 'available-replicas' }, 1, even, clusters, FRESH)).toEqual({ ok: true, targets: [{ name: 'm1', replicas: 1 }] });
+    expect(divide({ type: 'available-replicas' }, 1, even, clusters, { kept: [], ties: 'name-descending' })).toEqual({ ok: true, targets: [{ name: 'm2', replicas: 1 }] });
   });
 });
 
@@ -80,6 +100,19 @@ describe('requirementOf', () => {
     ['by available replicas only needs room in total', { type: 'available-replicas' }, 8, { type: 'pooled', replicas: 8 }],
     ['aggregated only needs room in total', { type: 'aggregated' }, 3, { type: 'pooled', replicas: 3 }],
   ])('%s', (_, strategy, replicas, expected) => {
-    expect(requirementOf(strategy, replicas, names, clusters)).toEqual(expected);
+    expect(requirementOf(strategy, replicas, names, clusters, FRESH)).toEqual(expected);
+  });
+
+  it('the dynamic strategies need room only for the replicas added to those kept', () => {
+    const kept: DivisionBasis = { kept: [{ name: 'm1', replicas: 3 }, { name: 'm2', replicas: 2 }], ties: 'name-ascending' };
+    expect(requirementOf({ type: 'available-replicas' }, 8, names, clusters, kept)).toEqual({ type: 'pooled', replicas: 3 });
+    expect(requirementOf({ type: 'aggregated' }, 4, names, clusters, kept)).toEqual({ type: 'pooled', replicas: 0 });
+  });
+
+  it("static weights' shares follow the tie order", () => {
+    expect(requirementOf({ type: 'static-weight', weights: [] }, 1, ['m1', 'm2'], clusters, { kept: [], ties: 'name-descending' })).toEqual({
+      type: 'per-cluster',
+      need: new Map([['m2', 1]]),
+    });
   });
 });

@@ -45,6 +45,11 @@ export interface BindingOptions {
   readonly clusters?: Record<string, number>;
   readonly placement?: Record<string, unknown>;
   readonly observedAffinity?: string;
+  /** The template's uid (spec.resource.uid), which orders Webster's ties (tie-order.ts). */
+  readonly resourceUid?: string;
+  /** When the scheduler last placed it (status.lastScheduledTime), and when a fresh division was asked for. */
+  readonly lastScheduledTime?: string;
+  readonly rescheduleTriggeredAt?: string;
 }
 
 /** A binding; by default priority 0, PreemptLowerPriority, preemptible, 1 replica of 1 cpu, unplaced, any cluster. */
@@ -56,15 +61,29 @@ export function binding(name: string, options: BindingOptions = {}): ResourceBin
     kind,
     metadata: { name, ...(kind === 'ResourceBinding' ? { namespace: 'default' } : {}), generation: 1 },
     spec: {
-      resource: { apiVersion: 'apps/v1', kind: 'Deployment', ...(kind === 'ResourceBinding' ? { namespace: 'default' } : {}), name },
+      resource: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        ...(kind === 'ResourceBinding' ? { namespace: 'default' } : {}),
+        name,
+        ...(options.resourceUid ? { uid: options.resourceUid } : {}),
+      },
       replicas: options.replicas ?? 1,
       ...(Object.keys(request).length > 0 ? { replicaRequirements: { resourceRequest: request } } : {}),
       ...(options.placement ? { placement: options.placement } : {}),
       schedulePriority: { priority: options.priority ?? 0, preemptionPolicy: options.preemptionPolicy ?? 'PreemptLowerPriority' },
       preemptibility: options.preemptible === false ? 'non-preemptible' : 'preemptible',
       ...(options.clusters ? { clusters: Object.entries(options.clusters).map(([clusterName, replicas]) => ({ name: clusterName, replicas })) } : {}),
+      ...(options.rescheduleTriggeredAt ? { rescheduleTriggeredAt: options.rescheduleTriggeredAt } : {}),
     },
-    ...(options.observedAffinity ? { status: { schedulerObservedAffinityName: options.observedAffinity } } : {}),
+    ...(options.observedAffinity || options.lastScheduledTime
+      ? {
+          status: {
+            ...(options.observedAffinity ? { schedulerObservedAffinityName: options.observedAffinity } : {}),
+            ...(options.lastScheduledTime ? { lastScheduledTime: options.lastScheduledTime } : {}),
+          },
+        }
+      : {}),
   }) as ResourceBinding;
 }
 

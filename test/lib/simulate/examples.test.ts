@@ -80,7 +80,14 @@ describe('simulation output', () => {
         'suspended', 'clusters', 'schedulerObservedAffinityName', 'conditions',
       ]),
     );
-    expect(binding(result, 'report-job').resource).toEqual({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'tenant-a', name: 'report' });
+    // The template by name and by uid, as Karmada's detector refers to it (a uid of the simulation's own sequence).
+    expect(binding(result, 'report-job').resource).toEqual({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      namespace: 'tenant-a',
+      name: 'report',
+      uid: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+    });
     expect(result.metrics).toEqual({ policyPreemptions: { success: 0, error: 0 }, bindingPreemptions: 0 });
   });
 

@@ -17,6 +17,7 @@ import { MemoryMessageQueue } from '../../../lib/memory/memory-message-queue';
 import { MemoryMetrics } from '../../../lib/memory/memory-metrics';
 import { streamChangesTo } from '../../../lib/memory/memory-change-stream';
 import { MemoryObjectStore } from '../../../lib/memory/memory-store';
+import { SequentialUids } from '../../../lib/memory/sequential-uids';
 import type { FaultPlan } from './fault-plan';
 
 /** Visibility timeout of every queue; longer than the longest backoff (10 s), so one wait lets everything come back. */
@@ -62,6 +63,7 @@ export class FaultyMemorySystem {
         bands: new Map([...this.bandQueues].map(([band, q]) => [band, plan.wrapPort(q)])),
       },
       clock: this.clock,
+      uids: new SequentialUids(),
       metrics: new MemoryMetrics(),
       config,
     };
