@@ -6,6 +6,9 @@ import { describeFilterFailures, type FilterFailure } from './cluster-filter';
 import { planPreemption } from './preemption/plan-preemption';
 import { divide, replicaStrategy, requirementOf, type ReplicaStrategy } from './replica-strategy';
 import { bindingState, type BindingState, type ClusterState, type SchedulingSnapshot } from './snapshot';
+import { filterBySpreadProperties } from './spread/spread-property-filter';
+import { spreadRule } from './spread/spread-rule';
+import { spreadSelector, type SpreadSelector } from './spread/spread-selection';
 
 export type ScheduleDecision =
   | {
@@ -53,12 +56,20 @@ interface TermView {
   readonly failures: ReadonlyMap<FilterFailure, number>;
   /** The feasible clusters by name, built when a strategy first needs it (static weights match clusters). */
   byName(): ReadonlyMap<string, Cluster>;
+  /** Which feasible clusters the replicas are divided among under spread constraints; undefined: all of them. */
+  readonly spread: SpreadSelector | undefined;
 }
 
-function filterTerm(term: AffinityTerm, snapshot: SchedulingSnapshot, placement: Placement | undefined): TermView {
-  const { feasible, failures } = snapshot.filtered(term.affinity, placement?.clusterTolerations ?? []);
+function filterTerm(
+  term: AffinityTerm,
+  snapshot: SchedulingSnapshot,
+  placement: Placement | undefined,
+  selectorFor: (feasible: readonly ClusterState[]) => SpreadSelector | undefined,
+): TermView {
+  const filtered = snapshot.filtered(term.affinity, placement?.clusterTolerations ?? []);
+  const { feasible, failures } = filterBySpreadProperties(filtered, placement?.spreadConstraints);
   let byName: Map<string, Cluster> | undefined;
-  return { term, feasible, failures, byName: () => (byName ??= new Map(feasible.map((c) => [c.name, c.cluster]))) };
+  return { term, feasible, failures, spread: selectorFor(feasible), byName: () => (byName ??= new Map(feasible.map((c) => [c.name, c.cluster]))) };
 }
 
 function divideOn(
@@ -78,20 +89,28 @@ function divideOn(
     if (promised) room = subtract(room, promised);
     return { name: cluster.name, availableReplicas: availableReplicas(room, state.request) };
   });
-  return divide(strategy, replicas, capacities, view.byName());
+  const chosen = view.spread ? view.spread.choose(capacities) : { ok: true as const, clusters: capacities };
+  if (!chosen.ok) return { ok: false as const, reason: chosen.reason, shortfall: Math.max(replicas, 1) };
+  return divide(strategy, replicas, chosen.clusters, view.byName());
 }
 
 /**
  * Places one binding (filter → select → assign replicas), preempting only when no term can place it
- * without: a placement that needs no preemption in any term beats preemption in an earlier one.
+ * without: a placement that needs no preemption in any term beats preemption in an earlier one. Under
+ * spread constraints the victims are the fewest with which some selection meeting them holds the binding
+ * (spread/spread-fit.ts), and only those on the clusters it is then placed on are preempted.
  */
 export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSnapshot, options: ScheduleOptions): ScheduleDecision {
   const state = bindingState(binding);
   const placement = binding.spec.placement;
   const replicas = binding.spec.replicas ?? 0;
   const strategy = replicaStrategy(placement);
+  const rule = spreadRule(placement);
+  const placedOn = new Set(state.clusters.map((target) => target.name));
+  const selectorFor = (feasible: readonly ClusterState[]) =>
+    rule && spreadSelector(rule, feasible.map((c) => c.cluster), placedOn, strategy, replicas);
   const views = affinityTerms(placement, binding.status?.schedulerObservedAffinityName).map((term) =>
-    filterTerm(term, snapshot, placement),
+    filterTerm(term, snapshot, placement, selectorFor),
   );
 
   const reasons: string[] = [];
@@ -113,7 +132,10 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
   if (mayPreempt) {
     for (const view of views) {
       if (view.feasible.length === 0) continue;
-      const requirement = requirementOf(strategy, replicas, view.feasible.map((c) => c.name), view.byName());
+      const requirement = view.spread
+        ? view.spread.requirement
+        : requirementOf(strategy, replicas, view.feasible.map((c) => c.name), view.byName());
+      if (!requirement) continue;
       const plan = planPreemption(state, view.feasible, requirement, snapshot, options.victimSearchBudget);
       if (!plan) continue;
       const division = divideOn(view, strategy, state, replicas, snapshot, freedBy(plan.victims));
@@ -122,7 +144,7 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
         result: 'scheduled',
         targets: division.targets,
         affinityName: view.term.name,
-        victims: plan.victims,
+        victims: view.spread ? residentOn(plan.victims, division.targets) : plan.victims,
         exactVictims: plan.exact,
       };
     }
@@ -130,6 +152,12 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
 
   const noClusterFit = views.every((view) => view.feasible.length === 0);
   return { result: 'unschedulable', reason: noClusterFit ? 'NoClusterFit' : 'Unschedulable', message: reasons.join('; ') };
+}
+
+/** The victims placed on one of the targets: evicting the others would free nothing the placement uses. */
+function residentOn(victims: readonly BindingState[], targets: readonly TargetCluster[]): BindingState[] {
+  const names = new Set(targets.map((target) => target.name));
+  return victims.filter((victim) => victim.clusters.some((target) => names.has(target.name)));
 }
 
 function freedBy(victims: readonly BindingState[]): Map<string, ResourceList> {
