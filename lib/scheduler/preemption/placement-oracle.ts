@@ -106,7 +106,8 @@ export class PlacementOracle implements FeasibilityOracle {
       case 'pooled':
         return this.pooled >= this.requirement.replicas;
       case 'spread':
-        return this.requirement.holds(this.replicas);
+        // The pooled requirement it implies, counted as moves are, settles most questions at once.
+        return this.pooled >= this.requirement.replicas && this.requirement.holds(this.replicas);
     }
   }
 

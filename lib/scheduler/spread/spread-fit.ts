@@ -95,6 +95,8 @@ class RegionFit implements SpreadFit {
   private readonly members: readonly number[][];
   /** Each region's room, roomiest first, rewritten by each pooled question (thousands per decision). */
   private readonly rooms: readonly Float64Array[];
+  /** Per region, rewritten by each pooled question: what it could give, the regions by that, clusters taken. */
+  private readonly scratch: { readonly potential: Float64Array; readonly top: Int32Array; readonly taken: Int32Array };
 
   constructor(
     private readonly regions: GroupBounds,
@@ -112,6 +114,8 @@ class RegionFit implements SpreadFit {
     });
     this.members = [...byRegion.values()];
     this.rooms = this.members.map((members) => new Float64Array(members.length));
+    const count = this.members.length;
+    this.scratch = { potential: new Float64Array(count), top: new Int32Array(count), taken: new Int32Array(count) };
   }
 
   holds(available: ArrayLike<number>): boolean {
@@ -185,41 +189,54 @@ class RegionFit implements SpreadFit {
    * What decides most questions without the dynamic programming: an upper bound on what any selection
    * holds (as many regions as allowed, those that could give the most, each giving at most as many
    * clusters as a selection takes), and the selection of those regions with what it holds (valid when
-   * they have the cluster minGroups clusters).
+   * they have the cluster minGroups clusters). Written into reused arrays: the victim search asks
+   * thousands of times per decision.
    */
   private mostPromising(rooms: readonly Float64Array[]): { upperBound: number; value: number; choice: RegionChoice | undefined } {
     const { minGroups: least, maxGroups: most } = this.clusterBounds;
     const regionLimit = Math.min(this.regions.maxGroups, rooms.length);
     if (regionLimit < this.regions.minGroups) return { upperBound: Number.NEGATIVE_INFINITY, value: 0, choice: undefined };
     const reach = most === 0 ? 1 : Math.max(regionLimit, most);
-    const potential = rooms.map((room) => {
+    const { potential, top, taken } = this.scratch;
+    // The regionLimit regions of most potential (lowest index among equals), by insertion.
+    let chosen = 0;
+    for (let region = 0; region < rooms.length; region++) {
+      const room = rooms[region]!;
       let sum = 0;
       for (let i = 0; i < Math.min(room.length, reach); i++) sum += room[i]!;
-      return sum;
-    });
-    const top = potential
-      .map((_, region) => region)
-      .sort((a, b) => potential[b]! - potential[a]! || a - b)
-      .slice(0, regionLimit);
-    const upperBound = top.reduce((sum, region) => sum + potential[region]!, 0);
-    const clusters = top.reduce((sum, region) => sum + rooms[region]!.length, 0);
-    if (clusters < least) return { upperBound, value: 0, choice: undefined };
-    // The best cluster of each region, then the roomiest of the others (merged from the sorted rooms).
-    const taken = new Int32Array(rooms.length);
+      potential[region] = sum;
+      let at = Math.min(chosen, regionLimit - 1);
+      if (chosen === regionLimit && potential[top[at]!]! >= sum) continue;
+      while (at > 0 && potential[top[at - 1]!]! < sum) {
+        top[at] = top[at - 1]!;
+        at--;
+      }
+      top[at] = region;
+      if (chosen < regionLimit) chosen++;
+    }
+    let upperBound = 0;
+    let clusters = 0;
     let value = 0;
-    for (const region of top) {
+    taken.fill(0);
+    for (let i = 0; i < regionLimit; i++) {
+      const region = top[i]!;
+      upperBound += potential[region]!;
+      clusters += rooms[region]!.length;
+      // The best cluster of each region, then (below) the roomiest of the others, merged from the sorted rooms.
       taken[region] = 1;
       value += rooms[region]![0]!;
     }
-    for (let extra = Math.max(top.length, Math.min(clusters, most)) - top.length; extra > 0; extra--) {
+    if (clusters < least) return { upperBound, value: 0, choice: undefined };
+    for (let extra = Math.max(regionLimit, Math.min(clusters, most)) - regionLimit; extra > 0; extra--) {
       let best = -1;
-      for (const region of top) {
+      for (let i = 0; i < regionLimit; i++) {
+        const region = top[i]!;
         if (taken[region]! < rooms[region]!.length && (best < 0 || rooms[region]![taken[region]!]! > rooms[best]![taken[best]!]!)) best = region;
       }
       value += rooms[best]![taken[best]!++]!;
     }
-    const choice = new Map(top.map((region) => [region, taken[region]!]));
-    return { upperBound, value, choice };
+    const regions = Array.from(top.subarray(0, regionLimit));
+    return { upperBound, value, choice: new Map(regions.map((region) => [region, taken[region]!])) };
   }
 
   /**
