@@ -27,14 +27,14 @@ export const clusterSchema = z.strictObject({
   kind: z.literal('Cluster'),
   metadata: objectMeta,
   // Karmada's connection fields are accepted so that real Cluster objects load; scheduling reads
-  // taints, labels, readiness and the resource summary.
+  // taints, labels, provider, region, zones, readiness and the resource summary.
   spec: z
     .strictObject({
       taints: z.array(taintSchema).max(256).optional().meta({ description: 'Bindings are placed here only if their placement tolerates every NoSchedule taint.' }),
-      provider: z.string().max(253).optional(),
-      region: z.string().max(253).optional(),
-      zone: z.string().max(253).optional(),
-      zones: z.array(z.string().max(253)).max(64).optional(),
+      provider: z.string().max(253).optional().meta({ description: 'The cloud provider: placement fieldSelector and spreadConstraints by provider read it.' }),
+      region: z.string().max(253).optional().meta({ description: 'The region: placement fieldSelector and spreadConstraints by region read it.' }),
+      zone: z.string().max(253).optional().meta({ description: 'Deprecated in Karmada for zones; scheduling does not read it.' }),
+      zones: z.array(z.string().max(253)).max(64).optional().meta({ description: 'The failure zones: placement fieldSelector and spreadConstraints by zone read them.' }),
       id: z.string().max(253).optional(),
       syncMode: z.enum(['Push', 'Pull']).optional(),
       apiEndpoint: z.string().max(2048).optional(),

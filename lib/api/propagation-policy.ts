@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { taintEffect } from './cluster';
+import { clusterFieldSelectorSchema } from './cluster-field-selector';
 import { int32, labelSelector, labelValue, namespaceName, objectMeta, objectName, qualifiedName } from './meta';
+import { checkSpreadConstraints, spreadConstraintSchema } from './spread-constraint';
 
 /** The API group of PropagationPolicy and ClusterPropagationPolicy. */
 export const POLICY_GROUP = 'policy.karmada.io';
@@ -18,6 +20,7 @@ export const clusterAffinitySchema = z.strictObject({
   clusterNames: z.array(objectName).max(1024).optional(),
   exclude: z.array(objectName).max(1024).optional(),
   labelSelector: labelSelector.optional(),
+  fieldSelector: clusterFieldSelectorSchema.optional(),
 });
 export type ClusterAffinity = z.infer<typeof clusterAffinitySchema>;
 
@@ -77,9 +80,11 @@ export const placementSchema = z
     clusterAffinity: clusterAffinitySchema.optional(),
     clusterAffinities: z.array(clusterAffinityTermSchema).max(64).optional(),
     clusterTolerations: z.array(tolerationSchema).max(256).optional(),
+    spreadConstraints: z.array(spreadConstraintSchema).max(64).optional(),
     replicaScheduling: replicaSchedulingSchema.optional(),
   })
   .superRefine((placement, context) => {
+    if (placement.spreadConstraints) checkSpreadConstraints(placement.spreadConstraints, context, ['spreadConstraints']);
     // Ordered cluster-affinity groups (004): clusterAffinities cannot co-exist with clusterAffinity, names are unique.
     if (placement.clusterAffinity && placement.clusterAffinities) {
       context.addIssue({
@@ -161,7 +166,7 @@ const propagationSpecSchema = z.strictObject({
     .meta({ description: 'Preemptibility separate from priority (001): non-preemptible bindings are never chosen as victims; default preemptible.' }),
   suspension: suspensionSchema.optional().meta({ description: 'Scheduling suspension (003): while scheduling is true, the bindings of this policy wait unscheduled.' }),
   placement: placementSchema.optional().meta({
-    description: 'Where the bindings go: cluster affinity, or ordered cluster-affinity groups (004) tried in turn, tolerations and how replicas are divided.',
+    description: 'Where the bindings go: cluster affinity, or ordered cluster-affinity groups (004) tried in turn, tolerations, spread constraints and how replicas are divided.',
   }),
   propagateDeps: z.boolean().optional(),
   conflictResolution: z.enum(['Abort', 'Overwrite']).optional(),

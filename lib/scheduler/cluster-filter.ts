@@ -1,8 +1,10 @@
 import { isClusterReady, type Cluster, type Taint } from '../api/cluster';
+import { matchesClusterFieldSelector } from '../api/cluster-field-selector';
 import { matchesLabelSelector } from '../api/label-selector';
 import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
 
-export type FilterFailure = 'affinity' | 'taint' | 'not-ready';
+/** The spread-property failures are Karmada's SpreadConstraint filter (spread/spread-property-filter.ts). */
+export type FilterFailure = 'affinity' | 'taint' | 'not-ready' | 'no-provider' | 'no-region' | 'no-zones';
 
 /** Kubernetes toleration semantics: an empty effect matches every effect, Exists ignores the value. */
 export function tolerates(toleration: Toleration, taint: Taint): boolean {
@@ -23,7 +25,7 @@ export function matchesClusterAffinity(affinity: ClusterAffinity | undefined, cl
   const name = cluster.metadata.name;
   if (affinity.clusterNames && affinity.clusterNames.length > 0 && !affinity.clusterNames.includes(name)) return false;
   if (affinity.exclude?.includes(name)) return false;
-  return matchesLabelSelector(affinity.labelSelector, cluster.metadata.labels);
+  return matchesLabelSelector(affinity.labelSelector, cluster.metadata.labels) && matchesClusterFieldSelector(affinity.fieldSelector, cluster);
 }
 
 /** Why a cluster cannot take the binding under this affinity, or undefined when it can. */
@@ -59,6 +61,9 @@ const FAILURE_TEXT: Record<FilterFailure, string> = {
   affinity: 'did not match the placement cluster affinity',
   taint: 'had untolerated taints',
   'not-ready': 'were not ready',
+  'no-provider': 'did not have provider property',
+  'no-region': 'did not have region property',
+  'no-zones': 'did not have zones property',
 };
 
 /** "0/3 clusters are available: 2 did not match the placement cluster affinity, 1 had untolerated taints." */

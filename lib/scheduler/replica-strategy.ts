@@ -91,11 +91,15 @@ export function divide(
 /**
  * What the binding needs for a placement to exist. Duplicated and static weights fix each cluster's
  * share up front (independent of room); the dynamic strategies only need enough room in total for the
- * replicas they add to those kept.
+ * replicas they add to those kept. Under spread constraints (spread/spread-selection.ts) some selection
+ * meeting them must hold the binding: `holds` is asked with the replicas each of the clusters given to
+ * preemption can take, in their order, and never fails for more room; it implies the pooled requirement
+ * of `replicas`, which bounds the search.
  */
 export type Requirement =
   | { readonly type: 'per-cluster'; readonly need: ReadonlyMap<string, number> }
-  | { readonly type: 'pooled'; readonly replicas: number };
+  | { readonly type: 'pooled'; readonly replicas: number }
+  | { readonly type: 'spread'; readonly replicas: number; holds(available: ArrayLike<number>): boolean };
 
 export function requirementOf(
   strategy: ReplicaStrategy,

@@ -9,6 +9,9 @@ import { tieOrderOf } from './divide/tie-order';
 import { planPreemption } from './preemption/plan-preemption';
 import { divide, replicaStrategy, requirementOf, type ReplicaStrategy } from './replica-strategy';
 import { bindingState, type BindingState, type ClusterState, type SchedulingSnapshot } from './snapshot';
+import { filterBySpreadProperties } from './spread/spread-property-filter';
+import { spreadRule } from './spread/spread-rule';
+import { spreadSelector, type SpreadSelector } from './spread/spread-selection';
 
 export type ScheduleDecision =
   | {
@@ -56,12 +59,20 @@ interface TermView {
   readonly failures: ReadonlyMap<FilterFailure, number>;
   /** The feasible clusters by name, built when a strategy first needs it (static weights match clusters). */
   byName(): ReadonlyMap<string, Cluster>;
+  /** Which feasible clusters the replicas are divided among under spread constraints; undefined: all of them. */
+  readonly spread: SpreadSelector | undefined;
 }
 
-function filterTerm(term: AffinityTerm, snapshot: SchedulingSnapshot, placement: Placement | undefined): TermView {
-  const { feasible, failures } = snapshot.filtered(term.affinity, placement?.clusterTolerations ?? []);
+function filterTerm(
+  term: AffinityTerm,
+  snapshot: SchedulingSnapshot,
+  placement: Placement | undefined,
+  selectorFor: (feasible: readonly ClusterState[]) => SpreadSelector | undefined,
+): TermView {
+  const filtered = snapshot.filtered(term.affinity, placement?.clusterTolerations ?? []);
+  const { feasible, failures } = filterBySpreadProperties(filtered, placement?.spreadConstraints);
   let byName: Map<string, Cluster> | undefined;
-  return { term, feasible, failures, byName: () => (byName ??= new Map(feasible.map((c) => [c.name, c.cluster]))) };
+  return { term, feasible, failures, spread: selectorFor(feasible), byName: () => (byName ??= new Map(feasible.map((c) => [c.name, c.cluster]))) };
 }
 
 function divideOn(
@@ -81,7 +92,9 @@ function divideOn(
     if (promised) room = subtract(room, promised);
     return { name: cluster.name, availableReplicas: availableReplicas(room, state.request) };
   });
-  return divide(strategy, replicas, capacities, view.byName(), assignment.basis);
+  const chosen = view.spread ? view.spread.choose(capacities) : { ok: true as const, clusters: capacities };
+  if (!chosen.ok) return { ok: false as const, reason: chosen.reason, shortfall: Math.max(replicas, 1) };
+  return divide(strategy, replicas, chosen.clusters, view.byName(), assignment.basis);
 }
 
 /**
@@ -89,7 +102,11 @@ function divideOn(
  * without: a placement that needs no preemption in any term beats preemption in an earlier one. A
  * binding already placed is divided again in Karmada's Steady mode (assignment-basis.ts): its replicas
  * stay where they run and only the added ones need room (and may preempt); in Fresh mode (a reschedule
- * triggered by spec.rescheduleTriggeredAt) every replica is divided anew, from the first term.
+ * triggered by spec.rescheduleTriggeredAt) every replica is divided anew, from the first term. Under
+ * spread constraints the selection keeps to the clusters in use (Karmada's ClusterLocality) and the
+ * replicas are divided anew among it; the victims are the fewest with which some selection meeting the
+ * constraints holds the binding (spread/spread-fit.ts), and only those on the clusters it is then placed
+ * on are preempted.
  */
 export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSnapshot, options: ScheduleOptions): ScheduleDecision {
   const state = bindingState(binding);
@@ -98,13 +115,19 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
   const strategy = replicaStrategy(placement);
   const mode = assignmentModeOf(binding);
   const ties = tieOrderOf(binding.spec.resource.uid);
+  const rule = spreadRule(placement);
+  const placedOn = new Set(state.clusters.map((target) => target.name));
+  const selectorFor = (feasible: readonly ClusterState[]) =>
+    rule && spreadSelector(rule, feasible.map((c) => c.cluster), placedOn, strategy, replicas);
   // Karmada's scheduleResourceBindingWithClusterAffinities: a triggered reschedule starts again from the first term.
   const observed = mode === 'Fresh' ? undefined : binding.status?.schedulerObservedAffinityName;
-  const views = affinityTerms(placement, observed).map((term) => filterTerm(term, snapshot, placement));
+  const views = affinityTerms(placement, observed).map((term) => filterTerm(term, snapshot, placement, selectorFor));
+  // A selection under spread constraints may leave clusters in use: its replicas are divided anew among it.
+  const divisionMode = rule ? 'Fresh' : mode;
   const assignments = new Map<TermView, Assignment>();
   const assignmentFor = (view: TermView) => {
     let assignment = assignments.get(view);
-    if (!assignment) assignments.set(view, (assignment = assignmentOn(view.feasible, state, strategy, mode, snapshot, ties)));
+    if (!assignment) assignments.set(view, (assignment = assignmentOn(view.feasible, state, strategy, divisionMode, snapshot, ties)));
     return assignment;
   };
 
@@ -128,7 +151,10 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
     for (const view of views) {
       if (view.feasible.length === 0) continue;
       const assignment = assignmentFor(view);
-      const requirement = requirementOf(strategy, replicas, view.feasible.map((c) => c.name), view.byName(), assignment.basis);
+      const requirement = view.spread
+        ? view.spread.requirement
+        : requirementOf(strategy, replicas, view.feasible.map((c) => c.name), view.byName(), assignment.basis);
+      if (!requirement) continue;
       // The kept replicas are never moved to make room: only the room beside them counts.
       const plan = planPreemption(state, view.feasible, requirement, snapshot, options.victimSearchBudget, assignment.room);
       if (!plan) continue;
@@ -138,7 +164,7 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
         result: 'scheduled',
         targets: division.targets,
         affinityName: view.term.name,
-        victims: plan.victims,
+        victims: view.spread ? residentOn(plan.victims, division.targets) : plan.victims,
         exactVictims: plan.exact,
       };
     }
@@ -146,6 +172,12 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
 
   const noClusterFit = views.every((view) => view.feasible.length === 0);
   return { result: 'unschedulable', reason: noClusterFit ? 'NoClusterFit' : 'Unschedulable', message: reasons.join('; ') };
+}
+
+/** The victims placed on one of the targets: evicting the others would free nothing the placement uses. */
+function residentOn(victims: readonly BindingState[], targets: readonly TargetCluster[]): BindingState[] {
+  const names = new Set(targets.map((target) => target.name));
+  return victims.filter((victim) => victim.clusters.some((target) => names.has(target.name)));
 }
 
 function freedBy(victims: readonly BindingState[]): Map<string, ResourceList> {

@@ -117,7 +117,7 @@ function solve(problem: Problem): Outcome {
   const snapshot = new SchedulingSnapshot(problem.clusters, problem.running);
   const preemptor = bindingState(problem.preemptor);
   const { requirement } = problem;
-  const clusters = [...snapshot.clusters.values()].filter((c) => requirement.type === 'pooled' || requirement.need.has(c.name));
+  const clusters = [...snapshot.clusters.values()].filter((c) => requirement.type !== 'per-cluster' || requirement.need.has(c.name));
   const placements = candidatePlacements(clusters, snapshot, preemptor);
   const oracle = new PlacementOracle(preemptor, clusters, placements, snapshot, requirement);
   const candidates = placements.candidates;

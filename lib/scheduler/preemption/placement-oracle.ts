@@ -39,7 +39,7 @@ export class PlacementOracle implements FeasibilityOracle {
   /** Per-cluster requirement: clusters without room for their share. */
   private readonly short: Uint8Array;
   private unsatisfied = 0;
-  /** Pooled requirement: replicas per cluster, and their sum capped per cluster at what is needed. */
+  /** Pooled and spread requirements: replicas per cluster, and (pooled) their sum capped per cluster at what is needed. */
   private readonly replicas: Float64Array;
   private pooled = 0;
   private readonly small: boolean;
@@ -102,7 +102,15 @@ export class PlacementOracle implements FeasibilityOracle {
       if (this.wanted[index] !== this.counted[index]) this.count(index);
     }
     this.movedCount = 0;
-    return this.requirement.type === 'per-cluster' ? this.unsatisfied === 0 : this.pooled >= this.requirement.replicas;
+    switch (this.requirement.type) {
+      case 'per-cluster':
+        return this.unsatisfied === 0;
+      case 'pooled':
+        return this.pooled >= this.requirement.replicas;
+      case 'spread':
+        // The pooled requirement it implies, counted as moves are, settles most questions at once.
+        return this.pooled >= this.requirement.replicas && this.requirement.holds(this.replicas);
+    }
   }
 
   /** See FeasibilityOracle.lowerBound and victim-count-bound.ts. */
@@ -124,7 +132,8 @@ export class PlacementOracle implements FeasibilityOracle {
       needed: this.needed,
       usage: this.usage,
       placements: this.placements,
-      requirement: this.requirement,
+      // A spread requirement implies the pooled one, whose bounds hold for it too.
+      requirement: this.requirement.type === 'spread' ? { type: 'pooled', replicas: this.requirement.replicas } : this.requirement,
     });
     return this.bound;
   }

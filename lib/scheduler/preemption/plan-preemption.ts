@@ -4,7 +4,8 @@
  * order the Kubernetes preemption evaluator would name them:
  *
  * 1. Relevant clusters: the feasible clusters of the affinity term being tried that the requirement
- *    can use (every one for a pooled requirement; the clusters that must each hold replicas otherwise).
+ *    can use (every one for a pooled or spread requirement; the clusters that must each hold replicas
+ *    otherwise).
  * 2. Candidates (preemption-candidates.ts): the residents of those clusters that may be victims —
  *    ResourceBindings of strictly lower priority, preemptible, requesting resources — read from the
  *    snapshot's per-rank arrays in the victim search's order (lowest priority first, then key).
@@ -63,7 +64,7 @@ export function planPreemption(
   room: (cluster: ClusterState) => ResourceList = (cluster) => snapshot.free(cluster, preemptor),
 ): PreemptionPlan | null {
   const relevant = [
-    ...new Map(clusters.filter((c) => requirement.type === 'pooled' || requirement.need.has(c.name)).map((c) => [c.name, c])).values(),
+    ...new Map(clusters.filter((c) => requirement.type !== 'per-cluster' || requirement.need.has(c.name)).map((c) => [c.name, c])).values(),
   ];
   const placements = candidatePlacements(relevant, snapshot, preemptor);
   const { candidates } = placements;

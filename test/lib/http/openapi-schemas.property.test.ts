@@ -31,7 +31,7 @@ const VALID: Record<string, object> = {
     apiVersion: 'cluster.karmada.io/v1alpha1',
     kind: 'Cluster',
     metadata: { name: 'member1', labels: { region: 'eu' } },
-    spec: { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }], region: 'eu', syncMode: 'Push' },
+    spec: { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }], provider: 'aws', region: 'eu', zones: ['eu-1a'], syncMode: 'Push' },
     status: {
       conditions: [{ type: 'Ready', status: 'True', reason: 'ClusterReady' }],
       resourceSummary: { allocatable: { cpu: '8', memory: '32Gi', pods: 110 } },
@@ -50,8 +50,12 @@ const VALID: Record<string, object> = {
       preemptibility: 'non-preemptible',
       suspension: { scheduling: false },
       placement: {
-        clusterAffinities: [{ affinityName: 'primary', clusterNames: ['member1'] }, { affinityName: 'backup', labelSelector: { matchLabels: { region: 'eu' } } }],
+        clusterAffinities: [
+          { affinityName: 'primary', clusterNames: ['member1'] },
+          { affinityName: 'backup', labelSelector: { matchLabels: { region: 'eu' } }, fieldSelector: { matchExpressions: [{ key: 'provider', operator: 'In', values: ['aws'] }] } },
+        ],
         clusterTolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
+        spreadConstraints: [{ spreadByField: 'region', minGroups: 1, maxGroups: 2 }, { spreadByField: 'cluster', minGroups: 2, maxGroups: 3 }],
         replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted', weightPreference: { dynamicWeight: 'AvailableReplicas' } },
       },
     },
@@ -70,6 +74,7 @@ const VALID: Record<string, object> = {
       resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' },
       replicas: 2,
       replicaRequirements: { resourceRequest: { cpu: '500m' } },
+      placement: { clusterAffinity: { fieldSelector: { matchExpressions: [{ key: 'zone', operator: 'NotIn', values: ['eu-1b'] }] } }, spreadConstraints: [{ spreadByLabel: 'net', maxGroups: 2 }] },
       schedulePriority: { priority: 5, preemptionPolicy: 'PreemptLowerPriority' },
       preemptibility: 'preemptible',
       clusters: [{ name: 'member1', replicas: 2 }],

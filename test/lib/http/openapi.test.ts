@@ -59,6 +59,9 @@ describe('OpenAPI v3', () => {
     const policies = await api.get('/openapi/v3/apis/policy.karmada.io/v1alpha1');
     const spec = policies.body.components.schemas['io.karmada.policy.v1alpha1.PropagationPolicy'].properties.spec;
     expect(spec.properties.preemption.description).toMatch(/Policy priority and preemption \(002\)/);
+    const placement = spec.properties.placement.properties;
+    expect(placement.spreadConstraints.items.properties.spreadByField.enum).toEqual(['cluster', 'region', 'zone', 'provider']);
+    expect(placement.clusterAffinity.properties.fieldSelector.properties.matchExpressions.items.properties.key.enum).toEqual(['provider', 'region', 'zone']);
   });
 
   it.each(['/openapi/v2', '/openapi/v3/apis/example.com/v1', '/openapi/v3/apis/apps'])('%s is a 404 Status', async (path) => {
