@@ -8,12 +8,15 @@ import { bindingsBy, syncBindings, waitingBindings } from './binding-informers';
 import { requestScheduling, wakeWaiting } from './binding-requests';
 import type { ControllerContext } from './context';
 import { releaseLostPlacements } from './lost-placements';
+import { missingPodsWarning } from './missing-pods';
 
 /**
  * A cluster changed. Bindings placed on a cluster that went away or stopped being ready are scheduled
  * again (failover, ordered cluster-affinity groups (004)); a ready cluster may have room or admit
  * bindings it did not before, so the waiting bindings that can now use it are woken. The bindings are
  * found through the informers' index by cluster, not by listing.
+ *
+ * A cluster whose resource summary names no pods gets a Warning (missing-pods.ts): it has room for none.
  *
  * A deleted cluster takes the placements on it with it (lost-placements.ts): the bindings placed there
  * wait to be placed again and its allocation record goes. A cluster seen created again after
@@ -23,10 +26,13 @@ import { releaseLostPlacements } from './lost-placements';
 export async function clusterChanged(context: ControllerContext, name: string): Promise<void> {
   const ref = clusterRef(name);
   const clusters = context.informers.clusters();
+  const known = clusters.get(ref);
   await Promise.all([clusters.sync(context.batch), syncBindings(context)]);
   const before = clusters.get(ref);
   await clusters.refresh([ref]);
   const cluster = clusters.get(ref);
+  const warning = cluster && missingPodsWarning(cluster, known);
+  if (warning) await context.events.record(warning);
   const clusterOf = (other: string): Cluster | undefined => (other === name ? cluster : clusters.get(clusterRef(other)));
   // Each version of the cluster is a change of its own: a cluster that goes not ready a second time
   // strands its bindings again, though they may not have changed since the first time.

@@ -130,7 +130,7 @@ describe('the reason a binding needs scheduling travels with it: the SchedulingN
 
     // m1 grows without any controller hearing of it: the flush finds the room.
     const m1 = (await system.store.get<Cluster>(refs.cluster('m1')))!;
-    const grown: Cluster = { ...m1, status: { resourceSummary: { allocatable: { cpu: '2' } } } };
+    const grown: Cluster = { ...m1, status: { resourceSummary: { allocatable: { ...m1.status?.resourceSummary?.allocatable, cpu: '2' } } } };
     await system.store.transact([{ op: 'put', object: grown, expectedVersion: m1.metadata.resourceVersion ?? null }]);
     await system.policyChangeQueue.delete((await system.policyChangeQueue.receive(10)).map((delivery) => delivery.receipt));
     system.clock.advance(FIVE_MINUTES);

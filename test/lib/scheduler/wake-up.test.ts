@@ -4,9 +4,9 @@ import { toResourceList } from '../../../lib/resources';
 import { scheduleBinding } from '../../../lib/scheduler/schedule-binding';
 import { SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
 import { bindingsToWake, cpuClass, highestFittingClass, roomClass, type FreedRoom, type Placer, type WokenBinding } from '../../../lib/scheduler/wake-up';
-import { binding, cluster, divided, onClusters } from './support';
+import { binding, cluster, divided, onClusters, TEST_CLUSTER_PODS } from './support';
 
-const cpu = (amount: number) => ({ ...toResourceList({ cpu: String(amount) }), pods: 2 ** 40 });
+const cpu = (amount: number) => ({ ...toResourceList({ cpu: String(amount) }), pods: TEST_CLUSTER_PODS });
 const freed = (name: string, room: number, options: Parameters<typeof cluster>[1] = {}): FreedRoom => ({
   cluster: cluster(name, { allocatable: { cpu: 100 }, ...options }),
   room: cpu(room),
