@@ -23,6 +23,23 @@ const targetClustersSchema = z
     });
   });
 
+/**
+ * Karmada's GracefulEvictionTask (work.karmada.io/v1alpha2): the binding is leaving `fromCluster` (a
+ * NoExecute taint it does not tolerate), and keeps it until it is placed elsewhere or the grace period
+ * ends. Written by outrank only.
+ */
+export const gracefulEvictionTaskSchema = z.strictObject({
+  fromCluster: objectName,
+  purgeMode: z.enum(['Directly', 'Gracefully', 'Never']).optional(),
+  replicas: z.number().int().nonnegative().optional(),
+  reason: z.string().min(1).max(32).regex(/^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/, 'must be a CamelCase identifier'),
+  message: z.string().max(1024).optional(),
+  producer: z.string().min(1).max(253),
+  gracePeriodSeconds: z.number().int().positive().optional(),
+  creationTimestamp: z.string().max(64).optional(),
+});
+export type GracefulEvictionTask = z.infer<typeof gracefulEvictionTaskSchema>;
+
 const bindingSpecSchema = z.strictObject({
   resource: z.strictObject({
     apiVersion: z.string().min(1).max(253),
@@ -45,6 +62,11 @@ const bindingSpecSchema = z.strictObject({
   preemptibility: preemptibility.optional().meta({ description: 'Preemptibility separate from priority (001): non-preemptible bindings are never victims.' }),
   suspension: suspensionSchema.optional().meta({ description: 'Scheduling suspension (003): the only field users may change; scheduling: true keeps an unplaced binding waiting.' }),
   clusters: targetClustersSchema.optional().meta({ description: 'The placement: member clusters and the replicas each runs.' }),
+  gracefulEvictionTasks: z
+    .array(gracefulEvictionTaskSchema)
+    .max(1024)
+    .optional()
+    .meta({ description: 'Clusters the binding is being evicted from (a NoExecute taint): each stays in clusters until the binding is placed elsewhere or the grace period ends.' }),
 });
 
 const bindingStatusSchema = z.strictObject({

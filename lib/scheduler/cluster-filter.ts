@@ -2,7 +2,7 @@ import { isClusterReady, type Cluster, type Taint } from '../api/cluster';
 import { matchesLabelSelector } from '../api/label-selector';
 import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
 
-export type FilterFailure = 'affinity' | 'taint' | 'not-ready';
+export type FilterFailure = 'affinity' | 'taint' | 'not-ready' | 'eviction';
 
 /** Kubernetes toleration semantics: an empty effect matches every effect, Exists ignores the value. */
 export function tolerates(toleration: Toleration, taint: Taint): boolean {
@@ -26,10 +26,15 @@ export function matchesClusterAffinity(affinity: ClusterAffinity | undefined, cl
   return matchesLabelSelector(affinity.labelSelector, cluster.metadata.labels);
 }
 
-/** Why a cluster cannot take the binding under this affinity, or undefined when it can. */
-export function filterCluster(cluster: Cluster, affinity: ClusterAffinity | undefined, tolerations: readonly Toleration[]): FilterFailure | undefined {
+/**
+ * Why a cluster cannot take the binding under this affinity, or undefined when it can. Taints are
+ * Karmada's TaintToleration filter (pkg/scheduler/framework/plugins/tainttoleration): a cluster the
+ * binding is already placed on (`placedThere`) passes them, so a new taint applies to later placements
+ * only (a NoExecute one evicts by the taint manager's rules, no-execute.ts).
+ */
+export function filterCluster(cluster: Cluster, affinity: ClusterAffinity | undefined, tolerations: readonly Toleration[], placedThere = false): FilterFailure | undefined {
   if (!matchesClusterAffinity(affinity, cluster)) return 'affinity';
-  if (untoleratedTaint(cluster, tolerations)) return 'taint';
+  if (!placedThere && untoleratedTaint(cluster, tolerations)) return 'taint';
   if (!isClusterReady(cluster)) return 'not-ready';
   return undefined;
 }
@@ -38,6 +43,8 @@ export function filterCluster(cluster: Cluster, affinity: ClusterAffinity | unde
 export interface FilteredClusters<C> {
   readonly feasible: readonly C[];
   readonly failures: ReadonlyMap<FilterFailure, number>;
+  /** Clusters that failed their taints alone (matching and ready): they pass for a binding already placed there. */
+  readonly taintedOnly: readonly C[];
 }
 
 export function filterClusters<C extends { readonly cluster: Cluster }>(
@@ -47,18 +54,21 @@ export function filterClusters<C extends { readonly cluster: Cluster }>(
 ): FilteredClusters<C> {
   const feasible: C[] = [];
   const failures = new Map<FilterFailure, number>();
+  const taintedOnly: C[] = [];
   for (const candidate of clusters) {
     const failure = filterCluster(candidate.cluster, affinity, tolerations);
     if (failure) failures.set(failure, (failures.get(failure) ?? 0) + 1);
     else feasible.push(candidate);
+    if (failure === 'taint' && isClusterReady(candidate.cluster)) taintedOnly.push(candidate);
   }
-  return { feasible, failures };
+  return { feasible, failures, taintedOnly };
 }
 
 const FAILURE_TEXT: Record<FilterFailure, string> = {
   affinity: 'did not match the placement cluster affinity',
   taint: 'had untolerated taints',
   'not-ready': 'were not ready',
+  eviction: 'were in the process of eviction',
 };
 
 /** "0/3 clusters are available: 2 did not match the placement cluster affinity, 1 had untolerated taints." */

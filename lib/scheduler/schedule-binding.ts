@@ -2,6 +2,7 @@ import type { Cluster } from '../api/cluster';
 import type { ClusterAffinity, Placement } from '../api/propagation-policy';
 import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
 import { accumulate, add, availableReplicas, subtract, type ResourceList } from '../resources';
+import { filteredFor } from './binding-filter';
 import { describeFilterFailures, type FilterFailure } from './cluster-filter';
 import { planPreemption } from './preemption/plan-preemption';
 import { divide, replicaStrategy, requirementOf, type ReplicaStrategy } from './replica-strategy';
@@ -55,8 +56,8 @@ interface TermView {
   byName(): ReadonlyMap<string, Cluster>;
 }
 
-function filterTerm(term: AffinityTerm, snapshot: SchedulingSnapshot, placement: Placement | undefined): TermView {
-  const { feasible, failures } = snapshot.filtered(term.affinity, placement?.clusterTolerations ?? []);
+function filterTerm(term: AffinityTerm, snapshot: SchedulingSnapshot, binding: ResourceBinding): TermView {
+  const { feasible, failures } = filteredFor(binding, snapshot.filtered(term.affinity, binding.spec.placement?.clusterTolerations ?? []));
   let byName: Map<string, Cluster> | undefined;
   return { term, feasible, failures, byName: () => (byName ??= new Map(feasible.map((c) => [c.name, c.cluster]))) };
 }
@@ -90,9 +91,7 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
   const placement = binding.spec.placement;
   const replicas = binding.spec.replicas ?? 0;
   const strategy = replicaStrategy(placement);
-  const views = affinityTerms(placement, binding.status?.schedulerObservedAffinityName).map((term) =>
-    filterTerm(term, snapshot, placement),
-  );
+  const views = affinityTerms(placement, binding.status?.schedulerObservedAffinityName).map((term) => filterTerm(term, snapshot, binding));
 
   const reasons: string[] = [];
   for (const view of views) {

@@ -1,7 +1,7 @@
 import type { Cluster } from '../api/cluster';
 import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
 import { accumulate, add, fitsWithin, scale, subtract, type ResourceList } from '../resources';
-import { filterCluster } from './cluster-filter';
+import { bindingFilterFailure } from './binding-filter';
 import { replicaStrategy } from './replica-strategy';
 import { affinityTerms } from './schedule-binding';
 import { bindingState, type BindingState } from './snapshot';
@@ -31,13 +31,12 @@ export interface Placer {
 
 /**
  * Whether any affinity term of the binding's placement admits the cluster (a failed attempt may move on
- * to later terms); with `ignoringReadiness`, whether it would if the cluster were ready.
+ * to later terms), as the binding meets the filters (binding-filter.ts); with `ignoringReadiness`,
+ * whether it would if the cluster were ready.
  */
 export function admits(binding: ResourceBinding, cluster: Cluster, ignoringReadiness = false): boolean {
-  const placement = binding.spec.placement;
-  const tolerations = placement?.clusterTolerations ?? [];
-  return affinityTerms(placement, binding.status?.schedulerObservedAffinityName).some((term) => {
-    const failure = filterCluster(cluster, term.affinity, tolerations);
+  return affinityTerms(binding.spec.placement, binding.status?.schedulerObservedAffinityName).some((term) => {
+    const failure = bindingFilterFailure(binding, cluster, term.affinity);
     return failure === undefined || (ignoringReadiness && failure === 'not-ready');
   });
 }
