@@ -8,13 +8,15 @@ import { bindingsBy, syncBindings, waitingBindings } from './binding-informers';
 import { requestScheduling, wakeWaiting } from './binding-requests';
 import type { ControllerContext } from './context';
 import { releaseLostPlacements } from './lost-placements';
+import { isRefusal, schedulingNeed } from './scheduling-need';
 import { missingPodsWarning } from './missing-pods';
 
 /**
  * A cluster changed. Bindings placed on a cluster that went away or stopped being ready are scheduled
- * again (failover, ordered cluster-affinity groups (004)); a ready cluster may have room or admit
- * bindings it did not before, so the waiting bindings that can now use it are woken. The bindings are
- * found through the informers' index by cluster, not by listing.
+ * again (failover, ordered cluster-affinity groups (004)), and so are those placed on a ready one that
+ * their placement no longer admits (its labels changed: scheduling-need.ts); a ready cluster may have
+ * room or admit bindings it did not before, so the waiting bindings that can now use it are woken. The
+ * bindings are found through the informers' index by cluster and the waiting index, not by listing.
  *
  * A cluster whose resource summary names no pods gets a Warning (missing-pods.ts): it has room for none.
  *
@@ -49,6 +51,13 @@ export async function clusterChanged(context: ControllerContext, name: string): 
   }
   const stale = placedThere.filter((binding) => isLostTarget(binding, cluster));
   if (stale.length > 0) await requestScheduling(context, await releaseLostPlacements(context, stale, clusterOf), cause);
+  // Its labels or taints may no longer admit the bindings placed there (Karmada's updateCluster
+  // requeues the bindings of a cluster whose labels or spec changed): those that must move are scheduled again.
+  const refusing = placedThere.filter((binding) => {
+    const need = schedulingNeed(binding, clusterOf);
+    return need.needed && isRefusal(need.reason);
+  });
+  if (refusing.length > 0) await requestScheduling(context, refusing, cause);
   const allocation = await context.store.get<ClusterAllocation>(allocationRef(name));
   await wakeWaiting(context, [{ cluster, room: subtract(capacityOf(cluster), allocation?.spec.placed ?? {}) }], cause);
 }

@@ -5,13 +5,14 @@ import type { Delivery } from '../ports/message-queue';
 import { ConflictError } from '../ports/object-store';
 import { keptPlacement } from '../scheduler/kept-placement';
 import { lostTargets } from '../scheduler/lost-target';
+import { refusedTargets } from '../scheduler/refused-targets';
 import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
 import { bindingsToWake, highestFittingClass, type FreedRoom, type Placer, type WokenBinding } from '../scheduler/wake-up';
 import { allocationAdds, allocationsOf, removeEmptyAllocations } from './allocations';
 import { bindingsBy, waitingBindings } from './binding-informers';
 import { requestScheduling, requestWoken, schedulingRequest } from './binding-requests';
-import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, type CommitPlan } from './commit-plan';
+import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, type CommitPlan, type ReleasedTarget } from './commit-plan';
 import type { ControllerContext } from './context';
 import { liveSnapshot, type LiveSnapshot } from './live-snapshot';
 import { LongestStep } from './longest-step';
@@ -155,7 +156,11 @@ export class ScheduleCycleController {
       this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
     }
     const now = timestampOf(this.context.clock);
-    return this.perform(planCommit(binding, decision, now, lostTargets(binding, clusterOf)), snapshot, wokenFor, now);
+    const released: ReleasedTarget[] = [
+      ...lostTargets(binding, clusterOf).map((target) => ({ target, cause: 'deleted' as const })),
+      ...refusedTargets(binding, clusterOf).map((target) => ({ target, cause: 'refused' as const })),
+    ];
+    return this.perform(planCommit(binding, decision, now, released), snapshot, wokenFor, now);
   }
 
   /** Commits a plan: one transaction with the allocations' adds, then events and the wake-up of waiting bindings. */

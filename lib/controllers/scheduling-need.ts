@@ -8,6 +8,7 @@ import {
 import { isClusterReady, type Cluster } from '../api/cluster';
 import type { SchedulerConfig } from '../config';
 import { isLostTarget } from '../scheduler/lost-target';
+import { refusedTargets } from '../scheduler/refused-targets';
 import { hasNothingToPlace } from '../scheduler/replica-strategy';
 import type { Metrics } from '../ports/metrics';
 
@@ -24,10 +25,11 @@ export type SchedulingNeed =
       /**
        * NotPlaced: it has no placement yet (new, or waiting for room). SpecChanged: it is placed, but its
        * spec changed since the scheduler placed it. ClusterNotReady: a cluster it is placed on is gone or
-       * not ready (failover). ConditionStale: the placement is current again but the Scheduled condition
-       * still tells of a failed attempt.
+       * not ready (failover). ClusterRefused: the affinity term it was placed by no longer admits a
+       * cluster it is placed on (refused-targets.ts). ConditionStale: the placement is current again but
+       * the Scheduled condition still tells of a failed attempt.
        */
-      readonly reason: 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | 'ConditionStale';
+      readonly reason: 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | 'ClusterRefused' | 'ConditionStale';
     };
 
 export type SchedulingNeedReason = SchedulingNeed['reason'];
@@ -72,11 +74,15 @@ export function isScheduledOntoNoCluster(binding: ResourceBinding): boolean {
   );
 }
 
-/** A cluster deleted, or deleted and created again, since the binding was placed on it counts as gone. */
-function placementNeed(binding: ResourceBinding, clusterOf: ClusterLookup): 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | undefined {
+/**
+ * A cluster deleted, or deleted and created again, since the binding was placed on it counts as gone. The
+ * placement must stand where it is as keptPlacement (kept-placement.ts) requires of one it keeps.
+ */
+function placementNeed(binding: ResourceBinding, clusterOf: ClusterLookup): 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | 'ClusterRefused' | undefined {
   if (!isPlaced(binding)) return isScheduledOntoNoCluster(binding) ? undefined : 'NotPlaced';
   if (specChangedSinceScheduled(binding)) return 'SpecChanged';
-  return (binding.spec.clusters ?? []).every((target) => holdsReadyTarget(binding, clusterOf(target.name))) ? undefined : 'ClusterNotReady';
+  if (!(binding.spec.clusters ?? []).every((target) => holdsReadyTarget(binding, clusterOf(target.name)))) return 'ClusterNotReady';
+  return refusedTargets(binding, clusterOf).length > 0 ? 'ClusterRefused' : undefined;
 }
 
 /** Scheduling suspension (003) first: a suspended binding is left alone whatever else holds. */
@@ -92,6 +98,19 @@ export function schedulingNeed(binding: ResourceBinding, clusterOf: ClusterLooku
 export function isWaitingForRoom(binding: ResourceBinding): boolean {
   const scheduled = findCondition(binding, CONDITION_SCHEDULED);
   return !isSuspended(binding) && scheduled?.status === 'False';
+}
+
+/** The reasons that say the binding is placed on a cluster its placement refuses: it must move off. */
+export function isRefusal(reason: SchedulingNeedReason): boolean {
+  return reason === 'ClusterRefused';
+}
+
+/**
+ * Whether a binding that needs scheduling for `reason` must be attempted now, waiting for room or not: it
+ * is placed where its placement refuses, and its attempt moves it off or releases what is refused.
+ */
+export function mustLeaveNow(reason: SchedulingNeedReason): boolean {
+  return reason === 'ClusterRefused';
 }
 
 /**

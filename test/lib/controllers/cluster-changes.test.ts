@@ -2,8 +2,30 @@
  * Everyday cluster events, as Karmada handles them, through the real controllers (MemorySystem).
  */
 import { describe, expect, it } from 'vitest';
+import type { Cluster } from '../../../lib/api/cluster';
 import { NO_PODS_ALLOCATABLE } from '../../../lib/controllers/missing-pods';
-import { applyAll, bindingOf, cluster, conditionOf, deployment, eventsWithReason, newSystem, placementOfDeployment, propagationPolicy, refs } from './support';
+import type { MemorySystem } from '../../../lib/runtime/memory-system';
+import {
+  applyAll,
+  bindingOf,
+  cluster,
+  clusterPropagationPolicy,
+  conditionOf,
+  deployment,
+  eventsWithReason,
+  expectAllocationsMatchBindings,
+  newSystem,
+  placementOf,
+  placementOfDeployment,
+  propagationPolicy,
+  refs,
+  SPEC,
+  type Manifest,
+} from './support';
+
+function needsCounted(system: MemorySystem, controller: string, reason: string): number {
+  return system.metrics.counter('SchedulingNeeds', { controller, reason });
+}
 
 const WEB_POLICY = propagationPolicy('web', { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }] });
 
@@ -38,5 +60,155 @@ describe('a cluster whose resource summary names no pods has room for none (Karm
     await applyAll(system, [{ apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name: 'm1' } }, WEB_POLICY, deployment('web')]);
     expect(await placementOfDeployment(system, 'web')).toEqual({});
     expect(await eventsWithReason(system, NO_PODS_ALLOCATABLE)).toEqual([]);
+  });
+});
+
+const LABEL = 'location';
+
+function byLabelPolicy(kind: 'PropagationPolicy' | 'ClusterPropagationPolicy', placement: Manifest = {}): Manifest {
+  const spec = { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }], placement: { clusterAffinity: { labelSelector: { matchLabels: { [LABEL]: 'ok' } } }, ...placement } };
+  return kind === 'PropagationPolicy' ? propagationPolicy('web', spec) : clusterPropagationPolicy('web', spec);
+}
+
+async function label(system: MemorySystem, name: string, labels: Record<string, string | null>): Promise<void> {
+  await system.objects.patch(refs.cluster(name), { metadata: { labels } });
+  await system.runUntilIdle();
+}
+
+describe('a cluster whose labels change is left by the bindings its affinity no longer admits (Karmada event_handler.go updateCluster; e2e rescheduling_test.go)', () => {
+  it.each(['PropagationPolicy', 'ClusterPropagationPolicy'] as const)(
+    '"change labels to testing deployment reschedule(%s)": not_ok → gone from the cluster; ok again → back',
+    async (kind) => {
+      const system = newSystem();
+      await applyAll(system, [cluster('member1', { cpu: '4' }, { labels: { [LABEL]: 'ok' } }), cluster('member2', { cpu: '4' }), byLabelPolicy(kind), deployment('web')]);
+      expect(await placementOfDeployment(system, 'web')).toEqual({ member1: 1 });
+
+      await label(system, 'member1', { [LABEL]: 'not_ok' });
+      const left = await bindingOf(system, 'web');
+      expect(placementOf(left)).toEqual({});
+      expect(conditionOf(left, 'Scheduled')).toMatchObject({ status: 'False', reason: 'NoClusterFit' });
+      expect(conditionOf(left, 'Scheduled')?.message).toContain('no longer placed on member1 (1): the cluster affinity it was placed by no longer admits the cluster');
+      await expectAllocationsMatchBindings(system);
+
+      await label(system, 'member1', { [LABEL]: 'ok' });
+      expect(await placementOfDeployment(system, 'web')).toEqual({ member1: 1 });
+      expect(system.handlerErrors).toEqual([]);
+    },
+  );
+
+  it('with room on another cluster the label now matches, the binding moves there', async () => {
+    const system = newSystem();
+    await applyAll(system, [cluster('member1', { cpu: '4' }, { labels: { [LABEL]: 'ok' } }), cluster('member2', { cpu: '4' }), byLabelPolicy('PropagationPolicy'), deployment('web')]);
+    await label(system, 'member2', { [LABEL]: 'ok' });
+    // A Duplicated binding placed and admitted where it is stays put (outrank does not spread it on a cluster change).
+    expect(await placementOfDeployment(system, 'web')).toEqual({ member1: 1 });
+    await label(system, 'member1', { [LABEL]: null });
+    expect(await placementOfDeployment(system, 'web')).toEqual({ member2: 1 });
+    await expectAllocationsMatchBindings(system);
+  });
+
+  it('a Divided binding keeps its replicas on the clusters still admitted and moves the others there', async () => {
+    const system = newSystem();
+    const divided = { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted' } };
+    await applyAll(system, [
+      cluster('member1', { cpu: '8' }, { labels: { [LABEL]: 'ok' } }),
+      cluster('member2', { cpu: '8' }, { labels: { [LABEL]: 'ok' } }),
+      byLabelPolicy('PropagationPolicy', divided),
+      deployment('web', { replicas: 4 }),
+    ]);
+    expect(await placementOfDeployment(system, 'web')).toEqual({ member1: 2, member2: 2 });
+    await label(system, 'member1', { [LABEL]: 'not_ok' });
+    expect(await placementOfDeployment(system, 'web')).toEqual({ member2: 4 });
+    await expectAllocationsMatchBindings(system);
+  });
+
+  it('a Divided binding that cannot move all its replicas gives up those on the refused cluster, keeps the rest, and waits for room', async () => {
+    const system = newSystem();
+    const divided = { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted' } };
+    await applyAll(system, [
+      cluster('member1', { cpu: '2' }, { labels: { [LABEL]: 'ok' } }),
+      cluster('member2', { cpu: '2' }, { labels: { [LABEL]: 'ok' } }),
+      byLabelPolicy('PropagationPolicy', divided),
+      deployment('web', { replicas: 4 }),
+    ]);
+    expect(await placementOfDeployment(system, 'web')).toEqual({ member1: 2, member2: 2 });
+    await label(system, 'member1', { [LABEL]: 'not_ok' });
+    const waiting = await bindingOf(system, 'web');
+    expect(placementOf(waiting)).toEqual({ member2: 2 });
+    expect(conditionOf(waiting, 'Scheduled')).toMatchObject({ status: 'False', reason: 'Unschedulable' });
+    await expectAllocationsMatchBindings(system);
+
+    // Room where the affinity admits: member2 grows, and the binding is woken and placed in full.
+    await system.objects.patch(refs.cluster('member2'), { status: { resourceSummary: { allocatable: { cpu: '4' } } } });
+    await system.runUntilIdle();
+    expect(await placementOfDeployment(system, 'web')).toEqual({ member2: 4 });
+  });
+
+  it('the reconcile finds a binding left on a refused cluster when the cluster change was never heard of', async () => {
+    const system = newSystem();
+    await applyAll(system, [cluster('member1', { cpu: '4' }, { labels: { [LABEL]: 'ok' } }), cluster('member2', { cpu: '4' }, { labels: { [LABEL]: 'ok' } }), byLabelPolicy('PropagationPolicy', { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } }), deployment('web')]);
+    const [placed] = Object.keys(await placementOfDeployment(system, 'web'));
+    const current = (await system.store.get<Cluster>(refs.cluster(placed!)))!;
+    const unlabelled: Cluster = { ...current, metadata: { ...current.metadata, labels: {} } };
+    await system.store.transact([{ op: 'put', object: unlabelled, expectedVersion: current.metadata.resourceVersion ?? null }]);
+    await system.policyChangeQueue.delete((await system.policyChangeQueue.receive(10)).map((delivery) => delivery.receipt));
+    await system.advance(60_000);
+    await system.runUntilIdle();
+    const other = placed === 'member1' ? 'member2' : 'member1';
+    expect(await placementOfDeployment(system, 'web')).toEqual({ [other]: 1 });
+    expect(needsCounted(system, 'reconcile', 'ClusterRefused')).toBe(1);
+  });
+});
+
+describe(`ordered cluster-affinity groups on a cluster label change (${SPEC.affinity}; e2e clusteraffinities_test.go)`, () => {
+  const groups = (kind: 'PropagationPolicy' | 'ClusterPropagationPolicy'): Manifest => {
+    const spec = {
+      resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
+      placement: {
+        clusterAffinities: [
+          { affinityName: 'group1', labelSelector: { matchLabels: { 'member1-key': 'ok' } } },
+          { affinityName: 'group2', labelSelector: { matchLabels: { 'member2-key': 'ok' } } },
+        ],
+      },
+    };
+    return kind === 'PropagationPolicy' ? propagationPolicy('web', spec) : clusterPropagationPolicy('web', spec);
+  };
+  const fleet = [cluster('member1', { cpu: '4' }, { labels: { 'member1-key': 'ok' } }), cluster('member2', { cpu: '4' }, { labels: { 'member2-key': 'ok' } })];
+
+  it.each(['PropagationPolicy', 'ClusterPropagationPolicy'] as const)(
+    '"propagate deployment and then update the cluster label" (%s): group1 no longer admits member1, so group2 is used',
+    async (kind) => {
+      const system = newSystem();
+      await applyAll(system, [...fleet, groups(kind), deployment('web')]);
+      expect(await placementOfDeployment(system, 'web')).toEqual({ member1: 1 });
+      expect((await bindingOf(system, 'web')).status?.schedulerObservedAffinityName).toBe('group1');
+
+      await label(system, 'member1', { 'member1-key': 'not-ok' });
+      const moved = await bindingOf(system, 'web');
+      expect(placementOf(moved)).toEqual({ member2: 1 });
+      expect(moved.status?.schedulerObservedAffinityName).toBe('group2');
+    },
+  );
+
+  it('"reschedule from the first cluster affinity", up to the rebalancer: member1 admitted by group1 again leaves the binding in group2, where rescheduling continues from', async () => {
+    const system = newSystem();
+    await applyAll(system, [...fleet, groups('PropagationPolicy'), deployment('web')]);
+    await label(system, 'member1', { 'member1-key': 'not-ok' });
+    await label(system, 'member1', { 'member1-key': 'ok' });
+    await label(system, 'member2', { 'member2-sync': 'ok' });
+    const binding = await bindingOf(system, 'web');
+    expect(placementOf(binding)).toEqual({ member2: 1 });
+    expect(binding.status?.schedulerObservedAffinityName).toBe('group2');
+  });
+
+  it('when no group admits anything, the binding leaves and waits; a group admitting a cluster again wakes it', async () => {
+    const system = newSystem();
+    await applyAll(system, [...fleet, groups('PropagationPolicy'), deployment('web')]);
+    await label(system, 'member1', { 'member1-key': null });
+    await label(system, 'member2', { 'member2-key': null });
+    expect(await placementOfDeployment(system, 'web')).toEqual({});
+    expect(conditionOf(await bindingOf(system, 'web'), 'Scheduled')).toMatchObject({ status: 'False', reason: 'NoClusterFit' });
+    await label(system, 'member2', { 'member2-key': 'ok' });
+    expect(await placementOfDeployment(system, 'web')).toEqual({ member2: 1 });
   });
 });
