@@ -100,7 +100,7 @@ function waitViolations(state: WorkState, options: LostWorkOptions): Violation<L
   const clusters = new Map(state.clusters.map((cluster) => [cluster.metadata.name, cluster]));
   const overdue: Array<{ binding: ResourceBinding; message: string }> = [];
   for (const binding of state.bindings) {
-    if (!schedulingNeed(binding, (name) => clusters.get(name)).needed) continue;
+    if (!schedulingNeed(binding, (name) => clusters.get(name), options.now).needed) continue;
     const scheduled = findCondition(binding, CONDITION_SCHEDULED);
     if (scheduled?.status === 'True') continue;
     const since = scheduled ? (scheduled.lastUpdateTime ?? scheduled.lastTransitionTime) : binding.metadata.creationTimestamp;

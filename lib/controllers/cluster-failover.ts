@@ -8,7 +8,7 @@ import { bindingsBy, syncBindings, waitingBindings } from './binding-informers';
 import { requestScheduling, wakeWaiting } from './binding-requests';
 import type { ControllerContext } from './context';
 import { releaseLostPlacements } from './lost-placements';
-import { isRefusal, schedulingNeed } from './scheduling-need';
+import { mustLeaveNow, schedulingNeed } from './scheduling-need';
 import { missingPodsWarning } from './missing-pods';
 
 /**
@@ -51,11 +51,13 @@ export async function clusterChanged(context: ControllerContext, name: string): 
   }
   const stale = placedThere.filter((binding) => isLostTarget(binding, cluster));
   if (stale.length > 0) await requestScheduling(context, await releaseLostPlacements(context, stale, clusterOf), cause);
-  // Its labels or taints may no longer admit the bindings placed there (Karmada's updateCluster
-  // requeues the bindings of a cluster whose labels or spec changed): those that must move are scheduled again.
+  // Its labels or NoExecute taints may no longer admit the bindings placed there (Karmada's
+  // updateCluster requeues the bindings of a cluster whose labels or spec changed, and its taint manager
+  // evicts): those that must leave it are scheduled again.
+  const now = context.clock.now();
   const refusing = placedThere.filter((binding) => {
-    const need = schedulingNeed(binding, clusterOf);
-    return need.needed && isRefusal(need.reason);
+    const need = schedulingNeed(binding, clusterOf, now);
+    return need.needed && mustLeaveNow(need.reason);
   });
   if (refusing.length > 0) await requestScheduling(context, refusing, cause);
   const allocation = await context.store.get<ClusterAllocation>(allocationRef(name));

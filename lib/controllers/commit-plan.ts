@@ -1,6 +1,6 @@
 import { involvedObjectOf, PREEMPTOR_PRIORITY_ANNOTATION, VICTIM_PREEMPTIBILITY_ANNOTATION, VICTIM_PRIORITY_ANNOTATION } from '../api/event';
 import { displayName } from '../api/kinds';
-import { CONDITION_SCHEDULED, findCondition, withCondition, type ResourceBinding, type ScheduledReason, type TargetCluster } from '../api/resource-binding';
+import { CONDITION_SCHEDULED, findCondition, withCondition, type GracefulEvictionTask, type ResourceBinding, type ScheduledReason, type TargetCluster } from '../api/resource-binding';
 import type { EventRecord } from '../ports/event-log';
 import type { Write } from '../ports/object-store';
 import { scale, type ResourceList } from '../resources';
@@ -135,11 +135,33 @@ export function releaseLostTargets(binding: ResourceBinding, lost: readonly Targ
 }
 
 /**
+ * The events of the evictions the decision starts (Karmada's taint manager records
+ * EvictWorkloadFromClusterSucceed on the binding when it evicts it from a cluster).
+ */
+function evictionEvents(binding: ResourceBinding, started: readonly GracefulEvictionTask[], placedElsewhere: boolean): EventRecord[] {
+  return started.map((task) => ({
+    type: 'Normal',
+    reason: 'EvictWorkloadFromClusterSucceed',
+    object: involvedObjectOf(binding),
+    message: `Evict from cluster ${task.fromCluster} succeed: ${task.message ?? task.reason}; ${
+      placedElsewhere ? 'placed elsewhere' : `it keeps the cluster until it is placed elsewhere, for at most ${task.gracePeriodSeconds ?? 0} s`
+    }`,
+  }));
+}
+
+/**
  * What a decision commits. `released` are the targets the binding must leave (on clusters that are gone,
  * that its affinity no longer admits, or that it was evicted from past the grace period): a placement
- * moves off them, and a failed attempt releases them (releaseTargets) rather than keep them.
+ * moves off them, and a failed attempt releases them (releaseTargets) rather than keep them. `started`
+ * are the gracefulEvictionTasks the decision was made with that the stored binding did not have yet.
  */
-export function planCommit(binding: ResourceBinding, decision: ScheduleDecision, now: string, released: readonly ReleasedTarget[] = []): CommitPlan {
+export function planCommit(
+  binding: ResourceBinding,
+  decision: ScheduleDecision,
+  now: string,
+  released: readonly ReleasedTarget[] = [],
+  started: readonly GracefulEvictionTask[] = [],
+): CommitPlan {
   if (decision.result === 'unschedulable') {
     const release = released.length > 0 ? releaseTargets(binding, released, now) : undefined;
     const deleted = released.filter(({ cause }) => cause === 'deleted');
@@ -153,6 +175,7 @@ export function planCommit(binding: ResourceBinding, decision: ScheduleDecision,
       deltas: release?.deltas ?? new Map(),
       events: [
         ...(deleted.length > 0 ? [{ type: 'Warning' as const, reason: 'ClusterDeleted', object: involvedObjectOf(binding), message: releaseMessage(deleted) }] : []),
+        ...evictionEvents(binding, started, false),
         { type: 'Warning', reason: 'ScheduleBindingFailed', object: involvedObjectOf(binding), message: decision.message },
       ],
       victims: 0,
@@ -171,6 +194,7 @@ export function planCommit(binding: ResourceBinding, decision: ScheduleDecision,
       object: involvedObjectOf(binding),
       message: `placed on ${decision.targets.map((t) => `${t.name} (${t.replicas})`).join(', ') || 'no cluster'}`,
     },
+    ...evictionEvents(binding, started, true),
   ];
   const victimWrites = decision.victims.map((victim): Write => {
     const clusters = victim.clusters.map((t) => t.name);

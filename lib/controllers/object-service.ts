@@ -1,6 +1,7 @@
 import { timestampOf } from '../ports/clock';
 import { isDeepStrictEqual } from 'node:util';
-import { decodeObjectWith, isBinding, isEvent, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
+import { decodeObjectWith, isBinding, isCluster, isEvent, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
+import { withTaintTimes } from '../api/cluster-mutation';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
 import { displayName, refOf, type ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
@@ -242,12 +243,16 @@ function patchedVersion(patch: unknown): unknown {
   return typeof metadata === 'object' && metadata !== null ? (metadata as { resourceVersion?: unknown }).resourceVersion : undefined;
 }
 
-/** The object as it is to be written over `existing`: its creation time and generation set, no resourceVersion. */
+/**
+ * The object as it is to be written over `existing`: its creation time and generation set, no
+ * resourceVersion, and a cluster's NoExecute taints timed (cluster-mutation.ts).
+ */
 function stamped(object: KubeObject, existing: KubeObject | undefined, now: string): KubeObject {
   const metadata = withoutResourceVersion(object.metadata);
+  const mutated = isCluster(object) ? withTaintTimes(object, existing && isCluster(existing) ? existing : undefined, now) : object;
   return {
-    ...object,
-    metadata: { ...metadata, creationTimestamp: existing?.metadata.creationTimestamp ?? now, generation: nextGeneration(object, existing) },
+    ...mutated,
+    metadata: { ...metadata, creationTimestamp: existing?.metadata.creationTimestamp ?? now, generation: nextGeneration(mutated, existing) },
   } as KubeObject;
 }
 

@@ -6,6 +6,7 @@ import { ConflictError } from '../ports/object-store';
 import { keptPlacement } from '../scheduler/kept-placement';
 import { lostTargets } from '../scheduler/lost-target';
 import { refusedTargets } from '../scheduler/refused-targets';
+import { dueEvictions, expiredEvictions, withDueEvictions } from '../scheduler/graceful-eviction';
 import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
 import { bindingsToWake, highestFittingClass, type FreedRoom, type Placer, type WokenBinding } from '../scheduler/wake-up';
@@ -137,17 +138,23 @@ export class ScheduleCycleController {
     const snapshot = this.live.snapshot;
     const binding = snapshot.bindings.get(key)?.binding;
     const clusterOf = (name: string) => snapshot.clusters.get(name)?.cluster;
-    const need = binding && schedulingNeed(binding, clusterOf);
+    const nowMs = this.context.clock.now();
+    const need = binding && schedulingNeed(binding, clusterOf, nowMs);
     if (need && !afterConflict) recordNeed(this.context.metrics, 'schedule-cycle', need.reason, this.needs);
     if (!binding || !need?.needed) {
       if (binding) await this.requeueVictimsLeftWaiting(binding);
       return 'skipped';
     }
+    const now = timestampOf(this.context.clock);
+    // Karmada's taint manager: the evictions due now start here, as gracefulEvictionTasks the decision
+    // is made with (the clusters they name are refused) and that stay while the binding keeps them.
+    const started = dueEvictions(binding, clusterOf, nowMs);
+    const subject = withDueEvictions(binding, started, now, config.gracefulEvictionTimeoutMs);
     // Its spec is unchanged and only the condition tells of a failed attempt: the placement is kept if it still fits.
-    const kept = need.reason === 'ConditionStale' ? keptPlacement(binding, snapshot) : undefined;
+    const kept = need.reason === 'ConditionStale' ? keptPlacement(subject, snapshot) : undefined;
     const decision: ScheduleDecision =
       kept ??
-      scheduleBinding(binding, snapshot, {
+      scheduleBinding(subject, snapshot, {
         // Binding priority and preemption (000): preemption has its own gate; PriorityBasedScheduling only orders the queue.
         preemption: config.gates.PriorityBasedPreemptiveScheduling,
         victimSearchBudget: config.victimSearchBudget,
@@ -155,12 +162,13 @@ export class ScheduleCycleController {
     if (decision.result === 'scheduled' && decision.victims.length > 0) {
       this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
     }
-    const now = timestampOf(this.context.clock);
     const released: ReleasedTarget[] = [
       ...lostTargets(binding, clusterOf).map((target) => ({ target, cause: 'deleted' as const })),
       ...refusedTargets(binding, clusterOf).map((target) => ({ target, cause: 'refused' as const })),
+      ...expiredEvictions(subject, nowMs).map((target) => ({ target, cause: 'evicted' as const })),
     ];
-    return this.perform(planCommit(binding, decision, now, released), snapshot, wokenFor, now);
+    const startedTasks = (subject.spec.gracefulEvictionTasks ?? []).slice((binding.spec.gracefulEvictionTasks ?? []).length);
+    return this.perform(planCommit(subject, decision, now, released, startedTasks), snapshot, wokenFor, now);
   }
 
   /** Commits a plan: one transaction with the allocations' adds, then events and the wake-up of waiting bindings. */

@@ -9,6 +9,7 @@ import { isClusterReady, type Cluster } from '../api/cluster';
 import type { SchedulerConfig } from '../config';
 import { isLostTarget } from '../scheduler/lost-target';
 import { refusedTargets } from '../scheduler/refused-targets';
+import { dueEvictions, evictingTargets, expiredEvictions } from '../scheduler/graceful-eviction';
 import { hasNothingToPlace } from '../scheduler/replica-strategy';
 import type { Metrics } from '../ports/metrics';
 
@@ -26,10 +27,13 @@ export type SchedulingNeed =
        * NotPlaced: it has no placement yet (new, or waiting for room). SpecChanged: it is placed, but its
        * spec changed since the scheduler placed it. ClusterNotReady: a cluster it is placed on is gone or
        * not ready (failover). ClusterRefused: the affinity term it was placed by no longer admits a
-       * cluster it is placed on (refused-targets.ts). ConditionStale: the placement is current again but
+       * cluster it is placed on (refused-targets.ts). NoExecuteTaint: a cluster it is placed on evicts it
+       * now (a NoExecute taint it does not tolerate, or no longer: no-execute.ts), or its graceful
+       * eviction from one is over (graceful-eviction.ts). Evicting: it is being evicted from a cluster
+       * it still holds until it is placed elsewhere. ConditionStale: the placement is current again but
        * the Scheduled condition still tells of a failed attempt.
        */
-      readonly reason: 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | 'ClusterRefused' | 'ConditionStale';
+      readonly reason: 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | 'ClusterRefused' | 'NoExecuteTaint' | 'Evicting' | 'ConditionStale';
     };
 
 export type SchedulingNeedReason = SchedulingNeed['reason'];
@@ -78,17 +82,22 @@ export function isScheduledOntoNoCluster(binding: ResourceBinding): boolean {
  * A cluster deleted, or deleted and created again, since the binding was placed on it counts as gone. The
  * placement must stand where it is as keptPlacement (kept-placement.ts) requires of one it keeps.
  */
-function placementNeed(binding: ResourceBinding, clusterOf: ClusterLookup): 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | 'ClusterRefused' | undefined {
+function placementNeed(binding: ResourceBinding, clusterOf: ClusterLookup, now: number): Exclude<SchedulingNeedReason, 'Suspended' | 'PlacementCurrent' | 'ConditionStale'> | undefined {
   if (!isPlaced(binding)) return isScheduledOntoNoCluster(binding) ? undefined : 'NotPlaced';
   if (specChangedSinceScheduled(binding)) return 'SpecChanged';
   if (!(binding.spec.clusters ?? []).every((target) => holdsReadyTarget(binding, clusterOf(target.name)))) return 'ClusterNotReady';
-  return refusedTargets(binding, clusterOf).length > 0 ? 'ClusterRefused' : undefined;
+  if (refusedTargets(binding, clusterOf).length > 0) return 'ClusterRefused';
+  if (dueEvictions(binding, clusterOf, now).length > 0 || expiredEvictions(binding, now).length > 0) return 'NoExecuteTaint';
+  return evictingTargets(binding).length > 0 ? 'Evicting' : undefined;
 }
 
-/** Scheduling suspension (003) first: a suspended binding is left alone whatever else holds. */
-export function schedulingNeed(binding: ResourceBinding, clusterOf: ClusterLookup): SchedulingNeed {
+/**
+ * Scheduling suspension (003) first: a suspended binding is left alone whatever else holds. `now` is
+ * when NoExecute tolerations and graceful evictions are judged.
+ */
+export function schedulingNeed(binding: ResourceBinding, clusterOf: ClusterLookup, now: number): SchedulingNeed {
   if (isSuspended(binding)) return { needed: false, reason: 'Suspended' };
-  const placement = placementNeed(binding, clusterOf);
+  const placement = placementNeed(binding, clusterOf, now);
   if (placement) return { needed: true, reason: placement };
   if (isPlaced(binding) && findCondition(binding, CONDITION_SCHEDULED)?.status === 'False') return { needed: true, reason: 'ConditionStale' };
   return { needed: false, reason: 'PlacementCurrent' };
@@ -100,17 +109,13 @@ export function isWaitingForRoom(binding: ResourceBinding): boolean {
   return !isSuspended(binding) && scheduled?.status === 'False';
 }
 
-/** The reasons that say the binding is placed on a cluster its placement refuses: it must move off. */
-export function isRefusal(reason: SchedulingNeedReason): boolean {
-  return reason === 'ClusterRefused';
-}
-
 /**
- * Whether a binding that needs scheduling for `reason` must be attempted now, waiting for room or not: it
- * is placed where its placement refuses, and its attempt moves it off or releases what is refused.
+ * The reasons that say the binding must leave a cluster it is placed on now: its attempt moves it off,
+ * or releases what is refused (an eviction: starts its grace period, or ends it). Such a binding is
+ * attempted at once, waiting for room or not.
  */
 export function mustLeaveNow(reason: SchedulingNeedReason): boolean {
-  return reason === 'ClusterRefused';
+  return reason === 'ClusterRefused' || reason === 'NoExecuteTaint';
 }
 
 /**
