@@ -111,7 +111,7 @@ function waitViolations(state: WorkState, options: LostWorkOptions): Violation<L
     }
   }
   const waitingForRoom = overdue.map(({ binding }) => binding).filter(awaitsRoom);
-  const placeable = new Set(waitingForRoom.length === 0 ? [] : placeableNow(waitingForRoom, new SchedulingSnapshot(state.clusters, state.bindings), options.config));
+  const placeable = new Set(waitingForRoom.length === 0 ? [] : placeableNow(waitingForRoom, new SchedulingSnapshot(state.clusters, state.bindings), options.config, options.now));
   return overdue
     .filter(({ binding }) => !awaitsRoom(binding) || placeable.has(binding))
     .map(({ binding, message }) => ({

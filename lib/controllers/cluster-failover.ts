@@ -44,7 +44,7 @@ export async function clusterChanged(context: ControllerContext, name: string): 
     const current = cluster ? placedThere : await releaseLostPlacements(context, placedThere, clusterOf);
     // A waiting binding the cluster admitted may fit without it: a Duplicated one must fit on every
     // cluster it admits, static weights divide among fewer (all waiting ones, if the cluster is no longer known).
-    const admitted = waitingBindings(context).filter((binding) => !before || admits(binding, before, true));
+    const admitted = waitingBindings(context).filter((binding) => !before || admits(binding, before, context.clock.now(), true));
     const requested = new Map([...current, ...admitted].map((binding) => [bindingKeyOf(binding), binding]));
     await requestScheduling(context, [...requested.values()], cause);
     return;
@@ -55,10 +55,7 @@ export async function clusterChanged(context: ControllerContext, name: string): 
   // updateCluster requeues the bindings of a cluster whose labels or spec changed, and its taint manager
   // evicts): those that must leave it are scheduled again.
   const now = context.clock.now();
-  const refusing = placedThere.filter((binding) => {
-    const need = schedulingNeed(binding, clusterOf, now);
-    return need.needed && mustLeaveNow(need.reason);
-  });
+  const refusing = placedThere.filter((binding) => schedulingNeed(binding, clusterOf, now).needed && mustLeaveNow(binding, clusterOf, now));
   if (refusing.length > 0) await requestScheduling(context, refusing, cause);
   const allocation = await context.store.get<ClusterAllocation>(allocationRef(name));
   await wakeWaiting(context, [{ cluster, room: subtract(capacityOf(cluster), allocation?.spec.placed ?? {}) }], cause);

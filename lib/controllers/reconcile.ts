@@ -68,7 +68,7 @@ export class ReconcileController {
       for (const binding of informer.values()) {
         const need = schedulingNeed(binding, clusterOf, now);
         if (!need.needed) continue;
-        const atOnce = mustLeaveNow(need.reason);
+        const atOnce = mustLeaveNow(binding, clusterOf, now);
         if (!atOnce && !isDue(binding, now, config)) continue;
         if (atOnce || !awaitsRoom(binding)) {
           due.push({ binding, reason: need.reason });
@@ -80,7 +80,7 @@ export class ReconcileController {
         else flushDue.push({ binding, reason: need.reason });
       }
     }
-    const placeable = new Set(placeableNow(flushDue.map((d) => d.binding), snapshot, config));
+    const placeable = new Set(placeableNow(flushDue.map((d) => d.binding), snapshot, config, now));
     for (const waiting of flushDue) {
       if (placeable.has(waiting.binding)) due.push(waiting);
       else flushedAt.set(bindingKeyOf(waiting.binding), now);

@@ -158,6 +158,7 @@ export class ScheduleCycleController {
         // Binding priority and preemption (000): preemption has its own gate; PriorityBasedScheduling only orders the queue.
         preemption: config.gates.PriorityBasedPreemptiveScheduling,
         victimSearchBudget: config.victimSearchBudget,
+        now: nowMs,
       });
     if (decision.result === 'scheduled' && decision.victims.length > 0) {
       this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
@@ -238,14 +239,15 @@ export class ScheduleCycleController {
 
   /** The waiting bindings (but those `include` leaves out) that the snapshot places without preemption in the room given. */
   private toWake(freed: readonly FreedRoom[], snapshot: SchedulingSnapshot, include: (binding: ResourceBinding) => boolean): WokenBinding[] {
+    const now = this.context.clock.now();
     const placer: Placer = {
       place: (binding, reserved) => {
-        const decision = scheduleBinding(binding, snapshot, { preemption: false, victimSearchBudget: this.context.config.victimSearchBudget, reserved });
+        const decision = scheduleBinding(binding, snapshot, { preemption: false, victimSearchBudget: this.context.config.victimSearchBudget, reserved, now });
         return decision.result === 'scheduled' ? decision.targets : undefined;
       },
       room: (name) => snapshot.clusters.get(name)?.room,
     };
-    return bindingsToWake(waitingBindings(this.context, highestFittingClass(freed)).filter(include), freed, placer);
+    return bindingsToWake(waitingBindings(this.context, highestFittingClass(freed)).filter(include), freed, now, placer);
   }
 
   /**

@@ -110,12 +110,13 @@ export function isWaitingForRoom(binding: ResourceBinding): boolean {
 }
 
 /**
- * The reasons that say the binding must leave a cluster it is placed on now: its attempt moves it off,
- * or releases what is refused (an eviction: starts its grace period, or ends it). Such a binding is
- * attempted at once, waiting for room or not.
+ * Whether the binding must leave a cluster it is placed on now, whatever else it needs (its spec may
+ * have changed too): its affinity term refuses the cluster, the cluster's NoExecute taints evict it, or
+ * its graceful eviction from one is over. Its attempt moves it off, or releases what it must leave (an
+ * eviction: starts its grace period), so it is attempted at once, waiting for room or not.
  */
-export function mustLeaveNow(reason: SchedulingNeedReason): boolean {
-  return reason === 'ClusterRefused' || reason === 'NoExecuteTaint';
+export function mustLeaveNow(binding: ResourceBinding, clusterOf: ClusterLookup, now: number): boolean {
+  return refusedTargets(binding, clusterOf).length > 0 || dueEvictions(binding, clusterOf, now).length > 0 || expiredEvictions(binding, now).length > 0;
 }
 
 /**

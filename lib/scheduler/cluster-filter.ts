@@ -45,6 +45,8 @@ export interface FilteredClusters<C> {
   readonly failures: ReadonlyMap<FilterFailure, number>;
   /** Clusters that failed their taints alone (matching and ready): they pass for a binding already placed there. */
   readonly taintedOnly: readonly C[];
+  /** Clusters of `feasible` or `taintedOnly` with NoExecute taints, whose tolerations may run out (no-execute.ts). */
+  readonly noExecute: readonly C[];
 }
 
 export function filterClusters<C extends { readonly cluster: Cluster }>(
@@ -55,13 +57,16 @@ export function filterClusters<C extends { readonly cluster: Cluster }>(
   const feasible: C[] = [];
   const failures = new Map<FilterFailure, number>();
   const taintedOnly: C[] = [];
+  const noExecute: C[] = [];
   for (const candidate of clusters) {
     const failure = filterCluster(candidate.cluster, affinity, tolerations);
     if (failure) failures.set(failure, (failures.get(failure) ?? 0) + 1);
     else feasible.push(candidate);
-    if (failure === 'taint' && isClusterReady(candidate.cluster)) taintedOnly.push(candidate);
+    const passesButTaints = failure === 'taint' && isClusterReady(candidate.cluster);
+    if (passesButTaints) taintedOnly.push(candidate);
+    if ((failure === undefined || passesButTaints) && candidate.cluster.spec?.taints?.some((taint) => taint.effect === 'NoExecute')) noExecute.push(candidate);
   }
-  return { feasible, failures, taintedOnly };
+  return { feasible, failures, taintedOnly, noExecute };
 }
 
 const FAILURE_TEXT: Record<FilterFailure, string> = {

@@ -30,6 +30,11 @@ export interface ScheduleOptions {
   readonly victimSearchBudget: number;
   /** Room already promised to other bindings on each cluster (the wake-up rule, wake-up.ts): taken off its free room. */
   readonly reserved?: ReadonlyMap<string, ResourceList>;
+  /**
+   * When the decision is made (ms): a cluster whose NoExecute taints would evict the binding at once is
+   * refused (binding-filter.ts). Without it NoExecute tolerations tolerate whatever their seconds.
+   */
+  readonly now?: number;
 }
 
 interface AffinityTerm {
@@ -56,8 +61,8 @@ interface TermView {
   byName(): ReadonlyMap<string, Cluster>;
 }
 
-function filterTerm(term: AffinityTerm, snapshot: SchedulingSnapshot, binding: ResourceBinding): TermView {
-  const { feasible, failures } = filteredFor(binding, snapshot.filtered(term.affinity, binding.spec.placement?.clusterTolerations ?? []));
+function filterTerm(term: AffinityTerm, snapshot: SchedulingSnapshot, binding: ResourceBinding, now: number | undefined): TermView {
+  const { feasible, failures } = filteredFor(binding, snapshot.filtered(term.affinity, binding.spec.placement?.clusterTolerations ?? []), now);
   let byName: Map<string, Cluster> | undefined;
   return { term, feasible, failures, byName: () => (byName ??= new Map(feasible.map((c) => [c.name, c.cluster]))) };
 }
@@ -91,7 +96,7 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
   const placement = binding.spec.placement;
   const replicas = binding.spec.replicas ?? 0;
   const strategy = replicaStrategy(placement);
-  const views = affinityTerms(placement, binding.status?.schedulerObservedAffinityName).map((term) => filterTerm(term, snapshot, binding));
+  const views = affinityTerms(placement, binding.status?.schedulerObservedAffinityName).map((term) => filterTerm(term, snapshot, binding, options.now));
 
   const reasons: string[] = [];
   for (const view of views) {

@@ -34,9 +34,9 @@ export interface Placer {
  * to later terms), as the binding meets the filters (binding-filter.ts); with `ignoringReadiness`,
  * whether it would if the cluster were ready.
  */
-export function admits(binding: ResourceBinding, cluster: Cluster, ignoringReadiness = false): boolean {
+export function admits(binding: ResourceBinding, cluster: Cluster, now: number, ignoringReadiness = false): boolean {
   return affinityTerms(binding.spec.placement, binding.status?.schedulerObservedAffinityName).some((term) => {
-    const failure = bindingFilterFailure(binding, cluster, term.affinity);
+    const failure = bindingFilterFailure(binding, cluster, term.affinity, now);
     return failure === undefined || (ignoringReadiness && failure === 'not-ready');
   });
 }
@@ -95,6 +95,7 @@ function byPriority(a: BindingState, b: BindingState): number {
 export function bindingsToWake(
   waiting: Iterable<ResourceBinding>,
   freed: readonly FreedRoom[],
+  now: number,
   placer?: Placer,
 ): WokenBinding[] {
   if (freed.length === 0) return [];
@@ -103,7 +104,7 @@ export function bindingsToWake(
     const state = bindingState(binding);
     const least = leastOnOneCluster(state);
     const clusters = freed
-      .filter(({ cluster, room }) => fitsWithin(least, withOwnUsage(room, state, cluster.metadata.name)) && admits(binding, cluster))
+      .filter(({ cluster, room }) => fitsWithin(least, withOwnUsage(room, state, cluster.metadata.name)) && admits(binding, cluster, now))
       .map(({ cluster }) => cluster.metadata.name);
     if (clusters.length > 0) candidates.push({ state, clusters });
   }

@@ -21,9 +21,9 @@ const withTasks = (subject: ResourceBinding, ...fromClusters: string[]): Resourc
 });
 
 /** The failure of the binding's first affinity term (the observed one) on the cluster, as the scheduler's filters decide it. */
-function failureOf(subject: ResourceBinding, target: ReturnType<typeof cluster>): FilterFailure | undefined {
+function failureOf(subject: ResourceBinding, target: ReturnType<typeof cluster>, now?: number): FilterFailure | undefined {
   const [term] = affinityTerms(subject.spec.placement, subject.status?.schedulerObservedAffinityName);
-  return bindingFilterFailure(subject, target, term!.affinity);
+  return bindingFilterFailure(subject, target, term!.affinity, now);
 }
 
 describe('TaintToleration filter (taint_toleration_test.go, TestTaintToleration_Filter)', () => {
@@ -156,5 +156,25 @@ describe('the filter results a snapshot shares keep their value: only a binding 
     expect(scheduleBinding(subject, snapshot, { preemption: true, victimSearchBudget: 1_000 })).toMatchObject({ result: 'scheduled', targets: [{ name: 'm1', replicas: 4 }] });
     const fresh = binding('fresh', { replicas: 1, placement: { clusterAffinity: { clusterNames: ['m1'] } } });
     expect(scheduleBinding(fresh, snapshot, { preemption: true, victimSearchBudget: 1_000 })).toMatchObject({ result: 'unschedulable', reason: 'NoClusterFit' });
+  });
+});
+
+describe('a cluster whose NoExecute taints would evict the binding at once takes no placement of it (Karmada\'s filter ignores tolerationSeconds; its taint manager would evict it straight away)', () => {
+  const NOW = Date.parse('2026-01-01T00:10:00Z');
+  const draining = cluster('m1', { allocatable: { cpu: 4 }, taints: [{ key: 'drain', effect: 'NoExecute', timeAdded: '2026-01-01T00:00:00Z' }] });
+  const tolerating = (seconds: number) => binding('b', { placement: { clusterTolerations: [{ key: 'drain', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds }] } });
+
+  it.each<[string, number, FilterFailure | undefined]>([
+    ['tolerated for an hour from the taint: still tolerated', 3_600, undefined],
+    ['tolerated for a minute from the taint, ten minutes ago: refused', 60, 'taint'],
+  ])('%s', (_, seconds, failure) => {
+    expect(failureOf(tolerating(seconds), draining, NOW)).toBe(failure);
+    const snapshot = new SchedulingSnapshot([draining], []);
+    const decision = scheduleBinding(tolerating(seconds), snapshot, { preemption: true, victimSearchBudget: 1_000, now: NOW });
+    expect(decision.result).toBe(failure ? 'unschedulable' : 'scheduled');
+  });
+
+  it('without the time of the decision, a toleration tolerates whatever its seconds (as Karmada\'s filter)', () => {
+    expect(failureOf(tolerating(60), draining)).toBeUndefined();
   });
 });
