@@ -42,6 +42,11 @@ export interface SchedulerConfig {
   /** Most requests the binding-enqueue queue may hold after a reconcile run: it adds only what is missing to this. */
   readonly reconcileLimit: number;
   /**
+   * How long a binding evicted from a cluster by a NoExecute taint keeps it while it waits to be placed
+   * elsewhere (Karmada's --graceful-eviction-timeout, 10 minutes); written into each gracefulEvictionTask.
+   */
+  readonly gracefulEvictionTimeoutMs: number;
+  /**
    * With tenancy, the namespaces whose templates' `kai.scheduler/preemptibility` label may declare work
    * non-preemptible (tenancy `nonPreemptibleNamespaces`); elsewhere the label is ignored with a Warning.
    * Undefined without tenancy: every namespace may.
@@ -71,6 +76,7 @@ export const DEFAULT_CONFIG: SchedulerConfig = {
   maxCommitAttempts: 5,
   victimSearchBudget: DEFAULT_SEARCH_BUDGET,
   reconcileLimit: 1_000,
+  gracefulEvictionTimeoutMs: 10 * 60 * 1_000,
 };
 
 export function withConfig(overrides: Partial<Omit<SchedulerConfig, 'gates'>> & { gates?: Partial<FeatureGates> } = {}): SchedulerConfig {

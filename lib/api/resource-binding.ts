@@ -23,6 +23,23 @@ const targetClustersSchema = z
     });
   });
 
+/**
+ * Karmada's GracefulEvictionTask (work.karmada.io/v1alpha2): the binding is leaving `fromCluster` (a
+ * NoExecute taint it does not tolerate), and keeps it until it is placed elsewhere or the grace period
+ * ends. Written by outrank only.
+ */
+export const gracefulEvictionTaskSchema = z.strictObject({
+  fromCluster: objectName,
+  purgeMode: z.enum(['Directly', 'Gracefully', 'Never']).optional(),
+  replicas: z.number().int().nonnegative().optional(),
+  reason: z.string().min(1).max(32).regex(/^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/, 'must be a CamelCase identifier'),
+  message: z.string().max(1024).optional(),
+  producer: z.string().min(1).max(253),
+  gracePeriodSeconds: z.number().int().positive().optional(),
+  creationTimestamp: z.string().max(64).optional(),
+});
+export type GracefulEvictionTask = z.infer<typeof gracefulEvictionTaskSchema>;
+
 const bindingSpecSchema = z.strictObject({
   resource: z.strictObject({
     apiVersion: z.string().min(1).max(253),
@@ -53,6 +70,11 @@ const bindingSpecSchema = z.strictObject({
         "When a user asked for the binding to be rescheduled afresh (Karmada's WorkloadRebalancer sets it): once later than status.lastScheduledTime, every replica is divided anew, from the first clusterAffinities term, instead of kept where it runs. Users may set it, not later than the server's time.",
     }),
   clusters: targetClustersSchema.optional().meta({ description: 'The placement: member clusters and the replicas each runs.' }),
+  gracefulEvictionTasks: z
+    .array(gracefulEvictionTaskSchema)
+    .max(1024)
+    .optional()
+    .meta({ description: 'Clusters the binding is being evicted from (a NoExecute taint): each stays in clusters until the binding is placed elsewhere or the grace period ends.' }),
 });
 
 const bindingStatusSchema = z.strictObject({

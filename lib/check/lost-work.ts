@@ -102,7 +102,7 @@ function waitViolations(state: WorkState, options: LostWorkOptions): Violation<L
   const clusters = new Map(state.clusters.map((cluster) => [cluster.metadata.name, cluster]));
   const overdue: Array<{ binding: ResourceBinding; message: string }> = [];
   for (const binding of state.bindings) {
-    if (!schedulingNeed(binding, (name) => clusters.get(name)).needed) continue;
+    if (!schedulingNeed(binding, (name) => clusters.get(name), options.now).needed) continue;
     const scheduled = findCondition(binding, CONDITION_SCHEDULED);
     if (scheduled?.status === 'True') continue;
     const since = scheduled ? (scheduled.lastUpdateTime ?? scheduled.lastTransitionTime) : binding.metadata.creationTimestamp;
@@ -113,7 +113,7 @@ function waitViolations(state: WorkState, options: LostWorkOptions): Violation<L
     }
   }
   const waitingForRoom = overdue.map(({ binding }) => binding).filter(awaitsRoom);
-  const placeable = new Set(waitingForRoom.length === 0 ? [] : placeableNow(waitingForRoom, new SchedulingSnapshot(state.clusters, state.bindings), options.config));
+  const placeable = new Set(waitingForRoom.length === 0 ? [] : placeableNow(waitingForRoom, new SchedulingSnapshot(state.clusters, state.bindings), options.config, options.now));
   return overdue
     .filter(({ binding }) => !awaitsRoom(binding) || placeable.has(binding))
     .map(({ binding, message }) => ({

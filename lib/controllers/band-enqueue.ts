@@ -30,7 +30,7 @@ export async function enqueueInBand(
 ): Promise<void> {
   const current = await reflectSuspension(context, binding);
   const clusters = await placedClustersOf(context, current);
-  const need = schedulingNeed(current, (name) => clusters.get(name));
+  const need = schedulingNeed(current, (name) => clusters.get(name), context.clock.now());
   recordNeed(context.metrics, decidedBy, need.reason);
   if (!need.needed) return;
 

@@ -56,7 +56,7 @@ export async function listBindings(context: Pick<ControllerContext, 'store'>): P
 export async function wakeWaiting(context: ControllerContext, freed: readonly FreedRoom[], cause: string): Promise<number> {
   if (freed.length === 0) return 0;
   await syncBindings(context);
-  const woken = bindingsToWake(waitingBindings(context, highestFittingClass(freed)), freed);
+  const woken = bindingsToWake(waitingBindings(context, highestFittingClass(freed)), freed, context.clock.now());
   await requestWoken(context, woken, cause);
   return woken.length;
 }

@@ -1,6 +1,6 @@
 import { involvedObjectOf, PREEMPTOR_PRIORITY_ANNOTATION, VICTIM_PREEMPTIBILITY_ANNOTATION, VICTIM_PRIORITY_ANNOTATION } from '../api/event';
 import { displayName } from '../api/kinds';
-import { CONDITION_SCHEDULED, findCondition, withCondition, type ResourceBinding, type ScheduledReason, type TargetCluster } from '../api/resource-binding';
+import { CONDITION_SCHEDULED, findCondition, withCondition, type GracefulEvictionTask, type ResourceBinding, type ScheduledReason, type TargetCluster } from '../api/resource-binding';
 import type { EventRecord } from '../ports/event-log';
 import type { Write } from '../ports/object-store';
 import { scale, type ResourceList } from '../resources';
@@ -63,7 +63,7 @@ export function preemptedByMarker(preemptor: ResourceBinding, placedAt: string):
   return `${bindingKeyOf(preemptor)}@${placedAt}`;
 }
 
-/** The binding without its targets on clusters that are gone (lost-target.ts), and what that gives back to each. */
+/** The binding without some of its targets, and what that gives back to each cluster. */
 export interface ReleasedPlacement {
   readonly binding: ResourceBinding;
   readonly deltas: Map<string, ResourceList>;
@@ -71,39 +71,111 @@ export interface ReleasedPlacement {
 }
 
 /**
- * A binding's replicas on a deleted cluster are no longer placed: they leave its spec.clusters and the
- * cluster's allocation in the same commit, and the binding waits (Scheduled False, ClusterDeleted)
- * until it is placed again. What it holds on clusters that exist stays.
+ * Why a target is given up when the binding cannot be placed elsewhere: its cluster was deleted
+ * (lost-target.ts), the affinity term it was placed by no longer admits the cluster (refused-targets.ts),
+ * or the graceful eviction from the cluster ran out (graceful-eviction.ts).
  */
-export function releaseLostTargets(binding: ResourceBinding, lost: readonly TargetCluster[], now: string): ReleasedPlacement {
+export type ReleaseCause = 'deleted' | 'refused' | 'evicted';
+
+export interface ReleasedTarget {
+  readonly target: TargetCluster;
+  readonly cause: ReleaseCause;
+}
+
+const RELEASE_TEXT: Record<ReleaseCause, string> = {
+  deleted: 'the cluster was deleted since the binding was placed there',
+  refused: 'the cluster affinity it was placed by no longer admits the cluster',
+  evicted: 'its graceful eviction from the cluster (a NoExecute taint it does not tolerate) ran out before it was placed elsewhere',
+};
+
+/**
+ * A binding's replicas on clusters it must leave are no longer placed: they leave its spec.clusters (and
+ * their gracefulEvictionTasks) and the clusters' allocations in the same commit, and the binding waits
+ * (Scheduled False; ClusterDeleted when a cluster was deleted) until it is placed again. What it holds
+ * on other clusters stays.
+ */
+export function releaseTargets(binding: ResourceBinding, released: readonly ReleasedTarget[], now: string): ReleasedPlacement {
   const state = bindingState(binding);
-  const gone = new Set(lost.map((target) => target.name));
+  const gone = new Set(released.map(({ target }) => target.name));
   const deltas = new Map<string, ResourceList>();
-  for (const target of lost) addDelta(deltas, target.name, scale(state.request, -target.replicas));
-  const message = `no longer placed on ${lost.map((t) => `${t.name} (${t.replicas})`).join(', ')}: the cluster was deleted since the binding was placed there`;
-  const clusters = (binding.spec.clusters ?? []).filter((target) => !gone.has(target.name));
-  const { clusters: _placed, ...unplaced } = binding.spec;
-  const spec = clusters.length > 0 ? { ...binding.spec, clusters } : unplaced;
-  return { binding: withScheduledCondition({ ...binding, spec }, 'False', 'ClusterDeleted', message, now), deltas, message };
+  for (const { target } of released) addDelta(deltas, target.name, scale(state.request, -target.replicas));
+  const message = releaseMessage(released);
+  const spec = placedOnly(binding.spec, (binding.spec.clusters ?? []).filter((target) => !gone.has(target.name)));
+  const reason = released.some(({ cause }) => cause === 'deleted') ? 'ClusterDeleted' : 'Unschedulable';
+  return { binding: withScheduledCondition({ ...binding, spec }, 'False', reason, message, now), deltas, message };
+}
+
+/** "no longer placed on m1 (2): <why>", a part per cause. */
+function releaseMessage(released: readonly ReleasedTarget[]): string {
+  return [...new Set(released.map(({ cause }) => cause))]
+    .map((cause) => {
+      const targets = released.filter((release) => release.cause === cause).map(({ target }) => `${target.name} (${target.replicas})`);
+      return `no longer placed on ${targets.join(', ')}: ${RELEASE_TEXT[cause]}`;
+    })
+    .join('; ');
 }
 
 /**
- * What a decision commits. `lost` are the binding's targets on clusters that are gone: a placement
- * moves off them, and a failed attempt releases them (releaseLostTargets) rather than keep them.
+ * The spec placed on these targets (none: no spec.clusters), with the gracefulEvictionTasks of the
+ * clusters it still holds: a task ends when the binding leaves its cluster.
  */
-export function planCommit(binding: ResourceBinding, decision: ScheduleDecision, now: string, lost: readonly TargetCluster[] = []): CommitPlan {
+function placedOnly(spec: ResourceBinding['spec'], targets: readonly TargetCluster[]): ResourceBinding['spec'] {
+  const held = new Set(targets.map((target) => target.name));
+  const tasks = (spec.gracefulEvictionTasks ?? []).filter((task) => held.has(task.fromCluster));
+  const { clusters: _placed, gracefulEvictionTasks: _evicting, ...rest } = spec;
+  return { ...rest, ...(targets.length > 0 ? { clusters: [...targets] } : {}), ...(tasks.length > 0 ? { gracefulEvictionTasks: tasks } : {}) };
+}
+
+/**
+ * A binding's replicas on a deleted cluster are no longer placed (releaseTargets), with reason
+ * ClusterDeleted.
+ */
+export function releaseLostTargets(binding: ResourceBinding, lost: readonly TargetCluster[], now: string): ReleasedPlacement {
+  return releaseTargets(binding, lost.map((target) => ({ target, cause: 'deleted' })), now);
+}
+
+/**
+ * The events of the evictions the decision starts (Karmada's taint manager records
+ * EvictWorkloadFromClusterSucceed on the binding when it evicts it from a cluster).
+ */
+function evictionEvents(binding: ResourceBinding, started: readonly GracefulEvictionTask[], placedElsewhere: boolean): EventRecord[] {
+  return started.map((task) => ({
+    type: 'Normal',
+    reason: 'EvictWorkloadFromClusterSucceed',
+    object: involvedObjectOf(binding),
+    message: `Evict from cluster ${task.fromCluster} succeed: ${task.message ?? task.reason}; ${
+      placedElsewhere ? 'placed elsewhere' : `it keeps the cluster until it is placed elsewhere, for at most ${task.gracePeriodSeconds ?? 0} s`
+    }`,
+  }));
+}
+
+/**
+ * What a decision commits. `released` are the targets the binding must leave (on clusters that are gone,
+ * that its affinity no longer admits, or that it was evicted from past the grace period): a placement
+ * moves off them, and a failed attempt releases them (releaseTargets) rather than keep them. `started`
+ * are the gracefulEvictionTasks the decision was made with that the stored binding did not have yet.
+ */
+export function planCommit(
+  binding: ResourceBinding,
+  decision: ScheduleDecision,
+  now: string,
+  released: readonly ReleasedTarget[] = [],
+  started: readonly GracefulEvictionTask[] = [],
+): CommitPlan {
   if (decision.result === 'unschedulable') {
-    const released = lost.length > 0 ? releaseLostTargets(binding, lost, now) : undefined;
+    const release = released.length > 0 ? releaseTargets(binding, released, now) : undefined;
+    const deleted = released.filter(({ cause }) => cause === 'deleted');
     // A binding that lost its placement with a deleted cluster says so until it is placed again.
-    const reason = released || findCondition(binding, CONDITION_SCHEDULED)?.reason === 'ClusterDeleted' ? 'ClusterDeleted' : decision.reason;
-    const message = released ? `${released.message}; ${decision.message}` : decision.message;
-    const updated = withScheduledCondition(released?.binding ?? binding, 'False', reason, message, now);
+    const reason = deleted.length > 0 || findCondition(binding, CONDITION_SCHEDULED)?.reason === 'ClusterDeleted' ? 'ClusterDeleted' : decision.reason;
+    const message = release ? `${release.message}; ${decision.message}` : decision.message;
+    const updated = withScheduledCondition(release?.binding ?? binding, 'False', reason, message, now);
     return {
       result: 'unschedulable',
       writes: [{ op: 'put', object: updated, expectedVersion: version(binding) }],
-      deltas: released?.deltas ?? new Map(),
+      deltas: release?.deltas ?? new Map(),
       events: [
-        ...(released ? [{ type: 'Warning' as const, reason: 'ClusterDeleted', object: involvedObjectOf(binding), message: released.message }] : []),
+        ...(deleted.length > 0 ? [{ type: 'Warning' as const, reason: 'ClusterDeleted', object: involvedObjectOf(binding), message: releaseMessage(deleted) }] : []),
+        ...evictionEvents(binding, started, false),
         { type: 'Warning', reason: 'ScheduleBindingFailed', object: involvedObjectOf(binding), message: decision.message },
       ],
       victims: 0,
@@ -122,12 +194,13 @@ export function planCommit(binding: ResourceBinding, decision: ScheduleDecision,
       object: involvedObjectOf(binding),
       message: `placed on ${decision.targets.map((t) => `${t.name} (${t.replicas})`).join(', ') || 'no cluster'}`,
     },
+    ...evictionEvents(binding, started, true),
   ];
   const victimWrites = decision.victims.map((victim): Write => {
     const clusters = victim.clusters.map((t) => t.name);
     for (const target of victim.clusters) addDelta(deltas, target.name, scale(victim.request, -target.replicas));
     const message = `preempted by ${describeBinding(binding)} (priority ${state.priority}) to make room on cluster ${clusters.join(', ')}`;
-    const { clusters: _placed, ...spec } = victim.binding.spec;
+    const spec = placedOnly(victim.binding.spec, []);
     const annotations = { ...victim.binding.metadata.annotations, [PREEMPTED_BY_ANNOTATION]: preemptedByMarker(binding, now) };
     const evicted = withScheduledCondition({ ...victim.binding, metadata: { ...victim.binding.metadata, annotations }, spec }, 'False', 'Unschedulable', message, now);
     events.push({
@@ -149,7 +222,7 @@ export function planCommit(binding: ResourceBinding, decision: ScheduleDecision,
   const placed: ResourceBinding = withScheduledCondition(
     {
       ...binding,
-      spec: { ...binding.spec, clusters: [...decision.targets] },
+      spec: { ...placedOnly(binding.spec, decision.targets), clusters: [...decision.targets] },
       status: {
         ...binding.status,
         schedulerObservedGeneration: binding.metadata.generation ?? 0,

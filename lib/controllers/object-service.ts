@@ -1,6 +1,7 @@
 import { timestampOf } from '../ports/clock';
 import { isDeepStrictEqual } from 'node:util';
-import { decodeObjectWith, isBinding, isEvent, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
+import { decodeObjectWith, isBinding, isCluster, isEvent, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
+import { withTaintTimes } from '../api/cluster-mutation';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
 import { displayName, refOf, type ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
@@ -258,18 +259,20 @@ function withKeptUid(object: KubeObject, existing: KubeObject | undefined): Kube
 
 /**
  * The object as it is to be written over `existing`: its creation time, generation and uid set, no
- * resourceVersion. A new object gets a new uid, whatever the client sent, as kube-apiserver gives one;
- * an object stored without one gets one at its next write.
+ * resourceVersion, and a cluster's NoExecute taints timed (cluster-mutation.ts). A new object gets a new
+ * uid, whatever the client sent, as kube-apiserver gives one; an object stored without one gets one at
+ * its next write.
  */
 function stamped(object: KubeObject, existing: KubeObject | undefined, now: string, uids: Uids): KubeObject {
   const metadata = withoutResourceVersion(object.metadata);
+  const mutated = isCluster(object) ? withTaintTimes(object, existing && isCluster(existing) ? existing : undefined, now) : object;
   return {
-    ...object,
+    ...mutated,
     metadata: {
       ...metadata,
       uid: existing?.metadata.uid ?? uids.next(),
       creationTimestamp: existing?.metadata.creationTimestamp ?? now,
-      generation: nextGeneration(object, existing),
+      generation: nextGeneration(mutated, existing),
     },
   } as KubeObject;
 }

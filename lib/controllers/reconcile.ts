@@ -5,7 +5,7 @@ import { bindingInformers } from './binding-informers';
 import { requestScheduling } from './binding-requests';
 import type { ControllerContext } from './context';
 import { liveSnapshot, type LiveSnapshot } from './live-snapshot';
-import { isDue, recordNeed, schedulingNeed, type NeedTally, type SchedulingNeedReason } from './scheduling-need';
+import { isDue, mustLeaveNow, recordNeed, schedulingNeed, type NeedTally, type SchedulingNeedReason } from './scheduling-need';
 import { resyncTemplates } from './template-resync';
 import { awaitsRoom, placeableNow } from './unschedulable-flush';
 
@@ -32,7 +32,8 @@ export interface ReconcileReport {
 /**
  * reconcile (scheduled): queues again what is due — bindings never attempted or changed since their
  * last attempt (an interrupted cycle), bindings on clusters that are gone or not ready (failover
- * through ordered cluster-affinity groups (004)), and unschedulable bindings whose last attempt is
+ * through ordered cluster-affinity groups (004)), bindings on clusters their placement refuses (at
+ * once, waiting for room or not: mustLeaveNow), and unschedulable bindings whose last attempt is
  * older than the requeue interval (binding priority and preemption (000): at the latest after 5
  * minutes) that the scheduler would place now (unschedulable-flush.ts). It keeps a live scheduling
  * snapshot from the change feeds of clusters and bindings, and looks at every binding in memory.
@@ -65,9 +66,11 @@ export class ReconcileController {
     const flushedAt = new Map<string, number>();
     for (const informer of bindingInformers(this.context)) {
       for (const binding of informer.values()) {
-        const need = schedulingNeed(binding, clusterOf);
-        if (!need.needed || !isDue(binding, now, config)) continue;
-        if (!awaitsRoom(binding)) {
+        const need = schedulingNeed(binding, clusterOf, now);
+        if (!need.needed) continue;
+        const atOnce = mustLeaveNow(binding, clusterOf, now);
+        if (!atOnce && !isDue(binding, now, config)) continue;
+        if (atOnce || !awaitsRoom(binding)) {
           due.push({ binding, reason: need.reason });
           continue;
         }
@@ -77,7 +80,7 @@ export class ReconcileController {
         else flushDue.push({ binding, reason: need.reason });
       }
     }
-    const placeable = new Set(placeableNow(flushDue.map((d) => d.binding), snapshot, config));
+    const placeable = new Set(placeableNow(flushDue.map((d) => d.binding), snapshot, config, now));
     for (const waiting of flushDue) {
       if (placeable.has(waiting.binding)) due.push(waiting);
       else flushedAt.set(bindingKeyOf(waiting.binding), now);

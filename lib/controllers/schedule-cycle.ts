@@ -5,13 +5,15 @@ import type { Delivery } from '../ports/message-queue';
 import { ConflictError } from '../ports/object-store';
 import { keptPlacement } from '../scheduler/kept-placement';
 import { lostTargets } from '../scheduler/lost-target';
+import { refusedTargets } from '../scheduler/refused-targets';
+import { dueEvictions, expiredEvictions, withDueEvictions } from '../scheduler/graceful-eviction';
 import { scheduleBinding, type ScheduleDecision } from '../scheduler/schedule-binding';
 import { bindingKeyOf, type SchedulingSnapshot } from '../scheduler/snapshot';
 import { bindingsToWake, highestFittingClass, type FreedRoom, type Placer, type WokenBinding } from '../scheduler/wake-up';
 import { allocationAdds, allocationsOf, removeEmptyAllocations } from './allocations';
 import { bindingsBy, waitingBindings } from './binding-informers';
 import { requestScheduling, requestWoken, schedulingRequest } from './binding-requests';
-import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, type CommitPlan } from './commit-plan';
+import { freedClusters, planCommit, preemptedByMarker, withScheduledCondition, type CommitPlan, type ReleasedTarget } from './commit-plan';
 import type { ControllerContext } from './context';
 import { liveSnapshot, type LiveSnapshot } from './live-snapshot';
 import { LongestStep } from './longest-step';
@@ -136,26 +138,38 @@ export class ScheduleCycleController {
     const snapshot = this.live.snapshot;
     const binding = snapshot.bindings.get(key)?.binding;
     const clusterOf = (name: string) => snapshot.clusters.get(name)?.cluster;
-    const need = binding && schedulingNeed(binding, clusterOf);
+    const nowMs = this.context.clock.now();
+    const need = binding && schedulingNeed(binding, clusterOf, nowMs);
     if (need && !afterConflict) recordNeed(this.context.metrics, 'schedule-cycle', need.reason, this.needs);
     if (!binding || !need?.needed) {
       if (binding) await this.requeueVictimsLeftWaiting(binding);
       return 'skipped';
     }
+    const now = timestampOf(this.context.clock);
+    // Karmada's taint manager: the evictions due now start here, as gracefulEvictionTasks the decision
+    // is made with (the clusters they name are refused) and that stay while the binding keeps them.
+    const started = dueEvictions(binding, clusterOf, nowMs);
+    const subject = withDueEvictions(binding, started, now, config.gracefulEvictionTimeoutMs);
     // Its spec is unchanged and only the condition tells of a failed attempt: the placement is kept if it still fits.
-    const kept = need.reason === 'ConditionStale' ? keptPlacement(binding, snapshot) : undefined;
+    const kept = need.reason === 'ConditionStale' ? keptPlacement(subject, snapshot) : undefined;
     const decision: ScheduleDecision =
       kept ??
-      scheduleBinding(binding, snapshot, {
+      scheduleBinding(subject, snapshot, {
         // Binding priority and preemption (000): preemption has its own gate; PriorityBasedScheduling only orders the queue.
         preemption: config.gates.PriorityBasedPreemptiveScheduling,
         victimSearchBudget: config.victimSearchBudget,
+        now: nowMs,
       });
     if (decision.result === 'scheduled' && decision.victims.length > 0) {
       this.context.metrics.count('VictimSearches', { result: decision.exactVictims ? 'exact' : 'bounded' });
     }
-    const now = timestampOf(this.context.clock);
-    return this.perform(planCommit(binding, decision, now, lostTargets(binding, clusterOf)), snapshot, wokenFor, now);
+    const released: ReleasedTarget[] = [
+      ...lostTargets(binding, clusterOf).map((target) => ({ target, cause: 'deleted' as const })),
+      ...refusedTargets(binding, clusterOf).map((target) => ({ target, cause: 'refused' as const })),
+      ...expiredEvictions(subject, nowMs).map((target) => ({ target, cause: 'evicted' as const })),
+    ];
+    const startedTasks = (subject.spec.gracefulEvictionTasks ?? []).slice((binding.spec.gracefulEvictionTasks ?? []).length);
+    return this.perform(planCommit(subject, decision, now, released, startedTasks), snapshot, wokenFor, now);
   }
 
   /** Commits a plan: one transaction with the allocations' adds, then events and the wake-up of waiting bindings. */
@@ -225,14 +239,15 @@ export class ScheduleCycleController {
 
   /** The waiting bindings (but those `include` leaves out) that the snapshot places without preemption in the room given. */
   private toWake(freed: readonly FreedRoom[], snapshot: SchedulingSnapshot, include: (binding: ResourceBinding) => boolean): WokenBinding[] {
+    const now = this.context.clock.now();
     const placer: Placer = {
       place: (binding, reserved) => {
-        const decision = scheduleBinding(binding, snapshot, { preemption: false, victimSearchBudget: this.context.config.victimSearchBudget, reserved });
+        const decision = scheduleBinding(binding, snapshot, { preemption: false, victimSearchBudget: this.context.config.victimSearchBudget, reserved, now });
         return decision.result === 'scheduled' ? decision.targets : undefined;
       },
       room: (name) => snapshot.clusters.get(name)?.room,
     };
-    return bindingsToWake(waitingBindings(this.context, highestFittingClass(freed)).filter(include), freed, placer);
+    return bindingsToWake(waitingBindings(this.context, highestFittingClass(freed)).filter(include), freed, now, placer);
   }
 
   /**

@@ -9,6 +9,8 @@ import { isClusterReady, type Cluster } from '../api/cluster';
 import type { SchedulerConfig } from '../config';
 import { rescheduleRequired } from '../scheduler/assignment-mode';
 import { isLostTarget } from '../scheduler/lost-target';
+import { refusedTargets } from '../scheduler/refused-targets';
+import { dueEvictions, evictingTargets, expiredEvictions } from '../scheduler/graceful-eviction';
 import { hasNothingToPlace } from '../scheduler/replica-strategy';
 import type { Metrics } from '../ports/metrics';
 
@@ -25,12 +27,24 @@ export type SchedulingNeed =
       /**
        * NotPlaced: it has no placement yet (new, or waiting for room). SpecChanged: it is placed, but its
        * spec changed since the scheduler placed it. ClusterNotReady: a cluster it is placed on is gone or
-       * not ready (failover). RescheduleTriggered: a user asked for a fresh division
-       * (spec.rescheduleTriggeredAt later than status.lastScheduledTime, as Karmada's scheduler reschedules
-       * it). ConditionStale: the placement is current again but the Scheduled condition still tells of a
-       * failed attempt.
+       * not ready (failover). ClusterRefused: the affinity term it was placed by no longer admits a
+       * cluster it is placed on (refused-targets.ts). NoExecuteTaint: a cluster it is placed on evicts it
+       * now (a NoExecute taint it does not tolerate, or no longer: no-execute.ts), or its graceful
+       * eviction from one is over (graceful-eviction.ts). Evicting: it is being evicted from a cluster
+       * it still holds until it is placed elsewhere. RescheduleTriggered: a user asked for a fresh
+       * division (spec.rescheduleTriggeredAt later than status.lastScheduledTime, as Karmada's scheduler
+       * reschedules it). ConditionStale: the placement is current again but the Scheduled condition
+       * still tells of a failed attempt.
        */
-      readonly reason: 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | 'RescheduleTriggered' | 'ConditionStale';
+      readonly reason:
+        | 'SpecChanged'
+        | 'NotPlaced'
+        | 'ClusterNotReady'
+        | 'ClusterRefused'
+        | 'NoExecuteTaint'
+        | 'Evicting'
+        | 'RescheduleTriggered'
+        | 'ConditionStale';
     };
 
 export type SchedulingNeedReason = SchedulingNeed['reason'];
@@ -75,17 +89,26 @@ export function isScheduledOntoNoCluster(binding: ResourceBinding): boolean {
   );
 }
 
-/** A cluster deleted, or deleted and created again, since the binding was placed on it counts as gone. */
-function placementNeed(binding: ResourceBinding, clusterOf: ClusterLookup): 'SpecChanged' | 'NotPlaced' | 'ClusterNotReady' | undefined {
+/**
+ * A cluster deleted, or deleted and created again, since the binding was placed on it counts as gone. The
+ * placement must stand where it is as keptPlacement (kept-placement.ts) requires of one it keeps.
+ */
+function placementNeed(binding: ResourceBinding, clusterOf: ClusterLookup, now: number): Exclude<SchedulingNeedReason, 'Suspended' | 'PlacementCurrent' | 'ConditionStale'> | undefined {
   if (!isPlaced(binding)) return isScheduledOntoNoCluster(binding) ? undefined : 'NotPlaced';
   if (specChangedSinceScheduled(binding)) return 'SpecChanged';
-  return (binding.spec.clusters ?? []).every((target) => holdsReadyTarget(binding, clusterOf(target.name))) ? undefined : 'ClusterNotReady';
+  if (!(binding.spec.clusters ?? []).every((target) => holdsReadyTarget(binding, clusterOf(target.name)))) return 'ClusterNotReady';
+  if (refusedTargets(binding, clusterOf).length > 0) return 'ClusterRefused';
+  if (dueEvictions(binding, clusterOf, now).length > 0 || expiredEvictions(binding, now).length > 0) return 'NoExecuteTaint';
+  return evictingTargets(binding).length > 0 ? 'Evicting' : undefined;
 }
 
-/** Scheduling suspension (003) first: a suspended binding is left alone whatever else holds. */
-export function schedulingNeed(binding: ResourceBinding, clusterOf: ClusterLookup): SchedulingNeed {
+/**
+ * Scheduling suspension (003) first: a suspended binding is left alone whatever else holds. `now` is
+ * when NoExecute tolerations and graceful evictions are judged.
+ */
+export function schedulingNeed(binding: ResourceBinding, clusterOf: ClusterLookup, now: number): SchedulingNeed {
   if (isSuspended(binding)) return { needed: false, reason: 'Suspended' };
-  const placement = placementNeed(binding, clusterOf);
+  const placement = placementNeed(binding, clusterOf, now);
   if (placement) return { needed: true, reason: placement };
   if (rescheduleRequired(binding)) return { needed: true, reason: 'RescheduleTriggered' };
   if (isPlaced(binding) && findCondition(binding, CONDITION_SCHEDULED)?.status === 'False') return { needed: true, reason: 'ConditionStale' };
@@ -96,6 +119,16 @@ export function schedulingNeed(binding: ResourceBinding, clusterOf: ClusterLooku
 export function isWaitingForRoom(binding: ResourceBinding): boolean {
   const scheduled = findCondition(binding, CONDITION_SCHEDULED);
   return !isSuspended(binding) && scheduled?.status === 'False';
+}
+
+/**
+ * Whether the binding must leave a cluster it is placed on now, whatever else it needs (its spec may
+ * have changed too): its affinity term refuses the cluster, the cluster's NoExecute taints evict it, or
+ * its graceful eviction from one is over. Its attempt moves it off, or releases what it must leave (an
+ * eviction: starts its grace period), so it is attempted at once, waiting for room or not.
+ */
+export function mustLeaveNow(binding: ResourceBinding, clusterOf: ClusterLookup, now: number): boolean {
+  return refusedTargets(binding, clusterOf).length > 0 || dueEvictions(binding, clusterOf, now).length > 0 || expiredEvictions(binding, now).length > 0;
 }
 
 /**

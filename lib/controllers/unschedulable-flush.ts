@@ -30,6 +30,7 @@ export function placeableNow(
   waiting: readonly ResourceBinding[],
   snapshot: SchedulingSnapshot,
   config: Pick<SchedulerConfig, 'gates' | 'victimSearchBudget'>,
+  now: number,
 ): ResourceBinding[] {
   const reserved = new Map<string, ResourceList>();
   const placeable: ResourceBinding[] = [];
@@ -38,6 +39,7 @@ export function placeableNow(
       preemption: config.gates.PriorityBasedPreemptiveScheduling,
       victimSearchBudget: config.victimSearchBudget,
       reserved,
+      now,
     });
     if (decision.result !== 'scheduled') continue;
     placeable.push(binding);

@@ -146,9 +146,10 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
     // A user's request for a fresh division, kept until the scheduler has made it (assignment-mode.ts).
     ...(existing?.spec.rescheduleTriggeredAt ? { rescheduleTriggeredAt: existing.spec.rescheduleTriggeredAt } : {}),
     ...(existing?.spec.clusters ? { clusters: existing.spec.clusters } : {}),
+    ...(existing?.spec.gracefulEvictionTasks ? { gracefulEvictionTasks: existing.spec.gracefulEvictionTasks } : {}),
   };
 
-  const changed = !existing || !sameJson(withoutClusters(existing.spec), withoutClusters(spec));
+  const changed = !existing || !sameJson(withoutPlacement(existing.spec), withoutPlacement(spec));
   const namespaced = Boolean(template.metadata.namespace);
   const binding: ResourceBinding = {
     apiVersion: 'work.karmada.io/v1alpha2',
@@ -185,7 +186,8 @@ function suspensionFor(policy: AnyPropagationPolicy, existing: ResourceBinding |
   return suspended ? { suspension: { scheduling: true } } : {};
 }
 
-function withoutClusters(spec: ResourceBinding['spec']): Omit<ResourceBinding['spec'], 'clusters'> {
-  const { clusters: _clusters, ...rest } = spec;
+/** The spec but what the scheduler writes: where the binding is placed, and the clusters it is being evicted from. */
+function withoutPlacement(spec: ResourceBinding['spec']): Omit<ResourceBinding['spec'], 'clusters' | 'gracefulEvictionTasks'> {
+  const { clusters: _clusters, gracefulEvictionTasks: _evicting, ...rest } = spec;
   return rest;
 }

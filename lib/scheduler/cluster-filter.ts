@@ -4,7 +4,7 @@ import { matchesLabelSelector } from '../api/label-selector';
 import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
 
 /** The spread-property failures are Karmada's SpreadConstraint filter (spread/spread-property-filter.ts). */
-export type FilterFailure = 'affinity' | 'taint' | 'not-ready' | 'no-provider' | 'no-region' | 'no-zones';
+export type FilterFailure = 'affinity' | 'taint' | 'not-ready' | 'eviction' | 'no-provider' | 'no-region' | 'no-zones';
 
 /** Kubernetes toleration semantics: an empty effect matches every effect, Exists ignores the value. */
 export function tolerates(toleration: Toleration, taint: Taint): boolean {
@@ -28,10 +28,15 @@ export function matchesClusterAffinity(affinity: ClusterAffinity | undefined, cl
   return matchesLabelSelector(affinity.labelSelector, cluster.metadata.labels) && matchesClusterFieldSelector(affinity.fieldSelector, cluster);
 }
 
-/** Why a cluster cannot take the binding under this affinity, or undefined when it can. */
-export function filterCluster(cluster: Cluster, affinity: ClusterAffinity | undefined, tolerations: readonly Toleration[]): FilterFailure | undefined {
+/**
+ * Why a cluster cannot take the binding under this affinity, or undefined when it can. Taints are
+ * Karmada's TaintToleration filter (pkg/scheduler/framework/plugins/tainttoleration): a cluster the
+ * binding is already placed on (`placedThere`) passes them, so a new taint applies to later placements
+ * only (a NoExecute one evicts by the taint manager's rules, no-execute.ts).
+ */
+export function filterCluster(cluster: Cluster, affinity: ClusterAffinity | undefined, tolerations: readonly Toleration[], placedThere = false): FilterFailure | undefined {
   if (!matchesClusterAffinity(affinity, cluster)) return 'affinity';
-  if (untoleratedTaint(cluster, tolerations)) return 'taint';
+  if (!placedThere && untoleratedTaint(cluster, tolerations)) return 'taint';
   if (!isClusterReady(cluster)) return 'not-ready';
   return undefined;
 }
@@ -40,6 +45,10 @@ export function filterCluster(cluster: Cluster, affinity: ClusterAffinity | unde
 export interface FilteredClusters<C> {
   readonly feasible: readonly C[];
   readonly failures: ReadonlyMap<FilterFailure, number>;
+  /** Clusters that failed their taints alone (matching and ready): they pass for a binding already placed there. */
+  readonly taintedOnly: readonly C[];
+  /** Clusters of `feasible` or `taintedOnly` with NoExecute taints, whose tolerations may run out (no-execute.ts). */
+  readonly noExecute: readonly C[];
 }
 
 export function filterClusters<C extends { readonly cluster: Cluster }>(
@@ -49,18 +58,24 @@ export function filterClusters<C extends { readonly cluster: Cluster }>(
 ): FilteredClusters<C> {
   const feasible: C[] = [];
   const failures = new Map<FilterFailure, number>();
+  const taintedOnly: C[] = [];
+  const noExecute: C[] = [];
   for (const candidate of clusters) {
     const failure = filterCluster(candidate.cluster, affinity, tolerations);
     if (failure) failures.set(failure, (failures.get(failure) ?? 0) + 1);
     else feasible.push(candidate);
+    const passesButTaints = failure === 'taint' && isClusterReady(candidate.cluster);
+    if (passesButTaints) taintedOnly.push(candidate);
+    if ((failure === undefined || passesButTaints) && candidate.cluster.spec?.taints?.some((taint) => taint.effect === 'NoExecute')) noExecute.push(candidate);
   }
-  return { feasible, failures };
+  return { feasible, failures, taintedOnly, noExecute };
 }
 
 const FAILURE_TEXT: Record<FilterFailure, string> = {
   affinity: 'did not match the placement cluster affinity',
   taint: 'had untolerated taints',
   'not-ready': 'were not ready',
+  eviction: 'were in the process of eviction',
   'no-provider': 'did not have provider property',
   'no-region': 'did not have region property',
   'no-zones': 'did not have zones property',

@@ -4,6 +4,7 @@ import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
 import { accumulate, add, availableReplicas, subtract, type ResourceList } from '../resources';
 import { assignmentOn, type Assignment } from './assignment-basis';
 import { assignmentModeOf } from './assignment-mode';
+import { filteredFor } from './binding-filter';
 import { describeFilterFailures, type FilterFailure } from './cluster-filter';
 import { tieOrderOf } from './divide/tie-order';
 import { planPreemption } from './preemption/plan-preemption';
@@ -35,6 +36,11 @@ export interface ScheduleOptions {
   readonly victimSearchBudget: number;
   /** Room already promised to other bindings on each cluster (the wake-up rule, wake-up.ts): taken off its free room. */
   readonly reserved?: ReadonlyMap<string, ResourceList>;
+  /**
+   * When the decision is made (ms): a cluster whose NoExecute taints would evict the binding at once is
+   * refused (binding-filter.ts). Without it NoExecute tolerations tolerate whatever their seconds.
+   */
+  readonly now?: number;
 }
 
 interface AffinityTerm {
@@ -66,11 +72,13 @@ interface TermView {
 function filterTerm(
   term: AffinityTerm,
   snapshot: SchedulingSnapshot,
-  placement: Placement | undefined,
+  binding: ResourceBinding,
+  now: number | undefined,
   selectorFor: (feasible: readonly ClusterState[]) => SpreadSelector | undefined,
 ): TermView {
-  const filtered = snapshot.filtered(term.affinity, placement?.clusterTolerations ?? []);
-  const { feasible, failures } = filterBySpreadProperties(filtered, placement?.spreadConstraints);
+  const placement = binding.spec.placement;
+  const forBinding = filteredFor(binding, snapshot.filtered(term.affinity, placement?.clusterTolerations ?? []), now);
+  const { feasible, failures } = filterBySpreadProperties(forBinding, placement?.spreadConstraints);
   let byName: Map<string, Cluster> | undefined;
   return { term, feasible, failures, spread: selectorFor(feasible), byName: () => (byName ??= new Map(feasible.map((c) => [c.name, c.cluster]))) };
 }
@@ -121,7 +129,7 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
     rule && spreadSelector(rule, feasible.map((c) => c.cluster), placedOn, strategy, replicas);
   // Karmada's scheduleResourceBindingWithClusterAffinities: a triggered reschedule starts again from the first term.
   const observed = mode === 'Fresh' ? undefined : binding.status?.schedulerObservedAffinityName;
-  const views = affinityTerms(placement, observed).map((term) => filterTerm(term, snapshot, placement, selectorFor));
+  const views = affinityTerms(placement, observed).map((term) => filterTerm(term, snapshot, binding, options.now, selectorFor));
   // A selection under spread constraints may leave clusters in use: its replicas are divided anew among it.
   const divisionMode = rule ? 'Fresh' : mode;
   const assignments = new Map<TermView, Assignment>();

@@ -181,14 +181,14 @@ function withoutResident({ ranks, replicas }: RankedResidents, rank: number): Ra
   return { ranks: shrunkRanks, replicas: shrunkReplicas };
 }
 
-const UNLIMITED_PODS = 2 ** 40;
-
-/** allocatable − allocated − allocating, as the member cluster reports it; no pod limit reported means none. */
+/**
+ * allocatable − allocated − allocating, as the member cluster reports it. Every replica is a pod, so a
+ * summary without a `pods` entry leaves room for none, as Karmada's general estimator counts it
+ * (pkg/estimator/client/general.go, getAllowedPodNumber: a missing entry is 0 allowed pods).
+ */
 export function capacityOf(cluster: Cluster): ResourceList {
   const summary = cluster.status?.resourceSummary;
-  const allocatable = toResourceList(summary?.allocatable);
-  const withPods = allocatable.pods === undefined ? { ...allocatable, pods: UNLIMITED_PODS } : allocatable;
-  return subtract(withPods, add(toResourceList(summary?.allocated), toResourceList(summary?.allocating)));
+  return subtract(toResourceList(summary?.allocatable), add(toResourceList(summary?.allocated), toResourceList(summary?.allocating)));
 }
 
 const bindingStates = new WeakMap<ResourceBinding, BindingState>();

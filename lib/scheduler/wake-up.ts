@@ -1,7 +1,7 @@
 import type { Cluster } from '../api/cluster';
 import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
 import { accumulate, add, fitsWithin, scale, subtract, type ResourceList } from '../resources';
-import { filterCluster } from './cluster-filter';
+import { bindingFilterFailure } from './binding-filter';
 import { replicaStrategy } from './replica-strategy';
 import { affinityTerms } from './schedule-binding';
 import { bindingState, type BindingState } from './snapshot';
@@ -31,13 +31,12 @@ export interface Placer {
 
 /**
  * Whether any affinity term of the binding's placement admits the cluster (a failed attempt may move on
- * to later terms); with `ignoringReadiness`, whether it would if the cluster were ready.
+ * to later terms), as the binding meets the filters (binding-filter.ts); with `ignoringReadiness`,
+ * whether it would if the cluster were ready.
  */
-export function admits(binding: ResourceBinding, cluster: Cluster, ignoringReadiness = false): boolean {
-  const placement = binding.spec.placement;
-  const tolerations = placement?.clusterTolerations ?? [];
-  return affinityTerms(placement, binding.status?.schedulerObservedAffinityName).some((term) => {
-    const failure = filterCluster(cluster, term.affinity, tolerations);
+export function admits(binding: ResourceBinding, cluster: Cluster, now: number, ignoringReadiness = false): boolean {
+  return affinityTerms(binding.spec.placement, binding.status?.schedulerObservedAffinityName).some((term) => {
+    const failure = bindingFilterFailure(binding, cluster, term.affinity, now);
     return failure === undefined || (ignoringReadiness && failure === 'not-ready');
   });
 }
@@ -96,6 +95,7 @@ function byPriority(a: BindingState, b: BindingState): number {
 export function bindingsToWake(
   waiting: Iterable<ResourceBinding>,
   freed: readonly FreedRoom[],
+  now: number,
   placer?: Placer,
 ): WokenBinding[] {
   if (freed.length === 0) return [];
@@ -104,7 +104,7 @@ export function bindingsToWake(
     const state = bindingState(binding);
     const least = leastOnOneCluster(state);
     const clusters = freed
-      .filter(({ cluster, room }) => fitsWithin(least, withOwnUsage(room, state, cluster.metadata.name)) && admits(binding, cluster))
+      .filter(({ cluster, room }) => fitsWithin(least, withOwnUsage(room, state, cluster.metadata.name)) && admits(binding, cluster, now))
       .map(({ cluster }) => cluster.metadata.name);
     if (clusters.length > 0) candidates.push({ state, clusters });
   }

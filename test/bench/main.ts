@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: runs every benchmark and writes BENCHMARKS.md at the top level.
- * `npm run bench -- scale core` runs only the named ones (scale, store-calls, what-if, flush, core, victims, pipeline,
- * soak, bundles, console) and prints their sections instead of writing the file.
+ * `npm run bench -- scale core` runs only the named ones (scale, store-calls, cluster-change, what-if, flush, core, victims,
+ * pipeline, soak, bundles, console) and prints their sections instead of writing the file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { bundleBenchmark } from './bundles';
+import { clusterChangeBenchmark } from './cluster-change';
 import { coreBenchmark } from './core';
 import { flushBenchmark, localFlushBenchmark } from './flush';
 import { simulateScale, storeCallsBenchmark } from './scale';
@@ -27,6 +28,7 @@ const load = () => loadavg().map((value) => value.toFixed(2)).join(', ');
 const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = {
   scale: { title: 'Fleet size: outrank simulate', run: async () => simulateScale(log) },
   'store-calls': { title: 'Fleet size: store calls per scheduled binding', run: () => storeCallsBenchmark(log) },
+  'cluster-change': { title: 'Fleet size: store calls of one cluster change', run: () => clusterChangeBenchmark(log) },
   'what-if': { title: 'Fleet size: what-if', run: () => whatIfBenchmark(log) },
   flush: {
     title: 'Fleet size: the unschedulable flush',

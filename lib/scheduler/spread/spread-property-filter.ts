@@ -19,9 +19,9 @@ export function missingSpreadProperty(constraints: readonly SpreadConstraint[], 
 
 /** The clusters that also pass this filter; the ones it keeps out are counted with the other failures. */
 export function filterBySpreadProperties<C extends { readonly cluster: Cluster }>(
-  filtered: FilteredClusters<C>,
+  filtered: Pick<FilteredClusters<C>, 'feasible' | 'failures'>,
   constraints: readonly SpreadConstraint[] | undefined,
-): FilteredClusters<C> {
+): Pick<FilteredClusters<C>, 'feasible' | 'failures'> {
   if (!constraints?.some((constraint) => constraint.spreadByField && constraint.spreadByField !== 'cluster')) return filtered;
   const feasible: C[] = [];
   const failures = new Map(filtered.failures);

@@ -99,3 +99,54 @@ describe('the commit plan of a decision: pure, every write conditional on the ve
     expect(plan.victims).toBe(1);
   });
 });
+
+describe('a failed attempt gives up the targets the binding must leave, whatever the cause, and keeps the rest', () => {
+  const placed = stored(binding('web', { replicas: 3, clusters: { gone: 1, refused: 1, kept: 1 } }), 'r4');
+  const decision: ScheduleDecision = { result: 'unschedulable', reason: 'Unschedulable', message: 'clusters have room for 1 of 3 replicas' };
+
+  it('a deleted cluster, a refused one and an eviction past its grace: each released with its allocation, the reason ClusterDeleted while one was deleted', () => {
+    const evicting: ResourceBinding = {
+      ...placed,
+      spec: { ...placed.spec, clusters: [...placed.spec.clusters!, { name: 'tainted', replicas: 0 }], gracefulEvictionTasks: [{ fromCluster: 'tainted', reason: 'TaintUntolerated', producer: 'TaintManager' }] },
+    };
+    const plan = planCommit(evicting, decision, NOW, [
+      { target: { name: 'gone', replicas: 1 }, cause: 'deleted' },
+      { target: { name: 'refused', replicas: 1 }, cause: 'refused' },
+      { target: { name: 'tainted', replicas: 0 }, cause: 'evicted' },
+    ]);
+    expect(cpuDeltas(plan)).toEqual({ gone: -1000, refused: -1000, tainted: 0 });
+    const own = plan.writes[0];
+    if (own?.op !== 'put') throw new Error('the binding is written');
+    const written = own.object as ResourceBinding;
+    expect(written.spec.clusters).toEqual([{ name: 'kept', replicas: 1 }]);
+    expect(written.spec.gracefulEvictionTasks).toBeUndefined();
+    expect(scheduled(written)).toMatchObject({ status: 'False', reason: 'ClusterDeleted' });
+    expect(scheduled(written)?.message).toBe(
+      'no longer placed on gone (1): the cluster was deleted since the binding was placed there; ' +
+        'no longer placed on refused (1): the cluster affinity it was placed by no longer admits the cluster; ' +
+        'no longer placed on tainted (0): its graceful eviction from the cluster (a NoExecute taint it does not tolerate) ran out before it was placed elsewhere; ' +
+        'clusters have room for 1 of 3 replicas',
+    );
+    expect(plan.events.map((event) => [event.reason, event.message])).toEqual([
+      ['ClusterDeleted', 'no longer placed on gone (1): the cluster was deleted since the binding was placed there'],
+      ['ScheduleBindingFailed', 'clusters have room for 1 of 3 replicas'],
+    ]);
+  });
+
+  it('a refused cluster alone: the reason is the attempt\'s', () => {
+    const plan = planCommit(placed, decision, NOW, [{ target: { name: 'refused', replicas: 1 }, cause: 'refused' }]);
+    const own = plan.writes[0];
+    if (own?.op !== 'put') throw new Error('the binding is written');
+    expect(scheduled(own.object as ResourceBinding)).toMatchObject({ status: 'False', reason: 'Unschedulable' });
+    expect(freedClusters(plan)).toEqual(['refused']);
+  });
+
+  it('a placement elsewhere ends the gracefulEvictionTasks of the clusters it leaves', () => {
+    const evicting: ResourceBinding = { ...placed, spec: { ...placed.spec, gracefulEvictionTasks: [{ fromCluster: 'refused', reason: 'TaintUntolerated', producer: 'TaintManager' }] } };
+    const plan = planCommit(evicting, { result: 'scheduled', targets: [{ name: 'kept', replicas: 3 }], affinityName: undefined, victims: [], exactVictims: true }, NOW);
+    const own = plan.writes[0];
+    if (own?.op !== 'put') throw new Error('the binding is written');
+    expect((own.object as ResourceBinding).spec).toMatchObject({ clusters: [{ name: 'kept', replicas: 3 }] });
+    expect((own.object as ResourceBinding).spec.gracefulEvictionTasks).toBeUndefined();
+  });
+});

@@ -71,6 +71,12 @@ describe('the cost of a change does not grow with the fleet', () => {
         await system.objects.delete({ group: 'apps', kind: 'Deployment', namespace: 'default', name: `app-${instance}` });
       },
     },
+    {
+      change: 'a label no affinity reads, on the cluster every workload runs on (each placed binding is looked at in memory)',
+      run: async (system: MemorySystem, instance: number) => {
+        await system.objects.patch({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name: 'm1' }, { metadata: { labels: { revision: String(instance) } } });
+      },
+    },
   ])('$change: the same store calls and items read with 20 and with 200 workloads running', async ({ run }) => {
     const small = await costOf(20, run);
     const large = await costOf(200, run);

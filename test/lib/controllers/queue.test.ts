@@ -316,7 +316,7 @@ describe(`unschedulable bindings are queued again when room is freed (${SPEC.pri
  */
 async function growSilently(system: MemorySystem, name: string, cpu: string): Promise<void> {
   const current = (await system.store.get<Cluster>(refs.cluster(name)))!;
-  const grown: Cluster = { ...current, status: { resourceSummary: { allocatable: { cpu } } } };
+  const grown: Cluster = { ...current, status: { resourceSummary: { allocatable: { ...current.status?.resourceSummary?.allocatable, cpu } } } };
   await system.store.transact([{ op: 'put', object: grown, expectedVersion: current.metadata.resourceVersion ?? null }]);
   const dropped = await system.policyChangeQueue.receive(10);
   expect(dropped.map((delivery) => delivery.body.ref.name)).toEqual([name]);

@@ -26,7 +26,18 @@ describe('does this binding need scheduling, and why (binding priority and preem
     ['down', clusterObject('down', { ready: 'False' })],
     // Deleted and created again after the bindings were placed on the old one.
     ['recreated', { ...clusterObject('recreated'), metadata: { name: 'recreated', creationTimestamp: new Date(NOW).toISOString() } }],
+    ['test', clusterObject('test', { labels: { env: 'test' } })],
+    ['cordoned', clusterObject('cordoned', { taints: [{ key: 'maintenance', effect: 'NoSchedule' }] })],
+    ['draining', clusterObject('draining', { taints: [{ key: 'drain', effect: 'NoExecute', timeAdded: new Date(NOW - 30_000).toISOString() }] })],
   ]);
+  const current = (subject: ResourceBinding) => withStatus(subject, { schedulerObservedGeneration: 1, lastScheduledTime: PLACED_AT, conditions: [scheduled('True', 'Success')] });
+  const evictingFrom = (subject: ResourceBinding, fromCluster: string, createdMinutesAgo: number): ResourceBinding => ({
+    ...subject,
+    spec: {
+      ...subject.spec,
+      gracefulEvictionTasks: [{ fromCluster, reason: 'TaintUntolerated', producer: 'TaintManager', gracePeriodSeconds: 600, creationTimestamp: new Date(NOW - createdMinutesAgo * 60_000).toISOString() }],
+    },
+  });
   const clusterOf = (name: string) => clusters.get(name);
   it.each<[string, ResourceBinding, ReturnType<typeof schedulingNeed>]>([
     ['scheduling suspension (003): a suspended binding is left alone', { ...binding('s'), spec: { ...binding('s').spec, suspension: { scheduling: true } } }, { needed: false, reason: 'Suspended' }],
@@ -93,12 +104,31 @@ describe('does this binding need scheduling, and why (binding priority and preem
       { needed: true, reason: 'ConditionStale' },
     ],
     [
+      'placed on a cluster whose labels its affinity term no longer matches',
+      current(binding('moved', { clusters: { test: 1 }, placement: { clusterAffinity: { labelSelector: { matchLabels: { env: 'prod' } } } } })),
+      { needed: true, reason: 'ClusterRefused' },
+    ],
+    ['placed on a cluster that gained a NoSchedule taint: it stays (the taint applies to later placements)', current(binding('stays', { clusters: { cordoned: 1 } })), { needed: false, reason: 'PlacementCurrent' }],
+    ['placed on a cluster with a NoExecute taint it does not tolerate', current(binding('evicted', { clusters: { draining: 1 } })), { needed: true, reason: 'NoExecuteTaint' }],
+    [
+      'tolerating the NoExecute taint for a minute, half of it gone',
+      current(binding('tolerating', { clusters: { draining: 1 }, placement: { clusterTolerations: [{ key: 'drain', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 }] } })),
+      { needed: false, reason: 'PlacementCurrent' },
+    ],
+    [
+      'tolerating the NoExecute taint for 30 seconds, all of it gone',
+      current(binding('tolerated', { clusters: { draining: 1 }, placement: { clusterTolerations: [{ key: 'drain', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }] } })),
+      { needed: true, reason: 'NoExecuteTaint' },
+    ],
+    ['being evicted, within its grace period', evictingFrom(current(binding('evicting', { clusters: { draining: 1 } })), 'draining', 5), { needed: true, reason: 'Evicting' }],
+    ['being evicted, its grace period over', evictingFrom(current(binding('evicting', { clusters: { draining: 1 } })), 'draining', 10), { needed: true, reason: 'NoExecuteTaint' }],
+    [
       'placed on ready clusters for its current spec',
       withStatus(binding('done', { clusters: { m1: 1 } }), { schedulerObservedGeneration: 1, conditions: [scheduled('True', 'Success')] }),
       { needed: false, reason: 'PlacementCurrent' },
     ],
   ])('%s', (_, subject, expected) => {
-    expect(schedulingNeed(subject, clusterOf)).toEqual(expected);
+    expect(schedulingNeed(subject, clusterOf, NOW)).toEqual(expected);
   });
 
   it.each<[string, ResourceBinding, boolean]>([
@@ -140,7 +170,7 @@ describe('the reason a binding needs scheduling travels with it: the SchedulingN
 
     // m1 grows without any controller hearing of it: the flush finds the room.
     const m1 = (await system.store.get<Cluster>(refs.cluster('m1')))!;
-    const grown: Cluster = { ...m1, status: { resourceSummary: { allocatable: { cpu: '2' } } } };
+    const grown: Cluster = { ...m1, status: { resourceSummary: { allocatable: { ...m1.status?.resourceSummary?.allocatable, cpu: '2' } } } };
     await system.store.transact([{ op: 'put', object: grown, expectedVersion: m1.metadata.resourceVersion ?? null }]);
     await system.policyChangeQueue.delete((await system.policyChangeQueue.receive(10)).map((delivery) => delivery.receipt));
     system.clock.advance(FIVE_MINUTES);

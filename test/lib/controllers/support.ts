@@ -31,10 +31,19 @@ export interface ClusterOptions {
   readonly labels?: Record<string, string>;
   readonly ready?: boolean;
   readonly allocated?: Quantities;
-  readonly taints?: ReadonlyArray<{ key: string; value?: string; effect: string }>;
+  readonly taints?: ReadonlyArray<{ key: string; value?: string; effect: string; timeAdded?: string }>;
+  /** false: the allocatable given has no `pods` entry added (a cluster has room for no pod without one). */
+  readonly reportsPods?: false;
 }
 
-export function cluster(name: string, allocatable: Quantities, options: ClusterOptions = {}): Manifest {
+/**
+ * Pods a test cluster offers when its allocatable names none: member clusters report them, and a test about
+ * other resources should not run out of pods.
+ */
+export const TEST_CLUSTER_PODS = '10000';
+
+export function cluster(name: string, given: Quantities, options: ClusterOptions = {}): Manifest {
+  const allocatable = options.reportsPods === false || 'pods' in given ? given : { ...given, pods: TEST_CLUSTER_PODS };
   return {
     apiVersion: 'cluster.karmada.io/v1alpha1',
     kind: 'Cluster',

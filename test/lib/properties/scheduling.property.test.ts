@@ -60,7 +60,7 @@ interface ClusterModel {
   readonly name: string;
   readonly allocatable: Units;
   readonly allocated: Units;
-  /** Pod limit; undefined: not reported, so unlimited. */
+  /** Pod limit; undefined: the test fixture's TEST_CLUSTER_PODS, more than any scenario places. */
   readonly pods: number | undefined;
   readonly ready: boolean;
 }
@@ -462,6 +462,7 @@ interface Background {
 interface VictimScenario {
   readonly resources: readonly Resource[];
   readonly capacity: Units;
+  /** Pod limit; undefined: the test fixture's TEST_CLUSTER_PODS, more than any scenario places. */
   readonly pods: number | undefined;
   readonly background: readonly Background[];
   readonly preemptor: { readonly request: Units; readonly replicas: number };

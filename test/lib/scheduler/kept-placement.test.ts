@@ -25,6 +25,24 @@ describe('keeping a placement is checked against the clusters as they are now (b
     ['Divided, with fewer replicas placed than it has', [cluster('m1', { allocatable: { cpu: 8 } })], placedAt(binding('a', { replicas: 3, clusters: { m1: 2 }, placement: aggregated })), false],
     ['Duplicated, every cluster with all its replicas', [cluster('m1', { allocatable: { cpu: 8 } }), cluster('m2', { allocatable: { cpu: 8 } })], placedAt(binding('a', { replicas: 2, clusters: { m1: 2, m2: 2 } })), true],
     ['Duplicated, a cluster with fewer than all', [cluster('m1', { allocatable: { cpu: 8 } }), cluster('m2', { allocatable: { cpu: 8 } })], placedAt(binding('a', { replicas: 2, clusters: { m1: 2, m2: 1 } })), false],
+    [
+      'on a cluster whose labels its affinity no longer matches',
+      [cluster('m1', { allocatable: { cpu: 8 }, labels: { env: 'test' } })],
+      placedAt(binding('a', { clusters: { m1: 1 }, placement: { clusterAffinity: { labelSelector: { matchLabels: { env: 'prod' } } } } })),
+      false,
+    ],
+    [
+      'on a cluster that gained a NoSchedule taint it does not tolerate (the taint applies to later placements)',
+      [cluster('m1', { allocatable: { cpu: 8 }, taints: [{ key: 'maintenance', effect: 'NoSchedule' }] })],
+      placedAt(binding('a', { clusters: { m1: 1 } })),
+      true,
+    ],
+    [
+      'on a cluster it is being evicted from',
+      [cluster('m1', { allocatable: { cpu: 8 } })],
+      placedAt({ ...binding('a', { clusters: { m1: 1 } }), spec: { ...binding('a', { clusters: { m1: 1 } }).spec, gracefulEvictionTasks: [{ fromCluster: 'm1', reason: 'TaintUntolerated', producer: 'TaintManager' }] } }),
+      false,
+    ],
   ])('%s', (_, clusters, subject, kept) => {
     const snapshot = new SchedulingSnapshot(clusters, [subject]);
     const decision = keptPlacement(subject, snapshot);

@@ -4,9 +4,8 @@ import type { ResourceBinding } from '../../../lib/api/resource-binding';
 import type { Toleration } from '../../../lib/api/propagation-policy';
 import { availableReplicas } from '../../../lib/resources';
 import { bindingKeyOf, bindingState, SchedulingSnapshot, usageOn } from '../../../lib/scheduler/snapshot';
-import { binding, cluster } from './support';
+import { binding, cluster, TEST_CLUSTER_PODS } from './support';
 
-const UNLIMITED_PODS = 2 ** 40;
 const Gi = 1024 ** 3;
 
 describe('bindingState', () => {
@@ -45,18 +44,57 @@ describe('bindingState', () => {
 
 describe('SchedulingSnapshot capacity (issue 2 rule 5: allocatable − allocated − allocating − placed)', () => {
   it.each<[string, Parameters<typeof cluster>[1], Record<string, number>]>([
-    ['no summary: nothing but unlimited pods', {}, { pods: UNLIMITED_PODS }],
-    ['allocatable only', { allocatable: { cpu: '10', memory: '8Gi' } }, { cpu: 10_000, memory: 8 * Gi, pods: UNLIMITED_PODS }],
+    ['no summary: nothing at all', {}, {}],
+    ['allocatable only', { allocatable: { cpu: '10', memory: '8Gi', pods: 110 } }, { cpu: 10_000, memory: 8 * Gi, pods: 110 }],
     [
       'allocated and allocating are taken off',
       { allocatable: { cpu: '10', pods: 110 }, allocated: { cpu: '2500m', pods: 10 }, allocating: { cpu: '500m', pods: 5 } },
       { cpu: 7000, pods: 95 },
     ],
     ['a pods figure limits pods', { allocatable: { cpu: '1', pods: 3 } }, { cpu: 1000, pods: 3 }],
-    ['overcommitted resources go negative', { allocatable: { cpu: '1' }, allocated: { cpu: '2' } }, { cpu: -1000, pods: UNLIMITED_PODS }],
+    ['overcommitted resources go negative', { allocatable: { cpu: '1', pods: 10 }, allocated: { cpu: '2' } }, { cpu: -1000, pods: 10 }],
+    ['no pods entry: no pod allowed', { allocatable: { cpu: '10' }, reportsPods: false }, { cpu: 10_000 }],
   ])('%s', (_, options, capacity) => {
     const snapshot = new SchedulingSnapshot([cluster('m1', options)], []);
     expect(snapshot.clusters.get('m1')?.capacity).toEqual(capacity);
+  });
+
+  /**
+   * Karmada's general estimator, as facts: pkg/estimator/client/general_test.go. A replica is a pod, so
+   * the pods left (allocatable − allocated − allocating, none below 0, none without an entry) bound the
+   * replicas as much as any requested resource does.
+   */
+  it.each<[string, Parameters<typeof cluster>[1], Record<string, string>, number]>([
+    ['TestGetAllowedPodNumber "normal case"', { allocatable: { pods: 100 }, allocated: { pods: 40 }, allocating: { pods: 10 } }, {}, 50],
+    ['TestGetAllowedPodNumber "no allocatable pods"', { allocated: { pods: 10 } }, {}, 0],
+    ['TestGetAllowedPodNumber "over allocation"', { allocatable: { pods: 100 }, allocated: { pods: 90 }, allocating: { pods: 20 } }, {}, 0],
+    ['TestMaxAvailableReplicasGeneral "nil resource summary"', {}, {}, 0],
+    ['TestMaxAvailableReplicasGeneral "no allowed pods"', { allocatable: { pods: 10 }, allocated: { pods: 10 } }, {}, 0],
+    ['TestMaxAvailableReplicasGeneral "nil replica requirements"', { allocatable: { pods: 10 } }, {}, 10],
+    [
+      'TestMaxAvailableReplicasGeneral "basic resource estimation"',
+      { allocatable: { pods: 100, cpu: '4', memory: '8Gi' }, allocated: { pods: 20, cpu: '1', memory: '2Gi' } },
+      { cpu: '500m', memory: '1Gi' },
+      6,
+    ],
+    ['TestMaxAvailableReplicas "cluster with no resources"', {}, { cpu: '1' }, 0],
+    [
+      'TestGetMaximumReplicasBasedOnClusterSummary "sufficient resources" (with pods to spare)',
+      { allocatable: { cpu: '4', memory: '8Gi', pods: 100 }, allocated: { cpu: '1', memory: '2Gi' } },
+      { cpu: '500m', memory: '1Gi' },
+      6,
+    ],
+    [
+      'TestGetMaximumReplicasBasedOnClusterSummary "insufficient memory" (with pods to spare)',
+      { allocatable: { cpu: '4', memory: '2Gi', pods: 100 }, allocated: { cpu: '1', memory: '1.5Gi' } },
+      { cpu: '500m', memory: '1Gi' },
+      0,
+    ],
+    ['the same resources without a pods entry', { allocatable: { cpu: '4', memory: '8Gi' }, allocated: { cpu: '1', memory: '2Gi' }, reportsPods: false }, { cpu: '500m', memory: '1Gi' }, 0],
+  ])('available replicas, %s → %i', (_, options, request, replicas) => {
+    const snapshot = new SchedulingSnapshot([cluster('m1', options)], []);
+    const state = bindingState(binding('web', { request }));
+    expect(availableReplicas(snapshot.free(snapshot.clusters.get('m1')!), state.request)).toBe(replicas);
   });
 
   it('records readiness (a missing Ready condition counts as ready)', () => {
@@ -79,7 +117,7 @@ describe('SchedulingSnapshot capacity (issue 2 rule 5: allocatable − allocated
     const m1 = snapshot.clusters.get('m1')!;
     const m2 = snapshot.clusters.get('m2')!;
     expect(m1.placed).toEqual({ cpu: 4000, pods: 6 });
-    expect(snapshot.free(m1)).toEqual({ cpu: 6000, pods: UNLIMITED_PODS - 6 });
+    expect(snapshot.free(m1)).toEqual({ cpu: 6000, pods: TEST_CLUSTER_PODS - 6 });
     expect([...m1.residents]).toEqual([
       ['ResourceBinding.work.karmada.io/default/a', 2],
       ['ResourceBinding.work.karmada.io/default/b', 4],

@@ -12,12 +12,22 @@ export interface ClusterOptions {
   readonly labels?: Record<string, string>;
   readonly taints?: readonly Record<string, unknown>[];
   readonly ready?: 'True' | 'False' | 'Unknown';
+  /** false: the allocatable given has no `pods` entry added (a cluster has room for no pod without one). */
+  readonly reportsPods?: false;
 }
 
-/** A member cluster; `cluster('m1', { allocatable: { cpu: 10 } })` has room for 10 cores and no pod limit. */
+/**
+ * Pods a test cluster offers when its allocatable names none: member clusters report them, and a test about
+ * other resources should not run out of pods.
+ */
+export const TEST_CLUSTER_PODS = 10_000;
+
+/** A member cluster; `cluster('m1', { allocatable: { cpu: 10 } })` has room for 10 cores and TEST_CLUSTER_PODS pods. */
 export function cluster(name: string, options: ClusterOptions = {}): Cluster {
+  const allocatable =
+    options.allocatable && options.reportsPods !== false && !('pods' in options.allocatable) ? { ...options.allocatable, pods: TEST_CLUSTER_PODS } : options.allocatable;
   const summary = {
-    ...(options.allocatable ? { allocatable: options.allocatable } : {}),
+    ...(allocatable ? { allocatable } : {}),
     ...(options.allocated ? { allocated: options.allocated } : {}),
     ...(options.allocating ? { allocating: options.allocating } : {}),
   };

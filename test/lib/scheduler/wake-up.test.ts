@@ -4,13 +4,14 @@ import { toResourceList } from '../../../lib/resources';
 import { scheduleBinding } from '../../../lib/scheduler/schedule-binding';
 import { SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
 import { bindingsToWake, cpuClass, highestFittingClass, roomClass, type FreedRoom, type Placer, type WokenBinding } from '../../../lib/scheduler/wake-up';
-import { binding, cluster, divided, onClusters } from './support';
+import { binding, cluster, divided, onClusters, TEST_CLUSTER_PODS } from './support';
 
-const cpu = (amount: number) => ({ ...toResourceList({ cpu: String(amount) }), pods: 2 ** 40 });
+const cpu = (amount: number) => ({ ...toResourceList({ cpu: String(amount) }), pods: TEST_CLUSTER_PODS });
 const freed = (name: string, room: number, options: Parameters<typeof cluster>[1] = {}): FreedRoom => ({
   cluster: cluster(name, { allocatable: { cpu: 100 }, ...options }),
   room: cpu(room),
 });
+const NOW = Date.parse('2026-01-01T00:00:00Z');
 const names = (woken: readonly WokenBinding[]) => woken.map(({ binding }) => binding.metadata.name);
 const wokenFor = (woken: readonly WokenBinding[]) => Object.fromEntries(woken.map(({ binding, clusters }) => [binding.metadata.name, clusters]));
 
@@ -53,16 +54,16 @@ describe('wake-up after room is freed (binding priority and preemption (000), qu
       woken: ['stale'],
     },
   ])('$rule', ({ waiting, rooms, woken }) => {
-    expect(names(bindingsToWake(waiting, rooms))).toEqual(woken);
+    expect(names(bindingsToWake(waiting, rooms, NOW))).toEqual(woken);
   });
 
   it('each binding is woken for the freed clusters it fits on and that admit it (the room it passes on should it not fit)', () => {
     const waiting = [binding('anywhere', { request: { cpu: '1' } }), binding('only-m2', { request: { cpu: '1' }, placement: onClusters('m2') }), binding('roomy', { request: { cpu: '3' } })];
-    expect(wokenFor(bindingsToWake(waiting, [freed('m1', 2), freed('m2', 4)]))).toEqual({ anywhere: ['m1', 'm2'], 'only-m2': ['m2'], roomy: ['m2'] });
+    expect(wokenFor(bindingsToWake(waiting, [freed('m1', 2), freed('m2', 4)], NOW))).toEqual({ anywhere: ['m1', 'm2'], 'only-m2': ['m2'], roomy: ['m2'] });
   });
 
   it('nothing freed wakes nothing', () => {
-    expect(bindingsToWake([binding('a')], [])).toEqual([]);
+    expect(bindingsToWake([binding('a')], [], NOW)).toEqual([]);
   });
 
   describe('with the schedule cycle\'s snapshot (a placer)', () => {
@@ -82,19 +83,19 @@ describe('wake-up after room is freed (binding priority and preemption (000), qu
       const waiting = [binding('first', { priority: 20, request: { cpu: '3' }, placement: dynamic }), binding('second', { priority: 10, request: { cpu: '2' }, placement: dynamic })];
       const snapshot = new SchedulingSnapshot([m1, m2], waiting);
       const rooms = ['m1', 'm2'].map((name) => ({ cluster: snapshot.clusters.get(name)!.cluster, room: snapshot.clusters.get(name)!.room }));
-      expect(wokenFor(bindingsToWake(waiting, rooms, placerOf(snapshot)))).toEqual({ first: ['m1'], second: ['m2'] });
+      expect(wokenFor(bindingsToWake(waiting, rooms, NOW, placerOf(snapshot)))).toEqual({ first: ['m1'], second: ['m2'] });
     });
 
     it('wakes bindings only while the room freed lasts, highest priority first', () => {
       const waiting = [binding('a', { priority: 30, request: { cpu: '2' } }), binding('b', { priority: 20, request: { cpu: '2' } }), binding('c', { priority: 10, request: { cpu: '2' } })];
       const snapshot = new SchedulingSnapshot([m1], waiting);
-      expect(names(bindingsToWake(waiting, [{ cluster: m1, room: snapshot.clusters.get('m1')!.room }], placerOf(snapshot)))).toEqual(['a', 'b']);
+      expect(names(bindingsToWake(waiting, [{ cluster: m1, room: snapshot.clusters.get('m1')!.room }], NOW, placerOf(snapshot)))).toEqual(['a', 'b']);
     });
 
     it('skips a candidate that could not be placed, and wakes the next one that can', () => {
       const waiting = [binding('too-many', { priority: 30, replicas: 3, request: { cpu: '2' } }), binding('fits', { priority: 10, request: { cpu: '2' } })];
       const snapshot = new SchedulingSnapshot([m1], waiting);
-      expect(names(bindingsToWake(waiting, [{ cluster: m1, room: snapshot.clusters.get('m1')!.room }], placerOf(snapshot)))).toEqual(['fits']);
+      expect(names(bindingsToWake(waiting, [{ cluster: m1, room: snapshot.clusters.get('m1')!.room }], NOW, placerOf(snapshot)))).toEqual(['fits']);
     });
   });
 
