@@ -12,6 +12,15 @@ function names(resource: ServedResource): string[] {
 }
 
 /**
+ * The kind names shell completion offers: every resource's plural and short names, and the names
+ * people type that discovery does not list (`bindings`), as kubectl users type them.
+ */
+export function completableKinds(): string[] {
+  const typed = [...SERVED_RESOURCES.flatMap((resource) => [resource.info.plural, ...resource.shortNames]), ...Object.keys(EXTRA_ALIASES)];
+  return [...new Set(typed)].sort();
+}
+
+/**
  * The resource a command-line kind names, as kubectl resolves it: plural, singular, kind or short
  * name in any case, optionally qualified by its group (`deployments.apps`).
  */

@@ -1,14 +1,14 @@
 import { Argument, Command } from 'commander';
-import { SERVED_RESOURCES } from '../../lib/http/served-resources';
+import { completableKinds } from '../client/kind-aliases';
 import type { CommandContext } from './context';
 
 /** The commands whose first argument is a kind. */
 const KIND_COMMANDS = ['get', 'describe', 'delete'];
 
-/** A bash completion function for `root`: its commands, each command's options, and the kinds after get, describe and delete. */
+/** A bash completion function for `root`: its commands, each command's options, and the kinds (plural and short names) after get, describe and delete. */
 function bashCompletion(root: Command): string {
   const commands = root.commands.map((command) => command.name());
-  const kinds = SERVED_RESOURCES.map((resource) => resource.info.plural).sort();
+  const kinds = completableKinds();
   const cases = root.commands.map((command) => {
     const options = command.options.flatMap((option) => [option.short, option.long]).filter((flag): flag is string => Boolean(flag));
     const choices = command.registeredArguments.flatMap((argument) => argument.argChoices ?? []);

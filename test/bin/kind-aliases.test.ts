@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { qualifiedKind, resolveKind } from '../../bin/client/kind-aliases';
+import { completableKinds, qualifiedKind, resolveKind } from '../../bin/client/kind-aliases';
 
 describe('resolveKind', () => {
   it.each([
@@ -31,5 +31,11 @@ describe('resolveKind', () => {
   it('names kinds as kubectl prints them', () => {
     expect(qualifiedKind(resolveKind('deploy'))).toBe('deployment.apps');
     expect(qualifiedKind(resolveKind('ev'))).toBe('event');
+  });
+
+  it('offers for completion only names it resolves: plurals, short names and bindings', () => {
+    const names = completableKinds();
+    expect(names).toEqual(expect.arrayContaining(['bindings', 'resourcebindings', 'rb', 'crb', 'pp', 'cpp', 'pc', 'deploy', 'sts', 'ev']));
+    for (const name of names) expect(() => resolveKind(name)).not.toThrow();
   });
 });

@@ -24,6 +24,12 @@ describe('outrank completion', () => {
     expect(await offered('bash', ['outrank', 'simulate', '--all'])).toEqual(['--allow-rejections']);
   });
 
+  it('completes the names kubectl users type for a kind: bindings and the short names', async () => {
+    expect(await offered('bash', ['outrank', 'get', 'bin'])).toEqual(['binding', 'bindings']);
+    expect(await offered('bash', ['outrank', 'describe', 'p'])).toEqual(['pc', 'pp', 'priorityclasses', 'propagationpolicies']);
+    expect(await offered('bash', ['outrank', 'delete', 'd'])).toEqual(['deploy', 'deployments']);
+  });
+
   it('for zsh, loads bashcompinit before the same function', async () => {
     const { stdout } = await outrank('completion', 'zsh');
     expect(stdout.split('\n')[0]).toBe('autoload -U +X bashcompinit && bashcompinit');
