@@ -1,20 +1,19 @@
 import { Command, Option } from 'commander';
 import { stringify } from 'yaml';
 import { formatSimulation } from '../../lib/simulate/format-result';
-import { loadScenario } from '../../lib/simulate/load-scenario';
 import { runScenario, type SimulationResult } from '../../lib/simulate/run-scenario';
 import type { CommandContext } from './context';
-import { readInput } from './input';
+import { readSimulationInput } from './input';
 
 export function simulateCommand(context: CommandContext): Command {
   return new Command('simulate')
-    .description('run a what-if scenario on the in-memory scheduler and print the resulting bindings')
-    .requiredOption('-f, --filename <file>', 'scenario file (YAML or JSON, "-" for standard input)')
+    .description('run a scenario, or manifests as one step, on the in-memory scheduler and print the resulting bindings')
+    .requiredOption('-f, --filename <file>', 'scenario or manifests (YAML or JSON, "-" for standard input)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'yaml']).default('table'))
     .option('--allow-rejections', 'exit 0 even when the API refused a write of a step (for scenarios that show a refusal)')
     .option('-w, --watch', 'print each decision (event) as it happens, on standard error, before the result')
     .action(async (options: { filename: string; output: 'table' | 'json' | 'yaml'; allowRejections?: boolean; watch?: boolean }) => {
-      const scenario = loadScenario(await readInput(options.filename));
+      const scenario = await readSimulationInput(options.filename);
       const onEvent = (step: number, event: SimulationResult['events'][number]) => {
         const object = `${event.object.kind}/${event.object.namespace ? `${event.object.namespace}/` : ''}${event.object.name}`;
         context.err(`step ${step}  ${event.type}  ${event.reason}  ${object}: ${event.message}`);

@@ -1,49 +1,100 @@
-import { fieldPath } from '../api/invalid-object-error';
+import type { Document } from 'yaml';
 import { composeDocuments, nestedDeeperThan, NestingDepthError } from '../api/nesting-depth';
+import { fieldErrorsOf } from './field-errors';
 import { scenarioSchema, type Scenario } from './scenario';
+import { lineCounterOf, offsetOf } from './source-lines';
 
+/** Past this many, a file's errors end with how many more there are: a generated file can hold thousands. */
+const MAX_ERRORS_SHOWN = 20;
+
+/** A file that is not a scenario one can run; each of `lines` is one error, most naming the file and line. */
 export class ScenarioError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(readonly lines: readonly string[]) {
+    super(lines.join('\n'));
     this.name = 'ScenarioError';
   }
 }
 
-/** One YAML document, as `parse` reads it, composed only within the nesting limit. */
-function parseYaml(text: string): unknown {
+/** One document of a text: its value, and the YAML document it was read from (none when read as JSON). */
+export interface ReadDocument {
+  readonly value: unknown;
+  readonly document?: Document.Parsed;
+}
+
+/** The non-empty documents of a YAML text, composed only within the nesting limit; a syntax error is reported at its line. */
+function composeYaml(text: string, file: string): Document.Parsed[] {
   const documents = composeDocuments(text, {});
-  if (documents.length > 1) throw new Error('it holds more than one YAML document');
-  const [document] = documents;
-  const error = document?.errors[0];
-  if (error) throw error;
-  return document ? document.toJS({ maxAliasCount: 64 }) : null;
-}
-
-/** JSON text as YAML would read it; YAML's own parser is the judge of text that is not plain JSON. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return parseYaml(text);
+  for (const document of documents) {
+    const [error] = document.errors;
+    if (error) throw new ScenarioError([`${file}:${lineCounterOf(text)(error.pos[0])}: not valid YAML or JSON: ${error.message.split('\n')[0]}`]);
   }
+  return documents.filter((document) => document.contents !== null);
 }
 
-/** Reads a scenario from YAML or JSON text; errors name the field of the scenario that is wrong. */
-export function loadScenario(text: string): Scenario {
-  let raw: unknown;
+function valueOf(document: Document.Parsed, file: string): unknown {
   try {
-    // JSON is YAML, but a JSON parser reads a large generated scenario many times faster.
-    raw = text.trimStart().startsWith('{') ? parseJson(text) : parseYaml(text);
-    if (nestedDeeperThan(raw)) throw new NestingDepthError();
+    return document.toJS({ maxAliasCount: 64 });
   } catch (error) {
-    if (error instanceof NestingDepthError) throw new ScenarioError(`scenario ${error.message}`);
-    throw new ScenarioError(`scenario is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
+    throw new ScenarioError([`${file}: could not be read: ${(error as Error).message.split('\n')[0]}`]);
   }
-  const result = scenarioSchema.safeParse(raw);
-  if (!result.success) {
-    throw new ScenarioError(
-      `invalid scenario: ${result.error.issues.map((issue) => `${fieldPath(issue.path)}: ${issue.message}`).join('; ')}`,
-    );
+}
+
+/**
+ * The documents of a YAML or JSON text. JSON is YAML, but a JSON parser reads a large generated scenario
+ * many times faster; YAML's own parser is the judge of text that is not plain JSON. A text nested too
+ * deep is refused with the nesting rule.
+ */
+export function readDocuments(text: string, file: string): ReadDocument[] {
+  try {
+    if (text.trimStart().startsWith('{')) {
+      const value = parsedJson(text);
+      if (value !== undefined) {
+        if (nestedDeeperThan(value)) throw new NestingDepthError();
+        return [{ value }];
+      }
+    }
+    const read = composeYaml(text, file).map((document) => ({ value: valueOf(document, file), document }));
+    if (read.some(({ value }) => nestedDeeperThan(value))) throw new NestingDepthError();
+    return read;
+  } catch (error) {
+    if (error instanceof NestingDepthError) throw new ScenarioError([`scenario ${error.message}`]);
+    throw error;
   }
-  return result.data;
+}
+
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The YAML document of `read`, composed again for the positions of a text first read as JSON. */
+export function documentOf(read: ReadDocument, text: string): Document.Parsed | undefined {
+  return read.document ?? composeDocuments(text, {})[0];
+}
+
+/** `file:line: message` for each error, in the order of the lines, at most MAX_ERRORS_SHOWN of them. */
+export function locatedErrors(errors: ReadonlyArray<{ offset: number; message: string }>, text: string, file: string): string[] {
+  const lineOf = lineCounterOf(text);
+  const lines = [...errors].sort((a, b) => a.offset - b.offset).map((error) => `${file}:${lineOf(error.offset)}: ${error.message}`);
+  if (lines.length <= MAX_ERRORS_SHOWN) return lines;
+  return [...lines.slice(0, MAX_ERRORS_SHOWN), `… and ${lines.length - MAX_ERRORS_SHOWN} more errors`];
+}
+
+/** A document that is a scenario: validated, its errors worded as kube-apiserver's field errors at their lines. */
+export function validScenario(read: ReadDocument, text: string, file: string): Scenario {
+  const result = scenarioSchema.safeParse(read.value, { reportInput: true });
+  if (result.success) return result.data;
+  const document = documentOf(read, text);
+  const errors = fieldErrorsOf(result.error.issues).map(({ path, message }) => ({ offset: document ? offsetOf(document, path) : 0, message }));
+  throw new ScenarioError(locatedErrors(errors, text, file));
+}
+
+/** Reads a scenario from YAML or JSON text; errors name the file, the line and the field (`scenario.yaml:7: steps[2].apply: Required value`). */
+export function loadScenario(text: string, file = 'scenario'): Scenario {
+  const documents = readDocuments(text, file);
+  if (documents.length > 1) throw new ScenarioError([`${file}: a scenario must be the only document of its file`]);
+  return validScenario(documents[0] ?? { value: null }, text, file);
 }

@@ -20,13 +20,41 @@ const duration = z
     return Number(amount) * scale;
   });
 
-const step = z.union([
-  z.strictObject({ apply: z.array(z.unknown()).min(1) }),
-  z.strictObject({ delete: z.array(objectLocator).min(1) }),
-  z.strictObject({ patch: z.array(objectLocator.extend({ patch: z.record(z.string(), z.unknown()) })).min(1) }),
-  z.strictObject({ wait: duration }),
-]);
-export type ScenarioStep = z.infer<typeof step>;
+const patchTarget = objectLocator.extend({ patch: z.record(z.string(), z.unknown()) });
+
+export type ScenarioStep =
+  | { readonly apply: unknown[] }
+  | { readonly delete: ObjectLocator[] }
+  | { readonly patch: Array<z.infer<typeof patchTarget>> }
+  | { readonly wait: number };
+
+const ACTIONS = ['apply', 'delete', 'patch', 'wait'] as const;
+
+/**
+ * One action per step. Written as one object of optional fields rather than a union of four, so that a
+ * wrong step is reported at the field that is wrong (`steps[2].apply: Required value`), not as a union
+ * none of whose four shapes matched.
+ */
+const step = z
+  .strictObject({
+    apply: z.array(z.unknown()).min(1).optional(),
+    delete: z.array(objectLocator).min(1).optional(),
+    patch: z.array(patchTarget).min(1).optional(),
+    wait: duration.optional(),
+  })
+  .superRefine((fields, context) => {
+    const given = ACTIONS.filter((action) => fields[action] !== undefined);
+    if (given.length === 1) return;
+    context.addIssue({
+      code: 'custom',
+      message: given.length === 0 ? `must specify one of: ${ACTIONS.join(', ')}` : `may not specify more than one of: ${given.join(', ')}`,
+      params: { fieldErrorType: given.length === 0 ? 'Required value' : 'Forbidden' },
+    });
+  })
+  .transform((fields): ScenarioStep => {
+    const action = ACTIONS.find((name) => fields[name] !== undefined)!;
+    return { [action]: fields[action] } as ScenarioStep;
+  });
 
 /**
  * A what-if scenario: steps applied one after another, each followed by running the system until no

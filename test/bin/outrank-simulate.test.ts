@@ -23,12 +23,53 @@ describe('outrank simulate', () => {
     expect(stdout).toContain('Preempted');
   });
 
-  it('fails with a message naming the scenario field', async () => {
+  it('names the file, the line and the field of each error, as kube-apiserver words them', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'outrank-')), 'bad.yaml');
-    await writeFile(file, 'steps: [{wait: soon}]\n');
+    await writeFile(file, 'description: broken\nsteps:\n  - wait: 1m\n  - wait: soon\n  - apply:\n');
     const failure = await run('node', ['bin/outrank.mjs', 'simulate', '-f', file], { cwd: root }).catch((error) => error);
     expect(failure.code).toBe(1);
-    expect(failure.stderr).toContain('invalid scenario: steps[0]');
+    expect(failure.stderr).toBe(
+      `error: ${file}:4: steps[1].wait: Invalid value: "soon": must be a duration such as "30s", "5m" or "1h"\n` +
+        `error: ${file}:5: steps[2].apply: Required value\n`,
+    );
+  });
+
+  it('names a missing file as kubectl does', async () => {
+    const failure = await run('node', ['bin/outrank.mjs', 'simulate', '-f', 'no-such-scenario.yaml'], { cwd: root }).catch((error) => error);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toBe('error: the path "no-such-scenario.yaml" does not exist\n');
+  });
+
+  it('refuses a file that is neither a scenario nor manifests', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'outrank-')), 'notes.yaml');
+    await writeFile(file, 'owner: me\nreviewed: true\n');
+    const failure = await run('node', ['bin/outrank.mjs', 'simulate', '-f', file], { cwd: root }).catch((error) => error);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toBe(`error: ${file}:1: neither a scenario (a map with top-level "steps") nor a Kubernetes object (with "apiVersion" and "kind")\n`);
+  });
+
+  it('runs a file of manifests as one apply step', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'outrank-')), 'manifests.yaml');
+    await writeFile(
+      file,
+      `apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata: {name: m1}
+status: {resourceSummary: {allocatable: {cpu: "2", pods: "10"}}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: all, namespace: default}
+spec: {resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec: {replicas: 2, template: {spec: {containers: [{name: a, image: b, resources: {requests: {cpu: "1"}}}]}}}
+`,
+    );
+    const { stdout } = await run('node', ['bin/outrank.mjs', 'simulate', '-f', file], { cwd: root });
+    expect(stdout).toMatch(/^default\s+web-deployment\s+0\s+preemptible\s+m1:2\s+True\s+Success$/m);
   });
 
   it('fails on a scenario nested ten thousand levels deep with the nesting rule, YAML or JSON', async () => {

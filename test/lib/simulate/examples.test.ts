@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../lib/simulate/load-scenario';
+import { loadScenario, ScenarioError } from '../../../lib/simulate/load-scenario';
 import { runScenario, type SimulationResult } from '../../../lib/simulate/run-scenario';
 
 async function simulate(file: string): Promise<SimulationResult> {
@@ -119,10 +119,36 @@ steps:
 
 describe('loadScenario', () => {
   it.each([
-    ['not a list of steps', 'steps: 3', 'steps'],
-    ['an unknown step', 'steps: [{explode: []}]', 'steps[0]'],
-    ['a bad duration', 'steps: [{wait: soon}]', 'steps[0]'],
-  ])('rejects %s naming the field', (_, text, field) => {
-    expect(() => loadScenario(text)).toThrow(field);
+    ['not a list of steps', 'steps: 3', 'scenario:1: steps: Invalid value: 3: must be of type array'],
+    ['no steps', 'description: x\nsteps: []', 'scenario:2: steps: Required value'],
+    ['an unknown step', 'steps:\n  - explode: []', 'scenario:2: unknown field "steps[0].explode"\nscenario:2: steps[0]: Required value: must specify one of: apply, delete, patch, wait'],
+    ['a step with two actions', 'steps:\n  - wait: 1m\n    apply: [{}]', 'scenario:2: steps[0]: Forbidden: may not specify more than one of: apply, wait'],
+    ['an apply step with nothing to apply', 'steps:\n  - wait: 1m\n  - wait: 2m\n  - apply:\n', 'scenario:4: steps[2].apply: Required value'],
+    ['a bad duration', 'steps:\n  - wait: soon', 'scenario:2: steps[0].wait: Invalid value: "soon": must be a duration such as "30s", "5m" or "1h"'],
+    ['a locator without its apiVersion', 'steps:\n  - delete:\n      - kind: Deployment\n        name: web', 'scenario:3: steps[0].delete[0].apiVersion: Required value'],
+    ['an unknown gate', 'config:\n  gates:\n    Nope: true\nsteps: [{wait: 1m}]', 'scenario:3: unknown field "config.gates.Nope"'],
+    ['too long a description', `description: ${'x'.repeat(4097)}\nsteps: [{wait: 1m}]`, 'scenario:1: description: Too long: may not be more than 4096 characters'],
+  ])('rejects %s, naming the line and the field as kube-apiserver does', (_, text, message) => {
+    expect(() => loadScenario(text)).toThrow(new ScenarioError(message.split('\n')));
+  });
+
+  it('names the file and the line of JSON too, and the line of a YAML syntax error', () => {
+    expect(() => loadScenario('{"steps": [{"wait": "1m"},\n {"wait": 5}]}', 'fleet.json')).toThrow('fleet.json:2: steps[1].wait: Invalid value: 5: must be of type string');
+    expect(() => loadScenario('steps:\n  - wait: [1m\n', 'broken.yaml')).toThrow(/^broken\.yaml:3: not valid YAML or JSON: /);
+  });
+
+  it('lists at most twenty errors, then how many more', () => {
+    const text = `steps:\n${Array.from({ length: 25 }, () => '  - wait: soon\n').join('')}`;
+    const error = (() => {
+      try {
+        loadScenario(text);
+      } catch (caught) {
+        return caught as ScenarioError;
+      }
+      throw new Error('no error');
+    })();
+    expect(error.lines).toHaveLength(21);
+    expect(error.lines[0]).toBe('scenario:2: steps[0].wait: Invalid value: "soon": must be a duration such as "30s", "5m" or "1h"');
+    expect(error.lines[20]).toBe('… and 5 more errors');
   });
 });
