@@ -6,13 +6,13 @@ import { listBindings } from '../controllers/binding-requests';
 import { liveSnapshot } from '../controllers/live-snapshot';
 import { ConflictError, type StoredObject } from '../ports/object-store';
 import { MemorySystem } from '../runtime/memory-system';
-import { describeRaw, summarizeBinding, summarizeEvent, type SimulatedBinding, type SimulationResult } from './run-scenario';
+import { describeRaw, summarizeBinding, summarizeEvent, type SimulatedBinding, type SimulatedEvent } from './run-scenario';
 import { stepsBetween } from './steps-between';
 
 /** What applying some manifests now would do, decided on a copy of the live state; nothing live is written. */
 export interface WhatIfResult {
   /** The scheduler's and the policy controller's decisions, as events, in the order they were made. */
-  readonly decisions: SimulationResult['events'];
+  readonly decisions: SimulatedEvent[];
   /** The bindings placed otherwise than now (new ones included), before and after. */
   readonly placements: ReadonlyArray<{ readonly binding: string; readonly before: SimulatedBinding['clusters'] | null; readonly after: SimulatedBinding['clusters'] }>;
   /** The bindings preempted, as namespace/name. */

@@ -1,57 +1,51 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { outrank, outrankProcess } from './support/run-cli';
 
-const run = promisify(execFile);
-const root = new URL('../../', import.meta.url).pathname;
+async function tempFile(name: string, text: string): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'outrank-')), name);
+  await writeFile(file, text);
+  return file;
+}
+
+const EXAMPLE = 'examples/000-binding-preemption.yaml';
 
 describe('outrank simulate', () => {
   it('prints the simulation as JSON', async () => {
-    const { stdout } = await run('node', ['bin/outrank.mjs', 'simulate', '-f', 'examples/000-binding-preemption.yaml', '-o', 'json'], { cwd: root });
+    const { stdout } = await outrank('simulate', '-f', EXAMPLE, '-o', 'json');
     const result = JSON.parse(stdout);
     expect(result.metrics.bindingPreemptions).toBe(1);
     expect(result.bindings.map((b: { name: string }) => b.name)).toContain('urgent-deployment');
+    expect(result.events.find((e: { reason: string }) => e.reason === 'Preempted')).toMatchObject({ step: 2, time: '0s' });
   });
 
-  it('prints a table for people', async () => {
-    const { stdout } = await run('node', ['bin/outrank.mjs', 'simulate', '-f', 'examples/000-binding-preemption.yaml'], { cwd: root });
-    expect(stdout).toMatch(/^NAMESPACE\s+BINDING\s+PRIORITY/);
-    expect(stdout).toMatch(/urgent-deployment\s+10\s+preemptible\s+member1:1\s+True\s+Success/);
-    expect(stdout).toContain('Preempted');
+  it('prints a summary for people: steps, priorities, preemptions, clusters, totals', async () => {
+    const { stdout, code } = await outrank('simulate', '-f', EXAMPLE);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^STEP\s+TIME\s+ACTION\s+PLACED\s+WAITING\s+SUSPENDED\s+PREEMPTED\s+REJECTED$/m);
+    expect(stdout).toMatch(/^2\s+0s\s+apply 1 object \(1 Deployment\)\s+4\s+1\s+0\s+1\s+0$/m);
+    expect(stdout).toMatch(/^2\s+1\s+0\s+1\s+0\s+1$/m);
+    expect(stdout).toMatch(/^2\s+0s\s+default\/urgent-deployment\s+10\s+member1:1\s+default\/batch-p2-deployment \(2\)$/m);
+    expect(stdout).toMatch(/^member1\s+True\s+10\/10 \(100%\)\s+0\/64Gi \(0%\)\s+4\/110 \(3%\)$/m);
+    expect(stdout).toContain('Total: 5 bindings (4 placed, 1 waiting, 0 suspended) on 1 cluster; 1 binding preempted by 1 placement; 0 writes refused.');
+    expect(stdout).not.toContain('batch-p0-deployment');
   });
 
-  it('names the file, the line and the field of each error, as kube-apiserver words them', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'outrank-')), 'bad.yaml');
-    await writeFile(file, 'description: broken\nsteps:\n  - wait: 1m\n  - wait: soon\n  - apply:\n');
-    const failure = await run('node', ['bin/outrank.mjs', 'simulate', '-f', file], { cwd: root }).catch((error) => error);
-    expect(failure.code).toBe(1);
-    expect(failure.stderr).toBe(
-      `error: ${file}:4: steps[1].wait: Invalid value: "soon": must be a duration such as "30s", "5m" or "1h"\n` +
-        `error: ${file}:5: steps[2].apply: Required value\n`,
-    );
-  });
-
-  it('names a missing file as kubectl does', async () => {
-    const failure = await run('node', ['bin/outrank.mjs', 'simulate', '-f', 'no-such-scenario.yaml'], { cwd: root }).catch((error) => error);
-    expect(failure.code).toBe(1);
-    expect(failure.stderr).toBe('error: the path "no-such-scenario.yaml" does not exist\n');
-  });
-
-  it('refuses a file that is neither a scenario nor manifests', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'outrank-')), 'notes.yaml');
-    await writeFile(file, 'owner: me\nreviewed: true\n');
-    const failure = await run('node', ['bin/outrank.mjs', 'simulate', '-f', file], { cwd: root }).catch((error) => error);
-    expect(failure.code).toBe(1);
-    expect(failure.stderr).toBe(`error: ${file}:1: neither a scenario (a map with top-level "steps") nor a Kubernetes object (with "apiVersion" and "kind")\n`);
+  it('with -o wide, prints a row per binding; with --events, every event with its step and time', async () => {
+    const wide = await outrank('simulate', '-f', EXAMPLE, '-o', 'wide');
+    expect(wide.stdout).toMatch(/^NAMESPACE\s+BINDING\s+PRIORITY\s+PREEMPTIBILITY\s+REPLICAS\s+POLICY\s+CLUSTERS\s+SCHEDULED\s+REASON$/m);
+    expect(wide.stdout).toMatch(/^default\s+urgent-deployment\s+10\s+preemptible\s+1\s+propagationpolicy\/by-pod-priority\s+member1:1\s+True\s+Success$/m);
+    expect(wide.stdout).not.toMatch(/^STEP\s+TIME\s+TYPE/m);
+    const events = await outrank('simulate', '-f', EXAMPLE, '--events');
+    expect(events.stdout).toMatch(/^2\s+0s\s+Warning\s+Preempted\s+ResourceBinding\/default\/batch-p2-deployment\s+preempted by ResourceBinding default\/urgent-deployment/m);
+    expect(events.stdout).not.toMatch(/^NAMESPACE\s+BINDING/m);
   });
 
   it('runs a file of manifests as one apply step', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'outrank-')), 'manifests.yaml');
-    await writeFile(
-      file,
+    const file = await tempFile(
+      'manifests.yaml',
       `apiVersion: cluster.karmada.io/v1alpha1
 kind: Cluster
 metadata: {name: m1}
@@ -65,21 +59,42 @@ spec: {resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]}
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web, namespace: default}
-spec: {replicas: 2, template: {spec: {containers: [{name: a, image: b, resources: {requests: {cpu: "1"}}}]}}}
+spec: {replicas: 3, template: {spec: {containers: [{name: a, image: b, resources: {requests: {cpu: "1"}}}]}}}
 `,
     );
-    const { stdout } = await run('node', ['bin/outrank.mjs', 'simulate', '-f', file], { cwd: root });
-    expect(stdout).toMatch(/^default\s+web-deployment\s+0\s+preemptible\s+m1:2\s+True\s+Success$/m);
+    const { stdout, code } = await outrank('simulate', '-f', file);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^1\s+0s\s+apply 3 objects \(1 Cluster, 1 Deployment, 1 PropagationPolicy\)\s+0\s+1\s+0\s+0\s+0$/m);
+  });
+
+  it('names a missing file as kubectl does', async () => {
+    const result = await outrank('simulate', '-f', 'no-such-scenario.yaml');
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: the path "no-such-scenario.yaml" does not exist\n' });
+  });
+
+  it('names the file, the line and the field of each error, as kube-apiserver words them', async () => {
+    const file = await tempFile('bad.yaml', 'description: broken\nsteps:\n  - wait: 1m\n  - wait: soon\n  - apply:\n');
+    const result = await outrank('simulate', '-f', file);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error: ${file}:4: steps[1].wait: Invalid value: "soon": must be a duration such as "30s", "5m" or "1h"\n` +
+        `error: ${file}:5: steps[2].apply: Required value\n`,
+    );
+  });
+
+  it('refuses a file that is neither a scenario nor manifests', async () => {
+    const file = await tempFile('notes.yaml', 'owner: me\nreviewed: true\n');
+    const result = await outrank('simulate', '-f', file);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`error: ${file}:1: neither a scenario (a map with top-level "steps") nor a Kubernetes object (with "apiVersion" and "kind")\n`);
   });
 
   it('fails on a scenario nested ten thousand levels deep with the nesting rule, YAML or JSON', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'outrank-'));
     for (const [name, text] of [
       ['deep.yaml', `steps: [{apply: ${'['.repeat(10_000)}${']'.repeat(10_000)}}]\n`],
       ['deep.json', `{"steps": [{"apply": ${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`],
     ] as const) {
-      await writeFile(join(folder, name), text);
-      const failure = await run('node', ['bin/outrank.mjs', 'simulate', '-f', join(folder, name)], { cwd: root }).catch((error) => error);
+      const failure = await outrank('simulate', '-f', await tempFile(name, text));
       expect(failure.code).toBe(1);
       expect(failure.stderr).toContain('scenario must not be nested more than 100 levels deep');
     }
@@ -90,14 +105,15 @@ describe('outrank simulate of a scenario with a refused write', () => {
   const scenario = 'examples/003-scheduling-suspension.yaml';
 
   it('exits 1, naming the step as a person counts it, as outrank apply does', async () => {
-    const failure = await run('node', ['bin/outrank.mjs', 'simulate', '-f', scenario], { cwd: root }).catch((error) => error);
+    const failure = await outrankProcess(['simulate', '-f', scenario]);
     expect(failure.code).toBe(1);
-    expect(failure.stdout).toMatch(/^3\s+ResourceBinding\/report-job\s+/m);
-    expect(failure.stderr).toContain('error: 1 write(s) refused (step 3); pass --allow-rejections if the scenario expects them');
+    expect(failure.stdout).toMatch(/^3\s+ResourceBinding\/tenant-a\/report-job\s+/m);
+    expect(failure.stderr).toBe('error: 1 write(s) refused (step 3); pass --allow-rejections if the scenario expects them\n');
   });
 
   it('exits 0 with --allow-rejections', async () => {
-    const { stdout, stderr } = await run('node', ['bin/outrank.mjs', 'simulate', '-f', scenario, '--allow-rejections'], { cwd: root });
+    const { stdout, stderr, code } = await outrank('simulate', '-f', scenario, '--allow-rejections');
+    expect(code).toBe(0);
     expect(stdout).toContain('REJECTED');
     expect(stderr).toBe('');
   });
@@ -105,7 +121,7 @@ describe('outrank simulate of a scenario with a refused write', () => {
 
 describe('outrank simulate --watch', () => {
   it('prints each decision as it happens on standard error, numbered by step, and the result as usual', async () => {
-    const { stdout, stderr } = await run('node', ['bin/outrank.mjs', 'simulate', '-f', 'examples/000-binding-preemption.yaml', '--watch', '-o', 'json'], { cwd: root });
+    const { stdout, stderr } = await outrank('simulate', '-f', EXAMPLE, '--watch', '-o', 'json');
     expect(JSON.parse(stdout).metrics.bindingPreemptions).toBe(1);
     const lines = stderr.trimEnd().split('\n');
     expect(lines).toContain('step 2  Warning  Preempted  ResourceBinding/default/batch-p2-deployment: preempted by ResourceBinding default/urgent-deployment (priority 10) to make room on cluster member1');

@@ -71,9 +71,9 @@ describe('examples', () => {
 });
 
 describe('simulation output', () => {
-  it('has exactly the documented keys for bindings, events, rejections and metrics', async () => {
+  it('has exactly the documented keys for bindings, events, rejections, metrics and the summary', async () => {
     const result = await simulate('003-scheduling-suspension.yaml');
-    expect(Object.keys(result).sort()).toEqual(['bindings', 'errors', 'events', 'metrics', 'rejections']);
+    expect(Object.keys(result).sort()).toEqual(['bindings', 'clusters', 'errors', 'events', 'metrics', 'preemptions', 'priorities', 'rejections', 'steps']);
     expect(Object.keys(binding(result, 'report-job'))).toEqual(
       expect.arrayContaining([
         'kind', 'namespace', 'name', 'resource', 'policy', 'priority', 'preemptionPolicy', 'preemptibility',
@@ -114,6 +114,83 @@ steps:
         message: expect.stringContaining('spec.resourceSelectors[0].name: must be set when preemption is Always'),
       },
     ]);
+  });
+});
+
+describe('simulation summary', () => {
+  it('numbers each event by its step and gives its virtual time', async () => {
+    const result = await simulate('000-binding-preemption.yaml');
+    expect(result.events.find((e) => e.reason === 'Preempted')).toMatchObject({ step: 2, time: '0s', object: { name: 'batch-p2-deployment' } });
+    expect(new Set(result.events.map((e) => e.step))).toEqual(new Set([1, 2]));
+  });
+
+  it('says per step what it did and where the bindings stood after it', async () => {
+    const result = await simulate('003-scheduling-suspension.yaml');
+    expect(result.steps).toEqual([
+      { step: 1, action: 'apply', objects: 4, kinds: { Job: 2, Cluster: 1, PropagationPolicy: 1 }, time: '0s', bindings: { placed: 0, waiting: 0, suspended: 2 }, preempted: 0, rejected: 0 },
+      { step: 2, action: 'patch', objects: 1, kinds: { ResourceBinding: 1 }, time: '0s', bindings: { placed: 1, waiting: 0, suspended: 1 }, preempted: 0, rejected: 0 },
+      { step: 3, action: 'patch', objects: 1, kinds: { ResourceBinding: 1 }, time: '0s', bindings: { placed: 1, waiting: 0, suspended: 1 }, preempted: 0, rejected: 1 },
+    ]);
+  });
+
+  it('counts the bindings of each priority and groups each preemption\'s victims under its preemptor', async () => {
+    const result = await simulate('000-binding-preemption.yaml');
+    expect(result.priorities).toEqual([
+      { priority: 10, bindings: 1, placed: 1, waiting: 0, suspended: 0, preempted: 0 },
+      { priority: 3, bindings: 1, placed: 1, waiting: 0, suspended: 0, preempted: 0 },
+      { priority: 2, bindings: 1, placed: 0, waiting: 1, suspended: 0, preempted: 1 },
+      { priority: 1, bindings: 1, placed: 1, waiting: 0, suspended: 0, preempted: 0 },
+      { priority: 0, bindings: 1, placed: 1, waiting: 0, suspended: 0, preempted: 0 },
+    ]);
+    expect(result.preemptions).toEqual([
+      {
+        step: 2,
+        time: '0s',
+        preemptor: { kind: 'ResourceBinding', namespace: 'default', name: 'urgent-deployment' },
+        priority: 10,
+        clusters: [{ name: 'member1', replicas: 1 }],
+        victims: [{ kind: 'ResourceBinding', namespace: 'default', name: 'batch-p2-deployment', priority: 2 }],
+      },
+    ]);
+  });
+
+  it('reports how full each cluster is, every resource it reports, GPUs included', async () => {
+    const result = await simulate('001-preemptibility.yaml');
+    expect(result.clusters).toEqual([
+      {
+        name: 'gpu-east',
+        ready: true,
+        resources: [
+          { resource: 'cpu', placed: '8', allocatable: '16', percent: 50 },
+          { resource: 'memory', placed: '0', allocatable: '64Gi', percent: 0 },
+          { resource: 'pods', placed: '4', allocatable: '110', percent: 3 },
+          { resource: 'nvidia.com/gpu', placed: '4', allocatable: '4', percent: 100 },
+        ],
+      },
+    ]);
+  });
+
+  it('gives the virtual time of a step and of the events after a wait', async () => {
+    const result = await runScenario(
+      loadScenario(`
+steps:
+  - apply:
+      - {apiVersion: cluster.karmada.io/v1alpha1, kind: Cluster, metadata: {name: m1}, status: {resourceSummary: {allocatable: {cpu: "4", pods: "10"}}}}
+      - apiVersion: policy.karmada.io/v1alpha1
+        kind: PropagationPolicy
+        metadata: {name: all, namespace: default}
+        spec: {resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]}
+      - apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, namespace: default}
+        spec: {replicas: 1, template: {spec: {containers: [{name: a, image: b, resources: {requests: {cpu: "1"}}}]}}}
+  - wait: 90s
+  - patch: [{apiVersion: cluster.karmada.io/v1alpha1, kind: Cluster, name: m1, patch: {status: {conditions: [{type: Ready, status: "False"}]}}}]
+`),
+    );
+    expect(result.steps.map((s) => [s.action, s.wait, s.time])).toEqual([['apply', undefined, '0s'], ['wait', '1m30s', '1m30s'], ['patch', undefined, '1m30s']]);
+    expect(result.events.map((e) => [e.step, e.time, e.reason])).toEqual([[1, '0s', 'ScheduleBindingSucceed'], [3, '1m30s', 'ScheduleBindingFailed']]);
+    expect(result.clusters.map((c) => c.ready)).toEqual([false]);
   });
 });
 
