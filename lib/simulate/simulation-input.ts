@@ -1,5 +1,4 @@
-import type { Document } from 'yaml';
-import { isMap, isSeq } from 'yaml';
+import { isMap, isNode, isSeq, type Document } from 'yaml';
 import { InvalidObjectError } from '../api/invalid-object-error';
 import { parseManifests } from '../api/manifest';
 import { isPlainObject } from '../api/plain-object';
@@ -40,7 +39,7 @@ function objectNodes(document: Document.Parsed): unknown[] {
 function objectOffsets(documents: readonly ReadDocument[], text: string): number[] {
   return documents.flatMap((read) => {
     const document = documentOf(read, text);
-    return document ? objectNodes(document).map((node) => (node as { range?: [number] }).range?.[0] ?? 0) : [];
+    return document ? objectNodes(document).map((node) => (isNode(node) ? (node.range?.[0] ?? 0) : 0)) : [];
   });
 }
 
