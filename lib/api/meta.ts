@@ -30,10 +30,9 @@ export function isQualifiedName(value: string): boolean {
   return name.length > 0 && name.length <= 63 && QUALIFIED_NAME.test(name);
 }
 
-export const qualifiedName = z
-  .string()
-  .max(317, 'must be no more than 317 characters')
-  .refine(isQualifiedName, 'must be a qualified name ([prefix/]name, name of at most 63 alphanumerics, "-", "_" or ".")');
+export const QUALIFIED_NAME_RULE = 'must be a qualified name ([prefix/]name, name of at most 63 alphanumerics, "-", "_" or ".")';
+
+export const qualifiedName = z.string().max(317, 'must be no more than 317 characters').refine(isQualifiedName, QUALIFIED_NAME_RULE);
 
 export const labelValue = z
   .string()
