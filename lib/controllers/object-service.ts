@@ -1,7 +1,7 @@
 import { timestampOf } from '../ports/clock';
 import { isDeepStrictEqual } from 'node:util';
 import { decodeObjectWith, isBinding, isCluster, isEvent, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
-import { withTaintTimes } from '../api/cluster-mutation';
+import { mutatedCluster } from '../api/cluster-mutation';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
 import { displayName, refOf, type ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
@@ -259,13 +259,13 @@ function withKeptUid(object: KubeObject, existing: KubeObject | undefined): Kube
 
 /**
  * The object as it is to be written over `existing`: its creation time, generation and uid set, no
- * resourceVersion, and a cluster's NoExecute taints timed (cluster-mutation.ts). A new object gets a new
+ * resourceVersion, and a cluster mutated as Karmada's API server does (cluster-mutation.ts). A new object gets a new
  * uid, whatever the client sent, as kube-apiserver gives one; an object stored without one gets one at
  * its next write.
  */
 function stamped(object: KubeObject, existing: KubeObject | undefined, now: string, uids: Uids): KubeObject {
   const metadata = withoutResourceVersion(object.metadata);
-  const mutated = isCluster(object) ? withTaintTimes(object, existing && isCluster(existing) ? existing : undefined, now) : object;
+  const mutated = isCluster(object) ? mutatedCluster(object, existing && isCluster(existing) ? existing : undefined, now) : object;
   return {
     ...mutated,
     metadata: {
