@@ -259,7 +259,10 @@ const propagationSpecSchema = z.strictObject({
     )
     .optional()
     .meta({ description: 'Preemptibility separate from priority (001): non-preemptible bindings are never chosen as victims; default preemptible.' }),
-  suspension: suspensionSchema.optional().meta({ description: 'Scheduling suspension (003): while scheduling is true, the bindings of this policy wait unscheduled.' }),
+  suspension: suspensionSchema.optional().meta({
+    description:
+      "Scheduling suspension (003): while scheduling is true, the bindings of this policy wait unscheduled. Karmada's dispatching and dispatchingOnClusters are carried to the bindings, not acted on.",
+  }),
   placement: placementSchema.optional().meta({
     description: 'Where the bindings go: cluster affinity, or ordered cluster-affinity groups (004) tried in turn, tolerations, spread constraints and how replicas are divided.',
   }),
