@@ -2,7 +2,7 @@ import type { ObjectRef } from './kinds';
 import * as z from 'zod';
 import { resourceModelSchema, resourceModelsProblem } from './cluster-resource-models';
 import { apiEndpointProblems, proxyUrlProblems } from './cluster-urls';
-import { condition, int32, labelValue, namespaceName, objectMeta, qualifiedName, quantityMap } from './meta';
+import { condition, dnsLabelName, int32, labelValue, namespaceName, objectMeta, qualifiedName, quantityMap } from './meta';
 
 export const taintEffect = z.enum(['NoSchedule', 'NoExecute', 'PreferNoSchedule']);
 
@@ -32,7 +32,7 @@ const secretReference = z
   .meta({ description: `The Secret that holds the credentials of the cluster. ${STORED}` });
 
 /** Karmada's ValidateClusterName (pkg/apis/cluster/validation/validation.go): a DNS label of at most 48 characters. */
-const clusterName = namespaceName.max(48, 'must be no more than 48 characters');
+const clusterName = dnsLabelName(48);
 
 const clusterSpecSchema = z
   .strictObject({
