@@ -127,6 +127,47 @@ function powersOf(suffix: string, invalid: (reason: string) => QuantityError): r
   return [Number(power), 0];
 }
 
+/** A quantity as written: sign × coefficient × 2^twos × 10^tens, exactly. */
+interface ExactQuantity {
+  readonly negative: boolean;
+  readonly coefficient: bigint;
+  readonly tens: number;
+  readonly twos: number;
+}
+
+function exactQuantity(value: string | number): ExactQuantity {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new QuantityError(`${value} is not a valid quantity: not a finite number`);
+  const text = String(value);
+  const invalid = (reason: string) => new QuantityError(`${quote(text)} is not a valid quantity: ${reason}`);
+  if (text.length > MAX_LENGTH) throw invalid(`too long (${text.length} characters, at most ${MAX_LENGTH})`);
+  const number = NUMBER.exec(text);
+  if (!number) throw invalid('expected a number such as "1", "0.5" or ".5"');
+  const [matched, sign, whole = '', fraction = '', bareFraction = ''] = number;
+  const [exponent, twos] = powersOf(text.slice(matched.length), invalid);
+  return { negative: sign === '-', coefficient: BigInt(whole + fraction + bareFraction), tens: exponent - fraction.length - bareFraction.length, twos };
+}
+
+// Past this many powers of ten apart, two non-zero quantities (coefficients of at most 64 digits, times
+// at most 2^60) are ordered by their exponents alone, without raising ten to a power of millions.
+const DECISIVE_POWER_GAP = 100;
+
+/**
+ * Orders two quantities exactly (negative, zero or positive, as Kubernetes' Quantity.Cmp), whatever their
+ * size: resource models bound their last grade by 2^63 - 1, past what parseQuantity counts.
+ */
+export function compareQuantities(left: string | number, right: string | number): number {
+  const a = exactQuantity(left);
+  const b = exactQuantity(right);
+  const signOf = (q: ExactQuantity) => (q.coefficient === 0n ? 0 : q.negative ? -1 : 1);
+  if (signOf(a) !== signOf(b) || signOf(a) === 0) return signOf(a) - signOf(b);
+  const direction = signOf(a);
+  if (Math.abs(a.tens - b.tens) > DECISIVE_POWER_GAP) return a.tens > b.tens ? direction : -direction;
+  const tens = Math.min(a.tens, b.tens);
+  const magnitude = (q: ExactQuantity) => (q.coefficient << BigInt(q.twos)) * 10n ** BigInt(q.tens - tens);
+  const [x, y] = [magnitude(a), magnitude(b)];
+  return x === y ? 0 : x > y ? direction : -direction;
+}
+
 /** Kubernetes schedules CPU in millicores; every other resource is counted in whole units. */
 export function resourceUnit(resourceName: string): QuantityUnit {
   return resourceName === 'cpu' ? 'milli' : 'unit';

@@ -4,6 +4,7 @@ import type { ServedResource } from '../../lib/http/served-resources';
 import { CliError } from './cli-error';
 import { headerOf, HttpTimeoutError, sendHttpRequest, type HttpAnswer } from './http-request';
 import type { RequestSigner } from './sigv4-signer';
+import { warningTexts } from './warning-header';
 
 /** As kubectl names itself: the server takes the part before the slash as the field manager of a write. */
 const USER_AGENT = `outrank/${packageJson.version} (${process.platform}/${process.arch})`;
@@ -101,6 +102,8 @@ export class ApiClient {
   constructor(
     readonly server: string,
     private readonly signer?: RequestSigner,
+    /** Told each Warning the server answers a request with, as kubectl prints them. */
+    private readonly onWarning?: (text: string) => void,
   ) {
     let url: URL;
     try {
@@ -140,6 +143,7 @@ export class ApiClient {
     if (response.status >= 300 && response.status < 400 && location !== null) {
       throw new CliError(`error: ${this.server} redirects ${method} ${path} to ${location}: pass the server that answers as --server`);
     }
+    for (const warning of warningTexts(headerOf(response, 'warning'))) this.onWarning?.(warning);
     if (response.status < 200 || response.status > 299) throw statusError(response.status, response.statusText, text);
     const answer = parseJson(text);
     if (answer === undefined) throw new CliError(`error: ${this.server} did not answer ${method} ${path} with JSON: is it the outrank API?`);

@@ -20,7 +20,7 @@ export function applyCommand(context: CommandContext): Command {
     .addOption(new Option('--timeout <duration>', 'how long each scenario step may take to settle').default(60_000, '60s').argParser(parseDuration))
     .addOption(serverOption())
     .action(async (options: ApplyOptions) => {
-      const client = connect(options);
+      const client = connect(options, context);
       const input = await readApplyInput(options.filename);
       const source = { file: options.filename, namespace: options.namespace };
       if (input.type === 'scenario') {

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { ApiClient } from '../client/api-client';
 import { sigV4Signer, signingOf, type RequestSigner } from '../client/sigv4-signer';
+import type { CommandContext } from './context';
 
 /** Where `npm start` serves the API unless OUTRANK_PORT says otherwise. */
 const DEFAULT_SERVER = 'http://localhost:8080';
@@ -29,8 +30,9 @@ export function signerFor(server: string): RequestSigner | undefined {
   return region ? sigV4Signer(region, signing?.service) : undefined;
 }
 
-export function connect(options: ServerOptions): ApiClient {
-  return new ApiClient(options.server, signerFor(options.server));
+/** A client of the server the options name; with a context, the server's warnings are printed as kubectl prints them. */
+export function connect(options: ServerOptions, context?: CommandContext): ApiClient {
+  return new ApiClient(options.server, signerFor(options.server), context && ((text) => context.err(`Warning: ${text}`)));
 }
 
 const DURATION = /^(\d+)(ms|s|m|h)$/;

@@ -21,3 +21,19 @@ export function withTaintTimes(cluster: Cluster, stored: Cluster | undefined, no
   });
   return { ...cluster, spec: { ...cluster.spec, taints: timed } };
 }
+
+/**
+ * Karmada's migrateZoneToZones (pkg/apis/cluster/mutation): a cluster written with the deprecated `zone`
+ * alone is stored with `zones: [zone]`, which placement reads. Validation refuses both together first.
+ */
+export function withZonesMigrated(cluster: Cluster): Cluster {
+  const spec = cluster.spec;
+  if (!spec?.zone || spec.zones?.length) return cluster;
+  const { zone, ...rest } = spec;
+  return { ...cluster, spec: { ...rest, zones: [zone] } };
+}
+
+/** Karmada's MutateCluster: NoExecute taints timed, and `zone` moved to `zones`. */
+export function mutatedCluster(cluster: Cluster, stored: Cluster | undefined, now: string): Cluster {
+  return withZonesMigrated(withTaintTimes(cluster, stored, now));
+}

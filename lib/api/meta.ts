@@ -12,11 +12,16 @@ export const objectName = z
   .max(253, 'must be no more than 253 characters')
   .regex(DNS_SUBDOMAIN, 'must be a lowercase RFC 1123 subdomain (a-z, 0-9, "-" and ".")');
 
-export const namespaceName = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(63, 'must be no more than 63 characters')
-  .regex(DNS_LABEL, 'must be a lowercase RFC 1123 label (a-z, 0-9 and "-")');
+/** A DNS label (RFC 1123) of at most `maxLength` characters: a namespace's name (63), a Karmada cluster's (48). */
+export function dnsLabelName(maxLength: number) {
+  return z
+    .string()
+    .min(1, 'must not be empty')
+    .max(maxLength, `must be no more than ${maxLength} characters`)
+    .regex(DNS_LABEL, 'must be a lowercase RFC 1123 label (a-z, 0-9 and "-")');
+}
+
+export const namespaceName = dnsLabelName(63);
 
 /** A Kubernetes qualified name such as a label key: optional DNS prefix, "/", then a 63-character name. */
 export function isQualifiedName(value: string): boolean {
@@ -30,10 +35,9 @@ export function isQualifiedName(value: string): boolean {
   return name.length > 0 && name.length <= 63 && QUALIFIED_NAME.test(name);
 }
 
-export const qualifiedName = z
-  .string()
-  .max(317, 'must be no more than 317 characters')
-  .refine(isQualifiedName, 'must be a qualified name ([prefix/]name, name of at most 63 alphanumerics, "-", "_" or ".")');
+export const QUALIFIED_NAME_RULE = 'must be a qualified name ([prefix/]name, name of at most 63 alphanumerics, "-", "_" or ".")';
+
+export const qualifiedName = z.string().max(317, 'must be no more than 317 characters').refine(isQualifiedName, QUALIFIED_NAME_RULE);
 
 export const labelValue = z
   .string()

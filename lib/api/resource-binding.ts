@@ -1,11 +1,14 @@
 import * as z from 'zod';
-import { condition, int32, namespaceName, objectMeta, objectName, quantityMap, type Condition } from './meta';
+import { failoverSchema } from './failover';
+import { condition, int32, namespaceName, objectMeta, objectName, type Condition } from './meta';
 import { preemptionPolicy } from './priority-class';
 import { placementSchema, preemptibility, suspensionSchema } from './propagation-policy';
+import { componentSchema, replicaRequirementsSchema, targetComponentSchema } from './replica-requirements';
 
 export const targetClusterSchema = z.strictObject({
   name: objectName,
   replicas: z.number().int().nonnegative(),
+  components: z.array(targetComponentSchema).max(64).optional().meta({ description: "Karmada's replicas per component on this cluster; not written by outrank." }),
 });
 export type TargetCluster = z.infer<typeof targetClusterSchema>;
 
@@ -36,6 +39,9 @@ export const gracefulEvictionTaskSchema = z.strictObject({
   message: z.string().max(1024).optional(),
   producer: z.string().min(1).max(253),
   gracePeriodSeconds: z.number().int().positive().optional(),
+  suppressDeletion: z.boolean().optional().meta({ description: "Karmada's hold on the eviction until a person or tool ends it; not written by outrank." }),
+  preservedLabelState: z.record(z.string().max(317), z.string().max(4096)).optional().meta({ description: "Karmada's state preserved for the new cluster (failover statePreservation); not written by outrank." }),
+  clustersBeforeFailover: z.array(objectName).max(1024).optional().meta({ description: "Karmada's clusters the application ran on before failover; not written by outrank." }),
   creationTimestamp: z.string().max(64).optional(),
 });
 export type GracefulEvictionTask = z.infer<typeof gracefulEvictionTaskSchema>;
@@ -49,8 +55,10 @@ const bindingSpecSchema = z.strictObject({
     uid: z.string().max(64).optional(),
     resourceVersion: z.string().max(32).optional(),
   }),
+  propagateDeps: z.boolean().optional().meta({ description: "The claiming policy's propagateDeps, carried for whatever propagates placements; outrank does not act on it." }),
   replicas: z.number().int().nonnegative().optional(),
-  replicaRequirements: z.strictObject({ resourceRequest: quantityMap.optional() }).optional(),
+  replicaRequirements: replicaRequirementsSchema.optional(),
+  components: z.array(componentSchema).max(64).optional().meta({ description: "Karmada's pod templates of a workload made of several; not written by outrank." }),
   placement: placementSchema.optional(),
   schedulePriority: z
     .strictObject({
@@ -75,10 +83,41 @@ const bindingSpecSchema = z.strictObject({
     .max(1024)
     .optional()
     .meta({ description: 'Clusters the binding is being evicted from (a NoExecute taint): each stays in clusters until the binding is placed elsewhere or the grace period ends.' }),
+  requiredBy: z
+    .array(z.strictObject({ namespace: namespaceName.optional(), name: objectName, clusters: z.array(targetClusterSchema).max(1024).optional() }))
+    .max(1024)
+    .optional()
+    .meta({ description: "Karmada's bindings that depend on this one (propagateDeps); not written by outrank." }),
+  failover: failoverSchema.optional(),
+  conflictResolution: z
+    .enum(['Abort', 'Overwrite'])
+    .optional()
+    .meta({ description: "The claiming policy's conflictResolution, carried for whatever propagates placements; outrank does not act on it." }),
+  preserveResourcesOnDeletion: z
+    .boolean()
+    .optional()
+    .meta({ description: "The claiming policy's preserveResourcesOnDeletion, carried for whatever propagates placements; outrank does not act on it." }),
+  workloadAffinityGroups: z
+    .strictObject({ affinityGroup: z.string().max(400).optional(), antiAffinityGroup: z.string().max(400).optional() })
+    .optional()
+    .meta({ description: "Karmada's instantiated workload affinity groups (feature gate WorkloadAffinity, off by default); not written by outrank." }),
 });
 
 const bindingStatusSchema = z.strictObject({
   conditions: z.array(condition).max(64).optional(),
+  aggregatedStatus: z
+    .array(
+      z.strictObject({
+        clusterName: objectName,
+        status: z.looseObject({}).optional(),
+        applied: z.boolean().optional(),
+        appliedMessage: z.string().max(32_768).optional(),
+        health: z.enum(['Healthy', 'Unhealthy', 'Unknown']).optional(),
+      }),
+    )
+    .max(1024)
+    .optional()
+    .meta({ description: "Karmada's status of the resource on each member cluster; not written by outrank, which has no work on member clusters." }),
   schedulerObservedGeneration: z.number().int().nonnegative().optional(),
   schedulerObservedAffinityName: z.string().max(317).optional(),
   lastScheduledTime: z.string().max(64).optional(),

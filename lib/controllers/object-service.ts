@@ -1,13 +1,14 @@
 import { timestampOf } from '../ports/clock';
 import { isDeepStrictEqual } from 'node:util';
 import { decodeObjectWith, isBinding, isCluster, isEvent, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
-import { withTaintTimes } from '../api/cluster-mutation';
+import { mutatedCluster } from '../api/cluster-mutation';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
 import { displayName, refOf, type ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
 import { NotFoundError } from '../api/not-found-error';
 import type { PriorityClass } from '../api/priority-class';
 import { bindingUpdateCauses } from '../api/binding-update';
+import { carriedFieldWarnings } from '../api/carried-fields';
 import type { ResourceBinding } from '../api/resource-binding';
 import { retryOnConflict } from './retry-on-conflict';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
@@ -19,7 +20,10 @@ import type { ControllerContext } from './context';
 export interface WriteResult {
   readonly object: KubeObject;
   readonly created: boolean;
-  /** For the client, as the Kubernetes API server's Warning headers: the unknown fields dropped under Warn. */
+  /**
+   * For the client, as the Kubernetes API server's Warning headers: the unknown fields dropped under Warn,
+   * and the fields of Karmada's API the object carries that outrank does not act on (carried-fields.ts).
+   */
   readonly warnings: readonly string[];
 }
 
@@ -170,8 +174,9 @@ export class ObjectService {
     });
   }
 
-  private async write({ object: decoded, warnings }: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
-    const object = withKeptUid(decoded, existing);
+  private async write(accepted: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
+    const object = withKeptUid(accepted.object, existing);
+    const warnings = [...accepted.warnings, ...carriedFieldWarnings(object, existing)];
     // Every write over a binding, by any path (patch, server-side apply, the status), is held to one rule.
     if (existing && isBinding(existing)) {
       const causes = bindingUpdateCauses(object as ResourceBinding, existing, this.now());
@@ -259,13 +264,13 @@ function withKeptUid(object: KubeObject, existing: KubeObject | undefined): Kube
 
 /**
  * The object as it is to be written over `existing`: its creation time, generation and uid set, no
- * resourceVersion, and a cluster's NoExecute taints timed (cluster-mutation.ts). A new object gets a new
+ * resourceVersion, and a cluster mutated as Karmada's API server does (cluster-mutation.ts). A new object gets a new
  * uid, whatever the client sent, as kube-apiserver gives one; an object stored without one gets one at
  * its next write.
  */
 function stamped(object: KubeObject, existing: KubeObject | undefined, now: string, uids: Uids): KubeObject {
   const metadata = withoutResourceVersion(object.metadata);
-  const mutated = isCluster(object) ? withTaintTimes(object, existing && isCluster(existing) ? existing : undefined, now) : object;
+  const mutated = isCluster(object) ? mutatedCluster(object, existing && isCluster(existing) ? existing : undefined, now) : object;
   return {
     ...mutated,
     metadata: {

@@ -140,6 +140,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
     replicas: templateReplicas(template),
     ...(Object.keys(request).length > 0 ? { replicaRequirements: { resourceRequest: request } } : {}),
     ...(policy.spec.placement ? { placement: policy.spec.placement } : {}),
+    ...carriedFromPolicy(policy),
     schedulePriority: { priority: priority.priority, preemptionPolicy: priority.preemptionPolicy },
     preemptibility: preemptibility.preemptibility,
     ...suspension,
@@ -170,20 +171,37 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
   return { binding, changed, warnings };
 }
 
+/** The policy fields Karmada's detector copies to the binding as they are (BuildResourceBinding) and outrank does not act on. */
+type CarriedSpec = Pick<ResourceBinding['spec'], 'propagateDeps' | 'failover' | 'conflictResolution' | 'preserveResourcesOnDeletion'>;
+
+function carriedFromPolicy(policy: AnyPropagationPolicy): CarriedSpec {
+  const { propagateDeps, failover, conflictResolution, preserveResourcesOnDeletion } = policy.spec;
+  return {
+    ...(propagateDeps !== undefined ? { propagateDeps } : {}),
+    ...(failover ? { failover } : {}),
+    ...(conflictResolution ? { conflictResolution } : {}),
+    ...(preserveResourcesOnDeletion !== undefined ? { preserveResourcesOnDeletion } : {}),
+  };
+}
+
 /**
- * The policy's scheduling suspension (scheduling suspension (003)). A policy that says nothing leaves a
- * suspension set on the binding itself (by an external queue controller) alone; a binding already
- * placed cannot be switched to suspended.
+ * The binding's suspension. Dispatching is the policy's, replacing the binding's, as Karmada's
+ * MergePolicySuspension (pkg/util/binding.go) has it; outrank carries it without acting on it.
+ * Scheduling (scheduling suspension (003)): a policy that says nothing leaves a suspension set on the
+ * binding itself (by an external queue controller) alone; a binding already placed cannot be switched
+ * to suspended.
  */
 function suspensionFor(policy: AnyPropagationPolicy, existing: ResourceBinding | undefined): Pick<ResourceBinding['spec'], 'suspension'> {
-  const declared = policy.spec.suspension?.scheduling;
+  const { scheduling: declared, ...dispatching } = policy.spec.suspension ?? {};
   const current = existing?.spec.suspension?.scheduling === true;
   const wanted = declared ?? current;
   const placed = (existing?.spec.clusters?.length ?? 0) > 0;
   const suspended = wanted && !(placed && !current);
-  // An unchanged suspension keeps the shape it was written in, so the spec does not change needlessly.
-  if (existing?.spec.suspension && current === suspended) return { suspension: existing.spec.suspension };
-  return suspended ? { suspension: { scheduling: true } } : {};
+  // An unchanged scheduling suspension keeps the shape it was written in, so the spec does not change needlessly.
+  const kept = existing?.spec.suspension?.scheduling;
+  const scheduling = kept !== undefined && current === suspended ? kept : suspended ? true : undefined;
+  const suspension = { ...dispatching, ...(scheduling !== undefined ? { scheduling } : {}) };
+  return Object.keys(suspension).length > 0 ? { suspension } : {};
 }
 
 /** The spec but what the scheduler writes: where the binding is placed, and the clusters it is being evicted from. */

@@ -215,4 +215,16 @@ spec: {suspension: {scheduling: false}}
     expect((await kubectl(['auth', 'can-i', 'patch', 'resourcebindings'])).stdout).toBe('yes\n');
     expect((await kubectl(['auth', 'whoami'])).stdout).toMatch(/^Username\s+\S+$/m);
   });
+
+  it("apply of Karmada's policies prints a Warning for each field outrank does not act on; explain describes those fields", async () => {
+    const policies = new URL('../fixtures/karmada/policies.yaml', import.meta.url).pathname;
+    const applied = await kubectl(['apply', '-f', policies]);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('propagationpolicy.policy.karmada.io/storefront created');
+    expect(applied.stderr).toContain('Warning: spec.failover: carried to the binding for whatever propagates placements; outrank does not act on it');
+    expect(applied.stderr).toContain('Warning: spec.dependentOverrides: stored on the policy; outrank does not act on it');
+    const explained = await kubectl(['explain', 'propagationpolicy.spec.failover']);
+    expect(explained.stdout).toContain('carried to the binding');
+    expect(explained.stdout).toMatch(/application\s+<Object>/);
+  });
 });

@@ -96,6 +96,27 @@ value: 5
     expect(result.stderr).toMatch(/^error: .*deep\.yaml must not be nested more than 100 levels deep\n$/);
     expect(api!.requests).toEqual([]);
   });
+
+  it("prints the server's warnings as kubectl does: each Karmada field outrank does not act on, and what becomes of it", async () => {
+    const url = await server();
+    const file = await tempFile(
+      'policy.yaml',
+      `apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: web}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]
+  conflictResolution: Overwrite
+  failover: {cluster: {purgeMode: Directly}}
+`,
+    );
+    const result = await outrank('apply', '-f', file, '--server', url);
+    expect(result).toMatchObject({ code: 0, stdout: 'propagationpolicy.policy.karmada.io/web created\n' });
+    expect(result.stderr).toBe(
+      'Warning: spec.conflictResolution: carried to the binding for whatever propagates placements; outrank does not act on it\n' +
+        'Warning: spec.failover: carried to the binding for whatever propagates placements; outrank does not act on it\n',
+    );
+  });
 });
 
 describe('outrank apply -f <scenario>', () => {

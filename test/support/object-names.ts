@@ -37,3 +37,6 @@ export const objectNames: fc.Arbitrary<string> = ofLength(fc.oneof(fc.integer({ 
 
 /** Valid namespace names (DNS labels) of 1 to 63 characters, often the longest. */
 export const namespaceNames: fc.Arbitrary<string> = ofLength(fc.oneof(fc.integer({ min: 1, max: 63 }), fc.constant(63)), asLabel);
+
+/** Valid cluster names (DNS labels of at most 48 characters, as Karmada's ValidateClusterName allows), often the longest. */
+export const clusterNames: fc.Arbitrary<string> = ofLength(fc.oneof(fc.integer({ min: 1, max: 48 }), fc.constant(48)), asLabel);

@@ -110,3 +110,55 @@ describe('ResourceBinding schema', () => {
     expect(result.error?.issues[0]?.path).toEqual(path);
   });
 });
+
+describe("Karmada's ResourceBindingSpec and status (pkg/apis/work/v1alpha2/binding_types.go): every field reads back whole", () => {
+  it('accepts the fields a policy carries, the replica requirements, components, dependants and per-cluster status', () => {
+    const spec = {
+      propagateDeps: true,
+      replicas: 3,
+      replicaRequirements: {
+        nodeClaim: {
+          hardNodeAffinity: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['eu-1a'] }] }] },
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+          tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
+        },
+        resourceRequest: { cpu: '500m', memory: '1Gi' },
+        namespace: 'default',
+        priorityClassName: 'high',
+      },
+      components: [{ name: 'master', replicas: 1, replicaRequirements: { resourceRequest: { cpu: '1' }, priorityClassName: 'high' } }],
+      clusters: [{ name: 'm1', replicas: 3, components: [{ name: 'master', replicas: 1 }] }],
+      placement: { clusterAffinity: { clusterNames: ['m1'] }, workloadAffinity: { antiAffinity: { groupByLabelKey: 'app.group' } } },
+      gracefulEvictionTasks: [
+        { fromCluster: 'm2', purgeMode: 'Never', reason: 'ApplicationFailure', producer: 'resource-binding-application-failover-controller', suppressDeletion: true, preservedLabelState: { 'failover.karmada.io/replicas': '3' }, clustersBeforeFailover: ['m2'] },
+      ],
+      requiredBy: [{ namespace: 'default', name: 'web-deployment', clusters: [{ name: 'm1', replicas: 3 }] }],
+      failover: { application: { decisionConditions: { tolerationSeconds: 120 }, purgeMode: 'Gracefully', gracePeriodSeconds: 600 }, cluster: { purgeMode: 'Directly' } },
+      conflictResolution: 'Overwrite',
+      suspension: { dispatchingOnClusters: { clusterNames: ['m2'] }, scheduling: false },
+      preserveResourcesOnDeletion: true,
+      workloadAffinityGroups: { affinityGroup: 'app.group=frontend', antiAffinityGroup: 'app.tier=web' },
+    };
+    const status = {
+      aggregatedStatus: [{ clusterName: 'm1', status: { replicas: 3, readyReplicas: 3 }, applied: true, appliedMessage: '', health: 'Healthy' }],
+    };
+    const parsed = binding(spec, { status });
+    expect(parsed.spec).toEqual({ resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' }, ...spec });
+    expect(parsed.status).toEqual(status);
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['conflictResolution other than Abort or Overwrite', { conflictResolution: 'Merge' }, 'spec.conflictResolution'],
+    ['a component name of more than 32 characters', { components: [{ name: 'c'.repeat(33), replicas: 1 }] }, 'spec.components.0.name'],
+    ['an unknown health', {}, 'status.aggregatedStatus.0.health'],
+  ])('refuses %s', (_, spec, path) => {
+    const result = resourceBindingSchema.safeParse({
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ResourceBinding',
+      metadata: { name: 'web-deployment', namespace: 'default' },
+      spec: { resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' }, ...spec },
+      status: { aggregatedStatus: [{ clusterName: 'm1', health: path.startsWith('status') ? 'Dying' : 'Healthy' }] },
+    });
+    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual([path]);
+  });
+});

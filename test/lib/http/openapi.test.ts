@@ -64,6 +64,33 @@ describe('OpenAPI v3', () => {
     expect(placement.clusterAffinity.properties.fieldSelector.properties.matchExpressions.items.properties.key.enum).toEqual(['provider', 'region', 'zone']);
   });
 
+  it("describes the fields of Karmada's API that outrank keeps without acting on them, saying what becomes of each", async () => {
+    const policies = await api.get('/openapi/v3/apis/policy.karmada.io/v1alpha1');
+    const spec = policies.body.components.schemas['io.karmada.policy.v1alpha1.PropagationPolicy'].properties.spec.properties;
+    for (const field of ['propagateDeps', 'conflictResolution', 'failover', 'preserveResourcesOnDeletion']) expect(spec[field].description).toMatch(/carried to the binding/);
+    for (const field of ['association', 'dependentOverrides', 'activationPreference']) expect(spec[field].description).toMatch(/kept on the policy, not acted on/);
+    expect(spec.failover.properties.application.properties.purgeMode.enum).toEqual(['Directly', 'Gracefully', 'Never']);
+    expect(spec.failover.properties.cluster.properties.purgeMode.enum).toEqual(['Directly', 'Gracefully']);
+    expect(spec.activationPreference.enum).toEqual(['Lazy']);
+    expect(spec.suspension.properties.dispatchingOnClusters.description).toMatch(/carried to the binding, not acted on/);
+    expect(spec.placement.properties.workloadAffinity.description).toMatch(/not act on it/);
+    expect(spec.placement.properties.clusterAffinities.items.properties.overflowAffinities.description).toMatch(/not act on them/);
+    expect(spec.placement.properties.clusterAffinities.items.properties.affinityName.maxLength).toBe(32);
+
+    const clusters = await api.get('/openapi/v3/apis/cluster.karmada.io/v1alpha1');
+    const cluster = clusters.body.components.schemas['io.karmada.cluster.v1alpha1.Cluster'].properties;
+    for (const field of ['id', 'syncMode', 'apiEndpoint', 'secretRef', 'impersonatorSecretRef', 'insecureSkipTLSVerification', 'proxyURL', 'proxyHeader']) {
+      expect(cluster.spec.properties[field].description).toMatch(/outrank does not connect to member clusters/);
+    }
+    expect(cluster.spec.properties.resourceModels.items.properties.ranges.items.required).toEqual(['name', 'min', 'max']);
+    expect(cluster.metadata.properties.name.maxLength).toBe(48);
+
+    const bindings = await api.get('/openapi/v3/apis/work.karmada.io/v1alpha2');
+    const binding = bindings.body.components.schemas['io.karmada.work.v1alpha2.ResourceBinding'].properties;
+    for (const field of ['propagateDeps', 'conflictResolution', 'preserveResourcesOnDeletion']) expect(binding.spec.properties[field].description).toMatch(/carried for whatever propagates placements/);
+    expect(binding.status.properties.aggregatedStatus.items.properties.health.enum).toEqual(['Healthy', 'Unhealthy', 'Unknown']);
+  });
+
   it.each(['/openapi/v2', '/openapi/v3/apis/example.com/v1', '/openapi/v3/apis/apps'])('%s is a 404 Status', async (path) => {
     const reply = await api.get(path);
     expect(reply.statusCode).toBe(404);

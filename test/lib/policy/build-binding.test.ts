@@ -293,3 +293,79 @@ describe('buildBinding: declaring work non-preemptible is a privilege (preemptib
     expect(built.warnings).toEqual([]);
   });
 });
+
+describe("buildBinding: the policy fields Karmada's detector carries to the binding (pkg/detector/detector.go, BuildResourceBinding)", () => {
+  const failover = {
+    application: { decisionConditions: { tolerationSeconds: 120 }, purgeMode: 'Gracefully', gracePeriodSeconds: 600, statePreservation: { rules: [{ aliasLabelName: 'example.com/replicas', jsonPath: '{.replicas}' }] } },
+    cluster: { purgeMode: 'Directly' },
+  };
+  const carrying = pp('p', { propagateDeps: true, failover, conflictResolution: 'Overwrite', preserveResourcesOnDeletion: true, placement: policy.spec.placement });
+
+  it('copies propagateDeps, failover, conflictResolution and preserveResourcesOnDeletion as written', () => {
+    const { spec } = build({ policy: carrying }).binding;
+    expect(spec).toMatchObject({ propagateDeps: true, failover, conflictResolution: 'Overwrite', preserveResourcesOnDeletion: true });
+  });
+
+  it('leaves out what the policy leaves out (no defaults written), and keeps false as written', () => {
+    const { spec } = build().binding;
+    for (const field of ['propagateDeps', 'failover', 'conflictResolution', 'preserveResourcesOnDeletion', 'suspension']) expect(spec).not.toHaveProperty(field);
+    expect(build({ policy: pp('p', { preserveResourcesOnDeletion: false, propagateDeps: false }) }).binding.spec).toMatchObject({ preserveResourcesOnDeletion: false, propagateDeps: false });
+  });
+
+  it('copies the placement whole: overflow groups and workload affinity too', () => {
+    const placement = {
+      clusterAffinities: [{ affinityName: 'primary', clusterNames: ['m1'], overflowAffinities: [{ affinityName: 'burst', clusterNames: ['m2'] }] }],
+      replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' },
+      workloadAffinity: { affinity: { groupByLabelKey: 'app.group' } },
+    };
+    expect(build({ policy: pp('p', { placement }) }).binding.spec.placement).toEqual(placement);
+  });
+
+  it('carries them to a ClusterResourceBinding too (BuildClusterResourceBinding)', () => {
+    const widget = template('w', { apiVersion: 'example.com/v1', kind: 'Widget', namespace: null, replicas: 2 });
+    const claimant = cpp('c', { resourceSelectors: [{ apiVersion: 'example.com/v1', kind: 'Widget' }], conflictResolution: 'Abort', failover: { cluster: { purgeMode: 'Gracefully' } } });
+    const { binding } = build({ template: widget, policy: claimant });
+    expect(binding.kind).toBe('ClusterResourceBinding');
+    expect(binding.spec).toMatchObject({ conflictResolution: 'Abort', failover: { cluster: { purgeMode: 'Gracefully' } } });
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['propagateDeps', { propagateDeps: true }],
+    ['failover', { failover: { cluster: { purgeMode: 'Directly' } } }],
+    ['conflictResolution', { conflictResolution: 'Overwrite' }],
+    ['preserveResourcesOnDeletion', { preserveResourcesOnDeletion: true }],
+    ['suspension.dispatching', { suspension: { dispatching: true } }],
+    ['placement.workloadAffinity', { placement: { ...policy.spec.placement, workloadAffinity: { antiAffinity: { groupByLabelKey: 'app.group' } } } }],
+  ])('a change of %s changes the binding (a new generation), keeping its placement', (_, fields) => {
+    const existing = stored(build().binding);
+    const built = build({ existing, policy: changed(pp('p', { placement: policy.spec.placement, ...fields })) });
+    expect(built.changed).toBe(true);
+    expect(built.binding.metadata.generation).toBe(2);
+    expect(built.binding.spec.clusters).toEqual(existing.spec.clusters);
+  });
+});
+
+describe('buildBinding: dispatching suspension, merged as Karmada merges it (pkg/util/binding_test.go, TestMergePolicySuspension)', () => {
+  const unplaced = (suspension: Record<string, unknown> | undefined): ResourceBinding => {
+    const binding = build().binding;
+    return { ...binding, spec: { ...binding.spec, ...(suspension ? { suspension } : {}) } };
+  };
+
+  it.each<[string, Record<string, unknown> | undefined, Record<string, unknown> | undefined, Record<string, unknown> | undefined]>([
+    ['both nil returns nil', undefined, undefined, undefined],
+    ['binding suspension only preserves scheduling when policy suspension nil', { scheduling: true }, undefined, { scheduling: true }],
+    ['cleanup of binding suspension preserves scheduling field', { dispatching: true, scheduling: true }, undefined, { scheduling: true }],
+    ['if the scheduling not set and policy suspension nil, will return nil', { dispatching: true }, undefined, undefined],
+    ['policy suspension set and no existing binding creates new suspension from policy', undefined, { dispatching: true }, { dispatching: true }],
+    ['should merge policy suspension and binding suspension', { scheduling: true }, { dispatching: true }, { dispatching: true, scheduling: true }],
+  ])("'%s'", (_, onBinding, onPolicy, expected) => {
+    const claimant = pp('p', { placement: policy.spec.placement, ...(onPolicy ? { suspension: onPolicy } : {}) });
+    const { binding } = build({ policy: claimant, existing: onBinding === undefined ? undefined : unplaced(onBinding) });
+    expect(binding.spec.suspension).toEqual(expected);
+  });
+
+  it('a new binding takes the policy’s dispatchingOnClusters as written', () => {
+    const suspension = { dispatchingOnClusters: { clusterNames: ['m2'] } };
+    expect(build({ policy: pp('p', { suspension }) }).binding.spec.suspension).toEqual(suspension);
+  });
+});

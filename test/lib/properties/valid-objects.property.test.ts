@@ -1,7 +1,7 @@
 /**
  * Property: no valid object makes a poison message. Templates named with 1 to 253 characters in
  * namespaces of up to 63, of every template kind and 0 to 4 replicas, under Divided and Duplicated
- * placements onto clusters named as long, go through the real controllers (MemorySystem): every one is
+ * placements onto clusters named with up to 48 (Karmada's longest), go through the real controllers (MemorySystem): every one is
  * taken and scheduled (placed, onto no cluster when it has nothing to place, or pending with a reason),
  * every message the controllers send is one its queue's consumer takes (functions/messages.ts, what
  * would otherwise go to the dead-letter queue), and `outrank check` finds nothing once the system settles
@@ -18,7 +18,7 @@ import { listBindings } from '../../../lib/controllers/binding-requests';
 import { isScheduledOntoNoCluster } from '../../../lib/controllers/scheduling-need';
 import type { MemoryMessageQueue } from '../../../lib/memory/memory-message-queue';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
-import { namespaceNames, objectNames } from '../../support/object-names';
+import { clusterNames, namespaceNames, objectNames } from '../../support/object-names';
 import { outrankCheck } from '../check/support';
 import { cluster, conditionOf, newSystem, type Manifest } from '../controllers/support';
 
@@ -66,7 +66,7 @@ const workload: fc.Arbitrary<Workload> = fc.record({
 
 const scenario: fc.Arbitrary<Scenario> = fc.record({
   namespace: namespaceNames,
-  clusters: fc.uniqueArray(objectNames, { minLength: 2, maxLength: 2 }),
+  clusters: fc.uniqueArray(clusterNames, { minLength: 2, maxLength: 2 }),
   // One template per name and kind: the same name of another kind is another template.
   workloads: fc.uniqueArray(workload, { minLength: 1, maxLength: 4, selector: (w) => `${w.kind.kind}/${w.name}` }),
 });
@@ -168,7 +168,7 @@ const JOB = KINDS[3];
  */
 const wokenForNoCluster: Scenario = {
   namespace: 'a',
-  clusters: ['a'.repeat(253), 'a'],
+  clusters: ['a'.repeat(48), 'a'],
   workloads: [
     { name: 'a', kind: DEPLOYMENT, replicas: 3, rescaled: 0, placement: 'Duplicated' },
     { name: 'i', kind: DEPLOYMENT, replicas: 4, rescaled: 0, placement: 'Duplicated' },
