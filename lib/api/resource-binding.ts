@@ -119,7 +119,7 @@ const bindingStatusSchema = z.strictObject({
     .optional()
     .meta({ description: "Karmada's status of the resource on each member cluster; not written by outrank, which has no work on member clusters." }),
   schedulerObservedGeneration: z.number().int().nonnegative().optional(),
-  schedulerObservedAffinityName: z.string().max(317).optional(),
+  schedulerObservingAffinityName: z.string().max(317).optional(),
   lastScheduledTime: z.string().max(64).optional(),
 });
 

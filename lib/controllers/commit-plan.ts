@@ -227,7 +227,7 @@ export function planCommit(
         ...binding.status,
         schedulerObservedGeneration: binding.metadata.generation ?? 0,
         lastScheduledTime: now,
-        ...(decision.affinityName === undefined ? {} : { schedulerObservedAffinityName: decision.affinityName }),
+        ...(decision.affinityName === undefined ? {} : { schedulerObservingAffinityName: decision.affinityName }),
       },
     },
     'True',

@@ -71,7 +71,7 @@ const BINDING: Column<ResourceBinding>[] = [
   { header: 'SCHEDULED', value: bindingState },
   { header: 'REASON', value: (b) => findCondition(b, CONDITION_SCHEDULED)?.reason || NONE },
   AGE,
-  { header: 'AFFINITY', value: (b) => b.status?.schedulerObservedAffinityName ?? NONE, wide: true },
+  { header: 'AFFINITY', value: (b) => b.status?.schedulerObservingAffinityName ?? NONE, wide: true },
   { header: 'POLICY', value: bindingPolicy, wide: true },
   { header: 'RESOURCE', value: (b) => `${b.spec.resource.kind.toLowerCase()}/${b.spec.resource.name}`, wide: true },
 ];

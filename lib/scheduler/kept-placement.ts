@@ -26,7 +26,7 @@ export function keptPlacement(binding: ResourceBinding, snapshot: SchedulingSnap
     if (!cluster?.ready || isLostTarget(binding, cluster.cluster)) return undefined;
     if (availableReplicas(snapshot.free(cluster, state), state.request) < target.replicas) return undefined;
   }
-  return { result: 'scheduled', targets, affinityName: binding.status?.schedulerObservedAffinityName, victims: [], exactVictims: true };
+  return { result: 'scheduled', targets, affinityName: binding.status?.schedulerObservingAffinityName, victims: [], exactVictims: true };
 }
 
 function placesEveryReplica(binding: ResourceBinding, targets: readonly TargetCluster[]): boolean {

@@ -18,7 +18,7 @@ export type ScheduleDecision =
   | {
       readonly result: 'scheduled';
       readonly targets: readonly TargetCluster[];
-      /** The clusterAffinities term used, recorded as status.schedulerObservedAffinityName. */
+      /** The clusterAffinities term used, recorded as status.schedulerObservingAffinityName. */
       readonly affinityName: string | undefined;
       readonly victims: readonly BindingState[];
       readonly exactVictims: boolean;
@@ -50,7 +50,7 @@ interface AffinityTerm {
 
 /**
  * Ordered cluster-affinity groups (004): the terms of clusterAffinities are evaluated in order, starting from the one
- * recorded in status.schedulerObservedAffinityName; a placement with a single clusterAffinity is one term.
+ * recorded in status.schedulerObservingAffinityName; a placement with a single clusterAffinity is one term.
  */
 export function affinityTerms(placement: Placement | undefined, observed: string | undefined): AffinityTerm[] {
   const terms = placement?.clusterAffinities;
@@ -128,7 +128,7 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
   const selectorFor = (feasible: readonly ClusterState[]) =>
     rule && spreadSelector(rule, feasible.map((c) => c.cluster), placedOn, strategy, replicas);
   // Karmada's scheduleResourceBindingWithClusterAffinities: a triggered reschedule starts again from the first term.
-  const observed = mode === 'Fresh' ? undefined : binding.status?.schedulerObservedAffinityName;
+  const observed = mode === 'Fresh' ? undefined : binding.status?.schedulerObservingAffinityName;
   const views = affinityTerms(placement, observed).map((term) => filterTerm(term, snapshot, binding, options.now, selectorFor));
   // A selection under spread constraints may leave clusters in use: its replicas are divided anew among it.
   const divisionMode = rule ? 'Fresh' : mode;

@@ -35,7 +35,7 @@ export interface Placer {
  * whether it would if the cluster were ready.
  */
 export function admits(binding: ResourceBinding, cluster: Cluster, now: number, ignoringReadiness = false): boolean {
-  return affinityTerms(binding.spec.placement, binding.status?.schedulerObservedAffinityName).some((term) => {
+  return affinityTerms(binding.spec.placement, binding.status?.schedulerObservingAffinityName).some((term) => {
     const failure = bindingFilterFailure(binding, cluster, term.affinity, now);
     return failure === undefined || (ignoringReadiness && failure === 'not-ready');
   });

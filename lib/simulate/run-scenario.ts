@@ -36,7 +36,7 @@ export interface SimulatedBinding {
   readonly suspended: boolean;
   readonly replicas: number;
   readonly clusters: ReadonlyArray<{ name: string; replicas: number }>;
-  readonly schedulerObservedAffinityName: string | null;
+  readonly schedulerObservingAffinityName: string | null;
   readonly conditions: ReadonlyArray<{ type: string; status: string; reason?: string; message?: string }>;
 }
 
@@ -119,7 +119,7 @@ export function summarizeBinding(binding: ResourceBinding): SimulatedBinding {
     suspended: binding.spec.suspension?.scheduling === true,
     replicas: binding.spec.replicas ?? 0,
     clusters: binding.spec.clusters ?? [],
-    schedulerObservedAffinityName: binding.status?.schedulerObservedAffinityName ?? null,
+    schedulerObservingAffinityName: binding.status?.schedulerObservingAffinityName ?? null,
     conditions: (binding.status?.conditions ?? []).map((c) => ({
       type: c.type,
       status: c.status,

@@ -107,7 +107,7 @@ export function comparable(bindings: readonly SimulatedBinding[]) {
     preemptibility: b.preemptibility,
     suspended: b.suspended,
     clusters: b.clusters,
-    schedulerObservedAffinityName: b.schedulerObservedAffinityName,
+    schedulerObservingAffinityName: b.schedulerObservingAffinityName,
     conditions: b.conditions.map((c) => ({ type: c.type, status: c.status, reason: c.reason })),
   }));
 }

@@ -120,11 +120,11 @@ describe(`ordered cluster-affinity groups (${SPEC.affinity}, "ClusterAffinities"
     await applyAll(system, [groupsPolicy(testCase.terms, testCase.extra), deployment('web', { replicas: testCase.replicas ?? 1 })]);
     const binding = await bindingOf(system, 'web');
     expect(placementOf(binding)).toEqual(testCase.placement);
-    expect(binding.status?.schedulerObservedAffinityName).toBe(testCase.affinityName);
+    expect(binding.status?.schedulerObservingAffinityName).toBe(testCase.affinityName);
     expect(conditionOf(binding, 'Scheduled')).toMatchObject({ status: testCase.affinityName ? 'True' : 'False' });
   });
 
-  it(`${SPEC.affinity}: runScenario reports the term in use as schedulerObservedAffinityName`, async () => {
+  it(`${SPEC.affinity}: runScenario reports the term in use as schedulerObservingAffinityName`, async () => {
     const result = await runScenario({
       steps: [
         { apply: [cluster('member1', { cpu: '4' }), groupsPolicy([['dc-shanghai', ['unavailable']], ['dc-beijing', ['member1']]]), deployment('web')] },
@@ -132,7 +132,7 @@ describe(`ordered cluster-affinity groups (${SPEC.affinity}, "ClusterAffinities"
     });
     expect(result.errors).toEqual([]);
     expect(result.bindings).toHaveLength(1);
-    expect(result.bindings[0]).toMatchObject({ name: 'web-deployment', schedulerObservedAffinityName: 'dc-beijing', clusters: [{ name: 'member1', replicas: 1 }] });
+    expect(result.bindings[0]).toMatchObject({ name: 'web-deployment', schedulerObservingAffinityName: 'dc-beijing', clusters: [{ name: 'member1', replicas: 1 }] });
   });
 });
 
@@ -154,7 +154,7 @@ describe(`a placement without preemption in a later term beats preemption in an 
     const placed = await system('4');
     const binding = await bindingOf(placed, 'web');
     expect(placementOf(binding)).toEqual({ m2: 1 });
-    expect(binding.status?.schedulerObservedAffinityName).toBe('backup');
+    expect(binding.status?.schedulerObservingAffinityName).toBe('backup');
     expect(await placementOfDeployment(placed, 'fill-m1')).toEqual({ m1: 1 });
     expect(placed.metrics.counter('BindingPreemptions')).toBe(0);
   });
@@ -163,7 +163,7 @@ describe(`a placement without preemption in a later term beats preemption in an 
     const placed = await system('1');
     const binding = await bindingOf(placed, 'web');
     expect(placementOf(binding)).toEqual({ m1: 1 });
-    expect(binding.status?.schedulerObservedAffinityName).toBe('primary');
+    expect(binding.status?.schedulerObservingAffinityName).toBe('primary');
     expect(await eventSubjects(placed, 'Preempted')).toEqual(['fill-m1-deployment']);
   });
 });
@@ -178,7 +178,7 @@ describe(`failover continues from the observed term (${SPEC.affinity}, "in case 
     const system = newSystem();
     await applyAll(system, [cluster('m1', { cpu: '4' }), cluster('m2', { cpu: '4' }), cluster('m3', { cpu: '4' }), ...filler('m1', '4')]);
     await applyAll(system, [groupsPolicy([['a', ['m1']], ['b', ['m2']], ['c', ['m3']]]), deployment('web')]);
-    expect((await bindingOf(system, 'web')).status?.schedulerObservedAffinityName).toBe('b');
+    expect((await bindingOf(system, 'web')).status?.schedulerObservingAffinityName).toBe('b');
 
     // Term a gets room again; the placed binding is not moved for that.
     await system.objects.delete(refs.deployment('fill-m1'));
@@ -188,7 +188,7 @@ describe(`failover continues from the observed term (${SPEC.affinity}, "in case 
     await setNotReady(system, 'm2');
     const binding = await bindingOf(system, 'web');
     expect(placementOf(binding)).toEqual({ m3: 1 });
-    expect(binding.status?.schedulerObservedAffinityName).toBe('c');
+    expect(binding.status?.schedulerObservingAffinityName).toBe('c');
     expect(conditionOf(binding, 'Scheduled')).toMatchObject({ status: 'True', reason: 'Success' });
   });
 
@@ -209,7 +209,7 @@ describe(`failover continues from the observed term (${SPEC.affinity}, "in case 
     await setNotReady(system, 'm2');
     const binding = await bindingOf(system, 'web');
     expect(placementOf(binding)).toEqual({ m3: 1 });
-    expect(binding.status?.schedulerObservedAffinityName).toBe('b');
+    expect(binding.status?.schedulerObservingAffinityName).toBe('b');
   });
 
   it(`${SPEC.affinity}: with no later term to go to, the binding keeps its placement and is Unschedulable`, async () => {
@@ -221,7 +221,7 @@ describe(`failover continues from the observed term (${SPEC.affinity}, "in case 
     await setNotReady(system, 'm2');
     const binding = await bindingOf(system, 'web');
     expect(placementOf(binding)).toEqual({ m2: 1 });
-    expect(binding.status?.schedulerObservedAffinityName).toBe('b');
+    expect(binding.status?.schedulerObservingAffinityName).toBe('b');
     expect(conditionOf(binding, 'Scheduled')).toMatchObject({ status: 'False' });
   });
 
@@ -244,6 +244,6 @@ describe(`failover continues from the observed term (${SPEC.affinity}, "in case 
     await setNotReady(system, 'm2');
     const binding = await bindingOf(system, 'web');
     expect(placementOf(binding)).toEqual({ m1: 1 });
-    expect(binding.status?.schedulerObservedAffinityName).toBe('b');
+    expect(binding.status?.schedulerObservingAffinityName).toBe('b');
   });
 });

@@ -181,12 +181,12 @@ describe(`ordered cluster-affinity groups on a cluster label change (${SPEC.affi
       const system = newSystem();
       await applyAll(system, [...fleet, groups(kind), deployment('web')]);
       expect(await placementOfDeployment(system, 'web')).toEqual({ member1: 1 });
-      expect((await bindingOf(system, 'web')).status?.schedulerObservedAffinityName).toBe('group1');
+      expect((await bindingOf(system, 'web')).status?.schedulerObservingAffinityName).toBe('group1');
 
       await label(system, 'member1', { 'member1-key': 'not-ok' });
       const moved = await bindingOf(system, 'web');
       expect(placementOf(moved)).toEqual({ member2: 1 });
-      expect(moved.status?.schedulerObservedAffinityName).toBe('group2');
+      expect(moved.status?.schedulerObservingAffinityName).toBe('group2');
     },
   );
 
@@ -198,7 +198,7 @@ describe(`ordered cluster-affinity groups on a cluster label change (${SPEC.affi
     await label(system, 'member2', { 'member2-sync': 'ok' });
     const binding = await bindingOf(system, 'web');
     expect(placementOf(binding)).toEqual({ member2: 1 });
-    expect(binding.status?.schedulerObservedAffinityName).toBe('group2');
+    expect(binding.status?.schedulerObservingAffinityName).toBe('group2');
   });
 
   it('when no group admits anything, the binding leaves and waits; a group admitting a cluster again wakes it', async () => {

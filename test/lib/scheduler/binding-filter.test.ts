@@ -22,7 +22,7 @@ const withTasks = (subject: ResourceBinding, ...fromClusters: string[]): Resourc
 
 /** The failure of the binding's first affinity term (the observed one) on the cluster, as the scheduler's filters decide it. */
 function failureOf(subject: ResourceBinding, target: ReturnType<typeof cluster>, now?: number): FilterFailure | undefined {
-  const [term] = affinityTerms(subject.spec.placement, subject.status?.schedulerObservedAffinityName);
+  const [term] = affinityTerms(subject.spec.placement, subject.status?.schedulerObservingAffinityName);
   return bindingFilterFailure(subject, target, term!.affinity, now);
 }
 

@@ -121,7 +121,7 @@ describe(`ordered affinity terms (${SPEC.groups}; issue 2 rule 5)`, () => {
     ['the first term with room', { m1: { cpu: 1 }, m2: { cpu: 1 }, m3: { cpu: 1 } }, undefined, scheduled(['m1:1'], [], 'primary')],
     ['a later term without preemption beats an earlier one with it', { m1: { cpu: 1, full: true }, m2: { cpu: 1, full: true }, m3: { cpu: 1 } }, undefined, scheduled(['m3:1'], [], 'backup')],
     ['with room nowhere, preemption in the earliest term that it helps', { m1: { cpu: 1, full: true }, m2: { cpu: 1, full: true }, m3: { cpu: 1, full: true } }, undefined, scheduled(['m1:1'], ['filler-m1'], 'primary')],
-    ['starts from status.schedulerObservedAffinityName', { m1: { cpu: 1 }, m2: { cpu: 1 }, m3: { cpu: 1 } }, 'secondary', scheduled(['m2:1'], [], 'secondary')],
+    ['starts from status.schedulerObservingAffinityName', { m1: { cpu: 1 }, m2: { cpu: 1 }, m3: { cpu: 1 } }, 'secondary', scheduled(['m2:1'], [], 'secondary')],
     ['never goes back before the observed term', { m1: { cpu: 1 }, m2: { cpu: 1, full: true }, m3: { cpu: 1, full: true } }, 'secondary', scheduled(['m2:1'], ['filler-m2'], 'secondary')],
     ['an observed name that no longer exists starts from the first term', { m1: { cpu: 1 }, m2: { cpu: 1 }, m3: { cpu: 1 } }, 'gone', scheduled(['m1:1'], [], 'primary')],
   ])('%s', (_, spec, observedAffinity, expected) => {

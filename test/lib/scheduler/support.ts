@@ -89,7 +89,7 @@ export function binding(name: string, options: BindingOptions = {}): ResourceBin
     ...(options.observedAffinity || options.lastScheduledTime
       ? {
           status: {
-            ...(options.observedAffinity ? { schedulerObservedAffinityName: options.observedAffinity } : {}),
+            ...(options.observedAffinity ? { schedulerObservingAffinityName: options.observedAffinity } : {}),
             ...(options.lastScheduledTime ? { lastScheduledTime: options.lastScheduledTime } : {}),
           },
         }

@@ -63,7 +63,7 @@ describe('examples', () => {
     const result = await simulate('004-cluster-affinity-groups.yaml');
     expect(binding(result, 'nginx-deployment')).toMatchObject({
       clusters: [{ name: 'member2', replicas: 3 }],
-      schedulerObservedAffinityName: 'dc-hongkong',
+      schedulerObservingAffinityName: 'dc-hongkong',
     });
     const placements = result.events.filter((e) => e.reason === 'ScheduleBindingSucceed').map((e) => e.message);
     expect(placements).toEqual(['placed on member1 (3)', 'placed on member2 (3)']);
@@ -77,7 +77,7 @@ describe('simulation output', () => {
     expect(Object.keys(binding(result, 'report-job'))).toEqual(
       expect.arrayContaining([
         'kind', 'namespace', 'name', 'resource', 'policy', 'priority', 'preemptionPolicy', 'preemptibility',
-        'suspended', 'clusters', 'schedulerObservedAffinityName', 'conditions',
+        'suspended', 'clusters', 'schedulerObservingAffinityName', 'conditions',
       ]),
     );
     // The template by name and by uid, as Karmada's detector refers to it (a uid of the simulation's own sequence).
