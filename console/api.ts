@@ -16,9 +16,19 @@ export interface Snapshot {
 /** What a page reads: only that, so that a page over a large fleet reads no list it does not show. */
 export interface Needs {
   readonly bindings?: boolean;
+  /** One binding, watched by its name as `kubectl get -w` watches one, rather than every binding. */
+  readonly binding?: { readonly namespace: string; readonly name: string };
   readonly clusters?: boolean;
-  /** The events to read, by a field selector (reason=Preempted, or one binding's); none when absent. */
-  readonly events?: string;
+  /** The events to read, each list by a field selector (reason=Preempted, or one binding's); none when absent. */
+  readonly events?: readonly string[];
+}
+
+/** Where one binding is listed and watched: its kind's list in its namespace, selected by name. */
+export function bindingList(binding: { readonly namespace: string; readonly name: string }): { path: string; fieldSelector: string } {
+  const path = binding.namespace
+    ? `/apis/work.karmada.io/v1alpha2/namespaces/${encodeURIComponent(binding.namespace)}/resourcebindings`
+    : '/apis/work.karmada.io/v1alpha2/clusterresourcebindings';
+  return { path, fieldSelector: `metadata.name=${binding.name}` };
 }
 
 /** The lists kept up to date by list and watch (watchList), by what they hold. */
@@ -40,16 +50,26 @@ export interface Polled {
  * What is read again every few seconds rather than watched: the queue depths (not a Kubernetes
  * resource) and events (kept in the event log, which the API does not watch), with the server's time.
  */
-export async function readPolled(events: string | undefined): Promise<Polled> {
+export async function readPolled(events: readonly string[] = []): Promise<Polled> {
   const queueResponse = await fetch('/outrank/v1/queues');
   const queueStatus = queueResponse.ok ? ((await queueResponse.json()) as { items: QueueDepth[]; bands?: Band[] }) : { items: [], bands: [] };
   const serverTime = Date.parse(queueResponse.headers.get('date') ?? '');
+  const lists = await Promise.all(events.map(async (fieldSelector) => (await readList<KubeEvent>('/api/v1/events', { fieldSelector })).items));
   return {
-    events: events === undefined ? [] : (await readList<KubeEvent>('/api/v1/events', { fieldSelector: events })).items,
+    // An event two selectors both select (a binding's own Preempted event) is shown once.
+    events: [...new Map(lists.flat().map((event) => [event.metadata.uid ?? `${event.metadata.namespace ?? ''}/${event.metadata.name}`, event])).values()],
     queues: queueStatus.items,
     bands: queueStatus.bands ?? [],
     now: Number.isNaN(serverTime) ? Date.now() : serverTime,
   };
+}
+
+/** One object as the API serves it at `path`, or null when it has none (404). */
+export async function readObject<T>(path: string, signal?: AbortSignal): Promise<T | null> {
+  const response = await fetch(path, { headers: { accept: 'application/json' }, signal });
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${response.statusText}`);
+  return (await response.json()) as T;
 }
 
 /** Suspends or resumes a binding's scheduling (scheduling suspension (003)), as the caller; the API authorizes it. */

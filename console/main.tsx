@@ -1,9 +1,11 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { readPolled, WATCHED, type Needs, type Polled, type Snapshot } from './api';
+import { bindingList, readPolled, WATCHED, type Needs, type Polled, type Snapshot } from './api';
 import { watchList } from './live-list';
 import type { Binding, Cluster, ClusterAllocation } from './model';
+import { queueSamples } from './sampled';
 import { BindingPage } from './pages/binding';
+import { ClusterPage } from './pages/cluster';
 import { ClustersPage } from './pages/clusters';
 import { PreemptionsPage } from './pages/preemptions';
 import { QueuePage } from './pages/queue';
@@ -35,12 +37,15 @@ function route(hash: string): { page: string; namespace: string; name: string; n
   const [namespace, name] = rest.length >= 2 ? [decodeURIComponent(rest[0]!), decodeURIComponent(rest[1]!)] : ['', decodeURIComponent(rest[0] ?? '')];
   switch (page) {
     case 'clusters':
-      return { page, namespace, name, needs: { bindings: true, clusters: true } };
+      // The fleet's fill needs no binding; one cluster's page lists the bindings placed there.
+      return { page, namespace, name, needs: name ? { bindings: true, clusters: true } : { clusters: true } };
     case 'preemptions':
-      return { page, namespace, name, needs: { events: 'reason=Preempted' } };
+      return { page, namespace, name, needs: { events: ['reason=Preempted'] } };
     case 'bindings': {
       const kind = namespace ? 'ResourceBinding' : 'ClusterResourceBinding';
-      return { page, namespace, name, needs: { bindings: true, events: `involvedObject.kind=${kind},involvedObject.name=${name},involvedObject.namespace=${namespace}` } };
+      // Its own events, and the preemptions, among which those it made.
+      const own = `involvedObject.kind=${kind},involvedObject.name=${name},involvedObject.namespace=${namespace}`;
+      return { page, namespace, name, needs: { binding: { namespace, name }, events: [own, 'reason=Preempted'] } };
     }
     case 'what-if':
       return { page, namespace, name, needs: {} };
@@ -51,28 +56,39 @@ function route(hash: string): { page: string; namespace: string; name: string; n
 
 function Page({ hash, snapshot, refresh }: { hash: string; snapshot: Snapshot; refresh: () => void }) {
   const { page, namespace, name } = route(hash);
-  if (page === 'clusters') return <ClustersPage snapshot={snapshot} />;
+  if (page === 'clusters') return name ? <ClusterPage snapshot={snapshot} name={name} /> : <ClustersPage snapshot={snapshot} />;
   if (page === 'preemptions') return <PreemptionsPage snapshot={snapshot} />;
   if (page === 'what-if') return <WhatIfPage />;
   if (page === 'bindings') return <BindingPage snapshot={snapshot} namespace={namespace} name={name} refresh={refresh} />;
   return <QueuePage snapshot={snapshot} />;
 }
 
-type Lists = Partial<Record<keyof typeof WATCHED, unknown[]>>;
+type ListName = 'bindings' | 'clusterBindings' | 'clusters' | 'allocations';
+
+/** The lists a page's needs are kept up to date from, each with the field selector it is watched with. */
+function watchedLists(needs: Needs): Array<{ list: ListName; path: string; fieldSelector?: string }> {
+  return [
+    ...(needs.bindings ? (['bindings', 'clusterBindings'] as const).map((list) => ({ list, path: WATCHED[list] })) : []),
+    ...(needs.binding ? [{ list: 'bindings' as const, ...bindingList(needs.binding) }] : []),
+    ...(needs.clusters ? (['clusters', 'allocations'] as const).map((list) => ({ list, path: WATCHED[list] })) : []),
+  ];
+}
 
 /**
  * The page's data: the lists it shows kept up to date by list and watch, and the queue depths and
  * events read again every few seconds; undefined until all of them have been read once.
  */
 function useSnapshot(needs: Needs): { snapshot: Snapshot | undefined; error: string; refresh: () => void } {
-  const [lists, setLists] = useState<Lists>({});
+  const [lists, setLists] = useState<Partial<Record<ListName, unknown[]>>>({});
   const [polled, setPolled] = useState<Polled>();
   const [error, setError] = useState('');
   // Needs are made afresh on every render: compared by value, so that the same page keeps its watches.
   const key = JSON.stringify(needs);
+  const watched = watchedLists(needs);
   const refresh = useCallback(() => {
     readPolled(needs.events).then(
       (read) => {
+        queueSamples.add(read.now, Object.fromEntries(read.queues.map((queue) => [queue.name, queue.visible + queue.inFlight])));
         setPolled(read);
         setError('');
       },
@@ -84,8 +100,7 @@ function useSnapshot(needs: Needs): { snapshot: Snapshot | undefined; error: str
     setLists({});
     setPolled(undefined);
     const controller = new AbortController();
-    const watched: Array<keyof typeof WATCHED> = [...(needs.bindings ? (['bindings', 'clusterBindings'] as const) : []), ...(needs.clusters ? (['clusters', 'allocations'] as const) : [])];
-    for (const list of watched) void watchList(WATCHED[list], undefined, (items) => setLists((current) => ({ ...current, [list]: items })), controller.signal);
+    for (const { list, path, fieldSelector } of watched) void watchList(path, fieldSelector, (items) => setLists((current) => ({ ...current, [list]: items })), controller.signal);
     refresh();
     const timer = setInterval(refresh, POLL_MS);
     return () => {
@@ -93,7 +108,7 @@ function useSnapshot(needs: Needs): { snapshot: Snapshot | undefined; error: str
       clearInterval(timer);
     };
   }, [key]);
-  const ready = polled && (!needs.bindings || (lists.bindings && lists.clusterBindings)) && (!needs.clusters || (lists.clusters && lists.allocations));
+  const ready = polled !== undefined && watched.every(({ list }) => lists[list] !== undefined);
   const snapshot: Snapshot | undefined = ready
     ? {
         bindings: [...((lists.bindings ?? []) as Binding[]), ...((lists.clusterBindings ?? []) as Binding[])],

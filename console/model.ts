@@ -1,4 +1,4 @@
-import { formatQuantity, parseQuantity, resourceUnit } from '../lib/quantity';
+import { amountsText, requestsOf } from './requests';
 
 /**
  * What the console shows, derived from what the API lists: pure functions of the objects, so that
@@ -13,13 +13,24 @@ export interface Condition {
   readonly lastTransitionTime?: string;
 }
 
+export interface ObjectMeta {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly uid?: string;
+  readonly creationTimestamp?: string;
+  readonly resourceVersion?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly annotations?: Readonly<Record<string, string>>;
+}
+
 export interface Binding {
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly creationTimestamp?: string };
+  readonly metadata: ObjectMeta;
   readonly spec: {
-    readonly resource: { readonly kind: string; readonly name: string };
+    readonly resource: { readonly apiVersion: string; readonly kind: string; readonly namespace?: string; readonly name: string };
     readonly replicas?: number;
-    readonly schedulePriority?: { readonly priority: number };
+    readonly replicaRequirements?: { readonly resourceRequest?: Readonly<Record<string, string | number>> };
+    readonly schedulePriority?: { readonly priority: number; readonly preemptionPolicy?: string };
     readonly preemptibility?: string;
     readonly suspension?: { readonly scheduling?: boolean };
     readonly clusters?: ReadonlyArray<{ readonly name: string; readonly replicas: number }>;
@@ -32,7 +43,11 @@ export interface Cluster {
   readonly spec?: { readonly taints?: ReadonlyArray<{ readonly key: string; readonly value?: string; readonly effect: string }> };
   readonly status?: {
     readonly conditions?: readonly Condition[];
-    readonly resourceSummary?: { readonly allocatable?: Readonly<Record<string, string | number>> };
+    readonly resourceSummary?: {
+      readonly allocatable?: Record<string, string | number>;
+      readonly allocated?: Record<string, string | number>;
+      readonly allocating?: Record<string, string | number>;
+    };
   };
 }
 
@@ -42,10 +57,18 @@ export interface ClusterAllocation {
   readonly spec: { readonly placed: Readonly<Record<string, number>> };
 }
 
+/** What an event is about; `uid` where the event recorded it (it tells a binding from an earlier one of the same name). */
+export interface InvolvedObject {
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+  readonly uid?: string;
+}
+
 export interface KubeEvent {
-  readonly metadata: { readonly name: string; readonly annotations?: Readonly<Record<string, string>>; readonly creationTimestamp?: string };
-  readonly involvedObject: { readonly kind: string; readonly namespace?: string; readonly name: string };
-  readonly related?: { readonly kind: string; readonly namespace?: string; readonly name: string };
+  readonly metadata: ObjectMeta;
+  readonly involvedObject: InvolvedObject;
+  readonly related?: InvolvedObject;
   readonly type: string;
   readonly reason: string;
   readonly message: string;
@@ -95,6 +118,8 @@ export interface PendingRow {
   /** Suspended, Unschedulable (tried and found no room), or Pending (not tried yet). */
   readonly state: 'Suspended' | 'Unschedulable' | 'Pending';
   readonly waitingSeconds: number;
+  /** Its creationTimestamp, which the wait is counted from. */
+  readonly since: string | undefined;
   readonly reason: string;
   readonly message: string;
 }
@@ -124,31 +149,12 @@ export function pendingRows(bindings: readonly Binding[], bands: readonly Band[]
         preemptible: isPreemptible(binding),
         state: suspended ? 'Suspended' : condition?.status === 'False' ? 'Unschedulable' : 'Pending',
         waitingSeconds: waitingSeconds(binding, now),
+        since: binding.metadata.creationTimestamp,
         reason: condition?.reason ?? '',
         message: condition?.message ?? '',
       };
     })
     .sort((a, b) => (order.get(a.band) ?? 0) - (order.get(b.band) ?? 0) || b.priority - a.priority || b.waitingSeconds - a.waitingSeconds || a.name.localeCompare(b.name));
-}
-
-export interface ResourceUse {
-  readonly resource: string;
-  /** In the scheduler's units (millicores for cpu). */
-  readonly placed: number;
-  readonly allocatable: number;
-  readonly label: string;
-}
-
-const SHOWN_RESOURCES = ['cpu', 'memory', 'pods'];
-
-/** Placed against allocatable, per resource the cluster offers, with "2500m / 8" style labels. */
-export function resourceUse(cluster: Cluster, allocation: ClusterAllocation | undefined): ResourceUse[] {
-  const allocatable = cluster.status?.resourceSummary?.allocatable ?? {};
-  return SHOWN_RESOURCES.filter((resource) => allocatable[resource] !== undefined).map((resource) => {
-    const total = parseQuantity(allocatable[resource]!, resourceUnit(resource));
-    const placed = allocation?.spec.placed[resource] ?? 0;
-    return { resource, placed, allocatable: total, label: `${formatQuantity(placed, resource)} / ${formatQuantity(total, resource)}` };
-  });
 }
 
 export function isReady(cluster: Cluster): boolean {
@@ -163,6 +169,8 @@ export interface PlacedRow {
   readonly namespace: string;
   readonly name: string;
   readonly replicas: number;
+  /** Per replica: "cpu 1, nvidia.com/gpu 1". */
+  readonly request: string;
   readonly priority: number;
   readonly preemptible: boolean;
 }
@@ -173,12 +181,21 @@ export function placedOn(cluster: string, bindings: readonly Binding[]): PlacedR
     .flatMap((binding) =>
       (binding.spec.clusters ?? [])
         .filter((target) => target.name === cluster && target.replicas > 0)
-        .map((target) => ({ namespace: binding.metadata.namespace ?? '', name: binding.metadata.name, replicas: target.replicas, priority: priorityOf(binding), preemptible: isPreemptible(binding) })),
+        .map((target) => ({
+          namespace: binding.metadata.namespace ?? '',
+          name: binding.metadata.name,
+          replicas: target.replicas,
+          request: amountsText(requestsOf(binding).perReplica),
+          priority: priorityOf(binding),
+          preemptible: isPreemptible(binding),
+        })),
     )
-    .sort((a, b) => b.priority - a.priority || a.name.localeCompare(b.name));
+    .sort((a, b) => b.priority - a.priority || qualified(a).localeCompare(qualified(b)));
 }
 
 export interface PreemptionRow {
+  /** The event's uid (its name where it has none): one row per event. */
+  readonly key: string;
   readonly time: string;
   readonly victim: string;
   readonly victimPriority: string;
@@ -188,7 +205,17 @@ export interface PreemptionRow {
   readonly message: string;
 }
 
-const qualified = (object: { namespace?: string; name: string }) => (object.namespace ? `${object.namespace}/${object.name}` : object.name);
+/** `namespace/name`, or the name of a cluster-scoped object, as kubectl names objects across namespaces. */
+export const qualified = (object: { readonly namespace?: string; readonly name: string }) => (object.namespace ? `${object.namespace}/${object.name}` : object.name);
+
+/** The console's page of a binding. */
+export const bindingHref = (object: { readonly namespace?: string; readonly name: string }) =>
+  `#/bindings/${object.namespace ? `${encodeURIComponent(object.namespace)}/` : ''}${encodeURIComponent(object.name)}`;
+
+/** When an event last happened, as kubectl get events orders them. */
+export function eventTime(event: KubeEvent): string {
+  return event.lastTimestamp ?? event.firstTimestamp ?? event.metadata.creationTimestamp ?? '';
+}
 
 /** Every Preempted event, newest first, with the priorities the decision was made on. */
 export function preemptionRows(events: readonly KubeEvent[]): PreemptionRow[] {
@@ -197,7 +224,8 @@ export function preemptionRows(events: readonly KubeEvent[]): PreemptionRow[] {
     .map((event) => {
       const annotations = event.metadata.annotations ?? {};
       return {
-        time: event.lastTimestamp ?? event.firstTimestamp ?? event.metadata.creationTimestamp ?? '',
+        key: event.metadata.uid ?? event.metadata.name,
+        time: eventTime(event),
         victim: qualified(event.involvedObject),
         victimPriority: annotations['outrank.io/victim-priority'] ?? '',
         victimPreemptibility: annotations['outrank.io/victim-preemptibility'] ?? '',
@@ -207,13 +235,6 @@ export function preemptionRows(events: readonly KubeEvent[]): PreemptionRow[] {
       };
     })
     .sort((a, b) => b.time.localeCompare(a.time));
-}
-
-/** A binding's events, oldest first: its history. */
-export function historyOf(namespace: string, name: string, events: readonly KubeEvent[]): KubeEvent[] {
-  return events
-    .filter((event) => event.involvedObject.name === name && (event.involvedObject.namespace ?? '') === namespace && event.involvedObject.kind.endsWith('ResourceBinding'))
-    .sort((a, b) => (a.lastTimestamp ?? a.firstTimestamp ?? '').localeCompare(b.lastTimestamp ?? b.firstTimestamp ?? ''));
 }
 
 /** "45s", "3m", "2h", "5d": how kubectl shows an age. */

@@ -1,23 +1,43 @@
+import { useMemo } from 'preact/hooks';
 import type { Snapshot } from '../api';
-import { preemptionRows } from '../model';
+import { Ago } from '../ago';
+import { ColumnChart } from '../charts';
+import { bandOf, preemptionRows } from '../model';
+import { columnStart, countPerMinute } from '../series';
 import { Table } from '../table';
+import { clockTime } from '../time';
 
-/** Every preemption, newest first: who was preempted by whom, at which priorities, and where. */
+/** Rows drawn at most, the newest: the chart counts them all. */
+const SHOWN = 200;
+
+/** Who was preempted by whom, at which priorities and where: per minute over the last hour, by the victim's band, and each, newest first. */
 export function PreemptionsPage({ snapshot }: { snapshot: Snapshot }) {
-  const rows = preemptionRows(snapshot.events);
+  const { now, bands } = snapshot;
+  const rows = useMemo(() => preemptionRows(snapshot.events), [snapshot.events]);
+  const names = bands.map((band) => band.name);
+  const perMinute = countPerMinute(rows, (row) => Date.parse(row.time), (row) => bandOf(Number(row.victimPriority), bands), names, now);
+  const link = (binding: string) => <a href={`#/bindings/${binding}`}>{binding}</a>;
   return (
     <section aria-labelledby="preemptions-title">
       <h1 id="preemptions-title">Preemptions ({rows.length})</h1>
+      <ColumnChart
+        className="preemptions-chart"
+        label="Preemptions per minute over the last hour, by the victim’s band"
+        series={names.map((band) => ({ name: band, values: perMinute.get(band)! }))}
+        columnTitle={(column) => clockTime(columnStart(column, now))}
+        axis={['60 min ago', 'now']}
+        unit="preempted"
+      />
       {rows.length === 0 ? (
         <p>Nothing has been preempted.</p>
       ) : (
-        <Table className="preemptions" headers={['Time', 'Preemptor', 'Priority', 'Victim', 'Priority', 'Preemptibility', 'Message']}>
-          {rows.map((row) => (
-            <tr key={`${row.time}/${row.victim}`} data-victim={row.victim}>
-              <td>{row.time}</td>
-              <td><a href={`#/bindings/${row.preemptor}`}>{row.preemptor}</a></td>
+        <Table className="preemptions" label="Preemptions" headers={['Time', 'Preemptor', 'Priority', 'Victim', 'Priority', 'Preemptibility', 'Message']}>
+          {rows.slice(0, SHOWN).map((row) => (
+            <tr key={row.key} data-victim={row.victim}>
+              <td><Ago time={row.time} now={now} /></td>
+              <td>{row.preemptor && link(row.preemptor)}</td>
               <td class="number">{row.preemptorPriority}</td>
-              <td><a href={`#/bindings/${row.victim}`}>{row.victim}</a></td>
+              <td>{link(row.victim)}</td>
               <td class="number">{row.victimPriority}</td>
               <td>{row.victimPreemptibility}</td>
               <td class="message">{row.message}</td>
@@ -25,6 +45,7 @@ export function PreemptionsPage({ snapshot }: { snapshot: Snapshot }) {
           ))}
         </Table>
       )}
+      {rows.length > SHOWN && <p class="more">Showing the newest {SHOWN} of {rows.length}.</p>}
     </section>
   );
 }

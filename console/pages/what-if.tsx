@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { tryManifests, type WhatIf } from '../api';
+import { qualified } from '../model';
 import { Table } from '../table';
 
 const placement = (clusters: ReadonlyArray<{ name: string; replicas: number }> | null) =>
@@ -20,6 +21,8 @@ export function WhatIfPage() {
       setResult(await tryManifests(manifests));
       setError('');
     } catch (failure) {
+      // What an earlier try decided is not what these manifests would do.
+      setResult(undefined);
       setError((failure as Error).message);
     }
   };
@@ -34,27 +37,35 @@ export function WhatIfPage() {
       {error && <p role="alert" class="alarm">{error}</p>}
       {result && (
         <div class="what-if-result">
-          <h2>Victims ({result.victims.length})</h2>
-          {result.victims.length === 0 ? <p>Nothing would be preempted.</p> : <ul class="victims">{result.victims.map((victim) => <li key={victim}>{victim}</li>)}</ul>}
           {result.rejections.length > 0 && (
             <>
               <h2>Refused ({result.rejections.length})</h2>
               <p>Applying these would be refused — you may not write them, or they are invalid — so what follows is decided without them.</p>
-              <ul class="rejections">{result.rejections.map((rejection) => <li key={rejection.object} class="alarm">{rejection.object}: {rejection.message}</li>)}</ul>
+              <ul class="rejections" role="alert">{result.rejections.map((rejection) => <li key={rejection.object} class="alarm">{rejection.object}: {rejection.message}</li>)}</ul>
             </>
           )}
-          <h2>Placements that would change</h2>
-          <Table className="placements" headers={['Binding', 'Now', 'After']}>
-            {result.placements.map((change) => (
-              <tr key={change.binding}><td>{change.binding}</td><td>{placement(change.before)}</td><td>{placement(change.after)}</td></tr>
-            ))}
-          </Table>
-          <h2>Decisions</h2>
-          <Table className="decisions" headers={['Type', 'Reason', 'Object', 'Message']}>
-            {result.decisions.map((decision, index) => (
-              <tr key={index}><td>{decision.type}</td><td>{decision.reason}</td><td>{decision.object.namespace ? `${decision.object.namespace}/` : ''}{decision.object.name}</td><td class="message">{decision.message}</td></tr>
-            ))}
-          </Table>
+          <h2>Victims ({result.victims.length})</h2>
+          {result.victims.length === 0 ? <p>Nothing would be preempted.</p> : <ul class="victims">{result.victims.map((victim) => <li key={victim}>{victim}</li>)}</ul>}
+          <h2>Placements that would change ({result.placements.length})</h2>
+          {result.placements.length === 0 ? (
+            <p>No placement would change.</p>
+          ) : (
+            <Table className="placements" label="Placements that would change" headers={['Binding', 'Now', 'After']}>
+              {result.placements.map((change) => (
+                <tr key={change.binding}><td>{change.binding}</td><td>{placement(change.before)}</td><td>{placement(change.after)}</td></tr>
+              ))}
+            </Table>
+          )}
+          <h2>Decisions ({result.decisions.length})</h2>
+          {result.decisions.length === 0 ? (
+            <p>Nothing would be decided.</p>
+          ) : (
+            <Table className="decisions" label="Decisions" headers={['Type', 'Reason', 'Object', 'Message']}>
+              {result.decisions.map((decision, index) => (
+                <tr key={index}><td>{decision.type}</td><td>{decision.reason}</td><td>{qualified(decision.object)}</td><td class="message">{decision.message}</td></tr>
+              ))}
+            </Table>
+          )}
         </div>
       )}
     </section>
