@@ -52,6 +52,7 @@ const bindingSpecSchema = z.strictObject({
   replicas: z.number().int().nonnegative().optional(),
   replicaRequirements: z.strictObject({ resourceRequest: quantityMap.optional() }).optional(),
   placement: placementSchema.optional(),
+  schedulerName: z.string().max(253).optional().meta({ description: 'The scheduler that places the binding (the policy\'s spec.schedulerName; empty: default-scheduler). outrank schedules only the bindings of the names it is configured with.' }),
   schedulePriority: z
     .strictObject({
       priority: int32,

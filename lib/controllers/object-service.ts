@@ -10,6 +10,7 @@ import type { PriorityClass } from '../api/priority-class';
 import { bindingUpdateCauses } from '../api/binding-update';
 import type { ResourceBinding } from '../api/resource-binding';
 import { retryOnConflict } from './retry-on-conflict';
+import { generationAfter } from '../api/generation';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
 import type { Uids } from '../ports/uids';
 import { requestScheduling } from './binding-requests';
@@ -286,7 +287,7 @@ function withoutVersion(object: KubeObject): unknown {
 }
 
 function nextGeneration(object: KubeObject, existing: KubeObject | undefined): number {
-  if (isBinding(object)) return object.metadata.generation ?? 1;
+  if (isBinding(object)) return generationAfter(object, existing as ResourceBinding | undefined);
   const previous = existing?.metadata.generation ?? 0;
   const specOf = (o: KubeObject | undefined) => JSON.stringify(o && 'spec' in o ? o.spec : o && isPriorityClass(o) ? o.description : undefined);
   return existing === undefined || specOf(object) !== specOf(existing) ? previous + 1 : previous;

@@ -169,7 +169,7 @@ export class ScheduleCycleController {
       ...expiredEvictions(subject, nowMs).map((target) => ({ target, cause: 'evicted' as const })),
     ];
     const startedTasks = (subject.spec.gracefulEvictionTasks ?? []).slice((binding.spec.gracefulEvictionTasks ?? []).length);
-    return this.perform(planCommit(subject, decision, now, released, startedTasks), snapshot, wokenFor, now);
+    return this.perform(planCommit(subject, decision, now, released, startedTasks, binding), snapshot, wokenFor, now);
   }
 
   /** Commits a plan: one transaction with the allocations' adds, then events and the wake-up of waiting bindings. */

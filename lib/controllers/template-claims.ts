@@ -1,6 +1,7 @@
 import { timestampOf } from '../ports/clock';
 import { involvedObjectOf } from '../api/event';
 import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
+import { isControlledBy } from '../api/owner-reference';
 import { POLICY_GROUP, type AnyPropagationPolicy } from '../api/propagation-policy';
 import { BINDING_GROUP, type ResourceBinding } from '../api/resource-binding';
 import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
@@ -195,11 +196,13 @@ export class TemplateClaims {
     const bindings = bindingInformerFor(this.context, bindingRef);
     await Promise.all([templates.sync(batch), bindings.sync(batch)]);
     const template = templates.get(templateRef) as ResourceTemplate | undefined;
-    const existing = bindings.get(bindingRef);
-    if (!template) {
-      if (existing) await this.removeBinding(existing);
-      return;
-    }
+    const stored = bindings.get(bindingRef);
+    // Garbage collection, as Kubernetes' collector does it by the binding's controller reference: a
+    // binding whose template no longer exists (deleted, or deleted and created again under its name,
+    // which makes another template) goes, its room given back. Found by name, never by listing.
+    if (stored && !isControlledBy(stored, template)) await this.removeBinding(stored);
+    const existing = stored && isControlledBy(stored, template) ? stored : undefined;
+    if (!template) return;
     const desired = desiredBinding(template, existing, this.claimInputs(template, existing));
     if (!desired) {
       if (existing) await this.removeBinding(existing);

@@ -1,4 +1,5 @@
 import { bindingName } from '../api/binding-name';
+import { controllerRef } from '../api/owner-reference';
 import type { PriorityClass } from '../api/priority-class';
 import { sameJson } from '../api/plain-object';
 import type { AnyPropagationPolicy } from '../api/propagation-policy';
@@ -159,6 +160,8 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
       ...(namespaced ? { namespace: template.metadata.namespace } : {}),
       labels: policyLabels(policy),
       annotations: { ...existing?.metadata.annotations, [PRIORITY_RESOLVED_FROM_ANNOTATION]: source },
+      // The template is the binding's controller, as Karmada's detector makes it: the binding goes with it.
+      ownerReferences: [controllerRef(template)],
       uid: existing?.metadata.uid ?? inputs.newUid(),
       creationTimestamp: existing?.metadata.creationTimestamp ?? inputs.now,
       generation: (existing?.metadata.generation ?? 0) + (changed ? 1 : 0),

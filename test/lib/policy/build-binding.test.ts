@@ -293,3 +293,30 @@ describe('buildBinding: declaring work non-preemptible is a privilege (preemptib
     expect(built.warnings).toEqual([]);
   });
 });
+
+describe("buildBinding: the template is the binding's controller owner, as Karmada's detector makes it (detector.go, BuildResourceBinding: metav1.NewControllerRef)", () => {
+  const TEMPLATE_UID = '4858ca61-3ff8-4095-8267-f3d059d8074c';
+  const withUid = { ...web, metadata: { ...web.metadata, uid: TEMPLATE_UID } };
+
+  it('names the template by apiVersion, kind, name and uid, as controller blocking its deletion', () => {
+    // The facts of Karmada's mcs_controller_test.go, TestBuildResourceBinding, "OwnerReferences Check", for the detector's binding.
+    expect(build({ template: withUid }).binding.metadata.ownerReferences).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: TEMPLATE_UID, controller: true, blockOwnerDeletion: true },
+    ]);
+  });
+
+  it('a ClusterResourceBinding is owned by its cluster-scoped template the same way', () => {
+    const widget = { ...template('w', { apiVersion: 'example.com/v1', kind: 'Widget', namespace: null, replicas: 2 }), metadata: { name: 'w', uid: 'w-uid' } };
+    const { binding } = build({ template: widget, policy: cpp('c', { resourceSelectors: [{ apiVersion: 'example.com/v1', kind: 'Widget' }] }) });
+    expect(binding.metadata.ownerReferences).toEqual([{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: 'w-uid', controller: true, blockOwnerDeletion: true }]);
+  });
+
+  it('adding the reference to a binding stored without one is a change of metadata: the generation stays (kube-apiserver)', () => {
+    const written = stored(build({ template: withUid }).binding);
+    const { ownerReferences: _, ...bare } = written.metadata;
+    const built = build({ template: withUid, existing: { ...written, metadata: bare } });
+    expect(built.changed).toBe(false);
+    expect(built.binding.metadata.generation).toBe(1);
+    expect(built.binding.metadata.ownerReferences).toHaveLength(1);
+  });
+});
