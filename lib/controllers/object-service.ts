@@ -1,6 +1,8 @@
 import { timestampOf } from '../ports/clock';
 import { isDeepStrictEqual } from 'node:util';
-import { decodeObjectWith, isBinding, isCluster, isEvent, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
+import { decodeObjectWith, isBinding, isCluster, isEvent, isPolicy, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
+import type { AnyPropagationPolicy } from '../api/propagation-policy';
+import { DEFAULT_SCHEDULER_NAME } from '../api/scheduler-name';
 import { withTaintTimes } from '../api/cluster-mutation';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
 import { displayName, refOf, type ObjectRef } from '../api/kinds';
@@ -68,6 +70,18 @@ function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass):
     causes.push({ field: 'preemptionPolicy', message: 'is immutable' });
   }
   if (causes.length > 0) forbid(next, causes);
+}
+
+/**
+ * A policy's scheduler is fixed when it is created, as Karmada's webhook holds it
+ * (pkg/webhook/propagationpolicy/validating.go, validateUpdate): the bindings it made stay with the
+ * scheduler that placed them. Absent is the default scheduler (the CRD's default).
+ */
+function checkPolicyUpdate(next: AnyPropagationPolicy, previous: AnyPropagationPolicy): void {
+  const named = (policy: AnyPropagationPolicy) => policy.spec.schedulerName ?? DEFAULT_SCHEDULER_NAME;
+  if (named(next) !== named(previous)) {
+    forbid(next, [{ field: 'spec.schedulerName', message: `the schedulerName should not be updated: it is "${named(previous)}"; make another policy for another scheduler` }]);
+  }
 }
 
 /**
@@ -173,6 +187,7 @@ export class ObjectService {
 
   private async write({ object: decoded, warnings }: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
     const object = withKeptUid(decoded, existing);
+    if (existing && isPolicy(existing) && isPolicy(object)) checkPolicyUpdate(object, existing);
     // Every write over a binding, by any path (patch, server-side apply, the status), is held to one rule.
     if (existing && isBinding(existing)) {
       const causes = bindingUpdateCauses(object as ResourceBinding, existing, this.now());

@@ -10,6 +10,7 @@ import {
   type ResourceBinding,
 } from '../api/resource-binding';
 import { templatePodLabels, templatePodSpec, templateReplicas, type ResourceTemplate } from '../api/resource-template';
+import { DEFAULT_SCHEDULER_NAME, schedulerNameOf } from '../api/scheduler-name';
 import type { EventRecord } from '../ports/event-log';
 import { formatQuantity } from '../quantity';
 import { podTemplateRequest } from '../resources';
@@ -141,6 +142,7 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
     replicas: templateReplicas(template),
     ...(Object.keys(request).length > 0 ? { replicaRequirements: { resourceRequest: request } } : {}),
     ...(policy.spec.placement ? { placement: policy.spec.placement } : {}),
+    ...schedulerNameFor(policy, existing),
     schedulePriority: { priority: priority.priority, preemptionPolicy: priority.preemptionPolicy },
     preemptibility: preemptibility.preemptibility,
     ...suspension,
@@ -187,6 +189,18 @@ function suspensionFor(policy: AnyPropagationPolicy, existing: ResourceBinding |
   // An unchanged suspension keeps the shape it was written in, so the spec does not change needlessly.
   if (existing?.spec.suspension && current === suspended) return { suspension: existing.spec.suspension };
   return suspended ? { suspension: { scheduling: true } } : {};
+}
+
+/**
+ * The policy's scheduler, as Karmada's detector carries it (BuildResourceBinding); a policy that names
+ * none is the default scheduler's (its CRD's default). A binding stored before bindings carried the name
+ * is the default scheduler's as it is (schedulerNameOf): it is written in only when that changes, so
+ * that its spec, and its generation, do not change for nothing.
+ */
+function schedulerNameFor(policy: AnyPropagationPolicy, existing: ResourceBinding | undefined): Pick<ResourceBinding['spec'], 'schedulerName'> {
+  const schedulerName = policy.spec.schedulerName ?? DEFAULT_SCHEDULER_NAME;
+  const unnamedBefore = existing !== undefined && existing.spec.schedulerName === undefined;
+  return unnamedBefore && schedulerNameOf({ spec: { ...existing.spec, schedulerName } }) === DEFAULT_SCHEDULER_NAME ? {} : { schedulerName };
 }
 
 /** The spec but what the scheduler writes: where the binding is placed, and the clusters it is being evicted from. */
