@@ -15,7 +15,10 @@ import { retryOnConflict } from './retry-on-conflict';
 import { generationAfter } from '../api/generation';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
 import type { Uids } from '../ports/uids';
-import { requestScheduling } from './binding-requests';
+import { afterRoomFreed, requestScheduling } from './binding-requests';
+import { bindingRefOf } from './binding-references';
+import { bindingGroupId } from './messages';
+import { placementMove } from './written-placement';
 import { serverSideApplied, updatedManagedFields } from './server-side-apply';
 import type { ControllerContext } from './context';
 
@@ -190,7 +193,7 @@ export class ObjectService {
     if (existing && isPolicy(existing) && isPolicy(object)) checkPolicyUpdate(object, existing);
     // Every write over a binding, by any path (patch, server-side apply, the status), is held to one rule.
     if (existing && isBinding(existing)) {
-      const causes = bindingUpdateCauses(object as ResourceBinding, existing, this.now());
+      const causes = bindingUpdateCauses(object as ResourceBinding, existing, this.now(), this.context.config.schedulerNames);
       if (causes.length > 0) forbid(object, causes);
     }
     const next = this.withManagedFields(stamped(object, existing, this.now(), this.context.uids), existing, options, managedFields);
@@ -205,17 +208,34 @@ export class ObjectService {
     if (size > MAX_OBJECT_BYTES) {
       throw new InvalidObjectError(next.kind, next.metadata.name, [{ field: '<root>', message: `is ${size} bytes as JSON; objects are kept up to ${MAX_OBJECT_BYTES} bytes` }], 413);
     }
+    // Another scheduler's placement moves the allocations with it (written-placement.ts), checked on a dry run too.
+    const move = existing && isBinding(existing) ? await placementMove(this.context, existing, next as ResourceBinding, this.now()) : undefined;
     // A dry run answers what would be stored: the current version for a replaced object, none for a new one.
     if (options.dryRun) return { object: withVersion(next, existing?.metadata.resourceVersion), created: existing === undefined, warnings };
     const [written] = await this.context.store.transact([
       { op: 'put', object: next as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
+      ...(move?.writes ?? []),
     ]);
     await this.requestIfBinding(written as KubeObject);
+    if (move && move.freed.length > 0) await this.afterRoomFreed(written as ResourceBinding, move.freed);
     return { object: written as KubeObject, created: existing === undefined, warnings };
   }
 
   private now(): string {
     return timestampOf(this.context.clock);
+  }
+
+  /**
+   * Room another scheduler gave back by moving its binding: the records it emptied go, and outrank's
+   * waiting bindings that can use it are woken. The write is stored whatever happens here: a failure is
+   * counted, and the reconcile's flush finds what can be placed.
+   */
+  private async afterRoomFreed(binding: ResourceBinding, clusters: readonly string[]): Promise<void> {
+    try {
+      await afterRoomFreed(this.context, clusters, `${bindingGroupId(bindingRefOf(binding))}@${binding.metadata.resourceVersion ?? '0'}@moved`);
+    } catch {
+      this.context.metrics.count('AnnouncementsFailed', { kind: binding.kind });
+    }
   }
 
   /** managedFields times are to the second, as Kubernetes writes them. */
