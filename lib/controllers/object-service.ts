@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { decodeObjectWith, isBinding, isCluster, isEvent, isPolicy, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
 import type { AnyPropagationPolicy } from '../api/propagation-policy';
 import { DEFAULT_SCHEDULER_NAME } from '../api/scheduler-name';
+import { clusterRef } from '../api/cluster';
 import { withTaintTimes } from '../api/cluster-mutation';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
 import { displayName, refOf, type ObjectRef } from '../api/kinds';
@@ -15,9 +16,10 @@ import { retryOnConflict } from './retry-on-conflict';
 import { generationAfter } from '../api/generation';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
 import type { Uids } from '../ports/uids';
-import { afterRoomFreed, requestScheduling } from './binding-requests';
+import { allocationsOf, removeEmptyAllocations } from './allocations';
+import { requestScheduling } from './binding-requests';
 import { bindingRefOf } from './binding-references';
-import { bindingGroupId } from './messages';
+import { bindingGroupId, objectChangeNotice } from './messages';
 import { placementMove } from './written-placement';
 import { serverSideApplied, updatedManagedFields } from './server-side-apply';
 import type { ControllerContext } from './context';
@@ -226,13 +228,17 @@ export class ObjectService {
   }
 
   /**
-   * Room another scheduler gave back by moving its binding: the records it emptied go, and outrank's
-   * waiting bindings that can use it are woken. The write is stored whatever happens here: a failure is
-   * counted, and the reconcile's flush finds what can be placed.
+   * Room another scheduler gave back by moving its binding: the records it emptied go, and the clusters
+   * are announced to policy-change as changed, which wakes outrank's waiting bindings that can use their
+   * room (cluster-failover.ts) in a process that holds them, rather than reading them all here. The write
+   * is stored whatever happens here: a failure is counted, and the reconcile's flush finds what can be
+   * placed.
    */
   private async afterRoomFreed(binding: ResourceBinding, clusters: readonly string[]): Promise<void> {
     try {
-      await afterRoomFreed(this.context, clusters, `${bindingGroupId(bindingRefOf(binding))}@${binding.metadata.resourceVersion ?? '0'}@moved`);
+      await removeEmptyAllocations(this.context.store, (await allocationsOf(this.context.store, clusters)).values());
+      const cause = `${bindingGroupId(bindingRefOf(binding))}@${binding.metadata.resourceVersion ?? '0'}`;
+      await this.context.queues.policyChange.send(clusters.map((name) => objectChangeNotice(clusterRef(name), cause, 'written')));
     } catch {
       this.context.metrics.count('AnnouncementsFailed', { kind: binding.kind });
     }
