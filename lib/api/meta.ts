@@ -67,6 +67,17 @@ export const quantityMap = z.record(qualifiedName, quantityValue).superRefine((m
 });
 export const annotations = z.record(z.string().max(317), z.string().max(262_144));
 
+/** Kubernetes' OwnerReference; a binding's names its template as controller (owner-reference.ts). */
+export const ownerReference = z.looseObject({
+  apiVersion: z.string().max(253),
+  kind: z.string().max(63),
+  name: z.string().max(253),
+  uid: z.string().max(64).optional(),
+  controller: z.boolean().optional(),
+  blockOwnerDeletion: z.boolean().optional(),
+});
+export type OwnerReference = z.infer<typeof ownerReference>;
+
 export const objectMeta = z.strictObject({
   name: objectName,
   namespace: namespaceName.optional(),
@@ -78,7 +89,7 @@ export const objectMeta = z.strictObject({
   creationTimestamp: z.string().max(64).optional(),
   // Kept as written so that manifests exported from a Karmada control plane load unchanged.
   finalizers: z.array(z.string().max(317)).max(64).optional(),
-  ownerReferences: z.array(z.looseObject({ apiVersion: z.string().max(253), kind: z.string().max(63), name: z.string().max(253) })).max(64).optional(),
+  ownerReferences: z.array(ownerReference).max(64).optional(),
   managedFields: z.array(z.looseObject({})).max(256).optional(),
 });
 export type ObjectMeta = z.infer<typeof objectMeta>;

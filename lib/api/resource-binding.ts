@@ -60,6 +60,7 @@ const bindingSpecSchema = z.strictObject({
   replicaRequirements: replicaRequirementsSchema.optional(),
   components: z.array(componentSchema).max(64).optional().meta({ description: "Karmada's pod templates of a workload made of several; not written by outrank." }),
   placement: placementSchema.optional(),
+  schedulerName: z.string().max(253).optional().meta({ description: 'The scheduler that places the binding (the policy\'s spec.schedulerName; empty: default-scheduler). outrank schedules only the bindings of the names it is configured with.' }),
   schedulePriority: z
     .strictObject({
       priority: int32,

@@ -1,7 +1,10 @@
 import { timestampOf } from '../ports/clock';
 import { isDeepStrictEqual } from 'node:util';
-import { decodeObjectWith, isBinding, isCluster, isEvent, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
+import { decodeObjectWith, isBinding, isCluster, isEvent, isPolicy, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
 import { mutatedCluster } from '../api/cluster-mutation';
+import type { AnyPropagationPolicy } from '../api/propagation-policy';
+import { DEFAULT_SCHEDULER_NAME } from '../api/scheduler-name';
+import { clusterRef } from '../api/cluster';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
 import { displayName, refOf, type ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
@@ -11,9 +14,14 @@ import { bindingUpdateCauses } from '../api/binding-update';
 import { carriedFieldWarnings } from '../api/carried-fields';
 import type { ResourceBinding } from '../api/resource-binding';
 import { retryOnConflict } from './retry-on-conflict';
+import { generationAfter } from '../api/generation';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
 import type { Uids } from '../ports/uids';
+import { allocationsOf, removeEmptyAllocations } from './allocations';
 import { requestScheduling } from './binding-requests';
+import { bindingRefOf } from './binding-references';
+import { bindingGroupId, objectChangeNotice } from './messages';
+import { placementMove } from './written-placement';
 import { serverSideApplied, updatedManagedFields } from './server-side-apply';
 import type { ControllerContext } from './context';
 
@@ -71,6 +79,18 @@ function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass):
     causes.push({ field: 'preemptionPolicy', message: 'is immutable' });
   }
   if (causes.length > 0) forbid(next, causes);
+}
+
+/**
+ * A policy's scheduler is fixed when it is created, as Karmada's webhook holds it
+ * (pkg/webhook/propagationpolicy/validating.go, validateUpdate): the bindings it made stay with the
+ * scheduler that placed them. Absent is the default scheduler (the CRD's default).
+ */
+function checkPolicyUpdate(next: AnyPropagationPolicy, previous: AnyPropagationPolicy): void {
+  const named = (policy: AnyPropagationPolicy) => policy.spec.schedulerName ?? DEFAULT_SCHEDULER_NAME;
+  if (named(next) !== named(previous)) {
+    forbid(next, [{ field: 'spec.schedulerName', message: `the schedulerName should not be updated: it is "${named(previous)}"; make another policy for another scheduler` }]);
+  }
 }
 
 /**
@@ -176,10 +196,11 @@ export class ObjectService {
 
   private async write(accepted: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
     const object = withKeptUid(accepted.object, existing);
+    if (existing && isPolicy(existing) && isPolicy(object)) checkPolicyUpdate(object, existing);
     const warnings = [...accepted.warnings, ...carriedFieldWarnings(object, existing)];
     // Every write over a binding, by any path (patch, server-side apply, the status), is held to one rule.
     if (existing && isBinding(existing)) {
-      const causes = bindingUpdateCauses(object as ResourceBinding, existing, this.now());
+      const causes = bindingUpdateCauses(object as ResourceBinding, existing, this.now(), this.context.config.schedulerNames);
       if (causes.length > 0) forbid(object, causes);
     }
     const next = this.withManagedFields(stamped(object, existing, this.now(), this.context.uids), existing, options, managedFields);
@@ -194,17 +215,38 @@ export class ObjectService {
     if (size > MAX_OBJECT_BYTES) {
       throw new InvalidObjectError(next.kind, next.metadata.name, [{ field: '<root>', message: `is ${size} bytes as JSON; objects are kept up to ${MAX_OBJECT_BYTES} bytes` }], 413);
     }
+    // Another scheduler's placement moves the allocations with it (written-placement.ts), checked on a dry run too.
+    const move = existing && isBinding(existing) ? await placementMove(this.context, existing, next as ResourceBinding, this.now()) : undefined;
     // A dry run answers what would be stored: the current version for a replaced object, none for a new one.
     if (options.dryRun) return { object: withVersion(next, existing?.metadata.resourceVersion), created: existing === undefined, warnings };
     const [written] = await this.context.store.transact([
       { op: 'put', object: next as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
+      ...(move?.writes ?? []),
     ]);
     await this.requestIfBinding(written as KubeObject);
+    if (move && move.freed.length > 0) await this.afterRoomFreed(written as ResourceBinding, move.freed);
     return { object: written as KubeObject, created: existing === undefined, warnings };
   }
 
   private now(): string {
     return timestampOf(this.context.clock);
+  }
+
+  /**
+   * Room another scheduler gave back by moving its binding: the records it emptied go, and the clusters
+   * are announced to policy-change as changed, which wakes outrank's waiting bindings that can use their
+   * room (cluster-failover.ts) in a process that holds them, rather than reading them all here. The write
+   * is stored whatever happens here: a failure is counted, and the reconcile's flush finds what can be
+   * placed.
+   */
+  private async afterRoomFreed(binding: ResourceBinding, clusters: readonly string[]): Promise<void> {
+    try {
+      await removeEmptyAllocations(this.context.store, (await allocationsOf(this.context.store, clusters)).values());
+      const cause = `${bindingGroupId(bindingRefOf(binding))}@${binding.metadata.resourceVersion ?? '0'}`;
+      await this.context.queues.policyChange.send(clusters.map((name) => objectChangeNotice(clusterRef(name), cause, 'written')));
+    } catch {
+      this.context.metrics.count('AnnouncementsFailed', { kind: binding.kind });
+    }
   }
 
   /** managedFields times are to the second, as Kubernetes writes them. */
@@ -291,7 +333,7 @@ function withoutVersion(object: KubeObject): unknown {
 }
 
 function nextGeneration(object: KubeObject, existing: KubeObject | undefined): number {
-  if (isBinding(object)) return object.metadata.generation ?? 1;
+  if (isBinding(object)) return generationAfter(object, existing as ResourceBinding | undefined);
   const previous = existing?.metadata.generation ?? 0;
   const specOf = (o: KubeObject | undefined) => JSON.stringify(o && 'spec' in o ? o.spec : o && isPriorityClass(o) ? o.description : undefined);
   return existing === undefined || specOf(object) !== specOf(existing) ? previous + 1 : previous;

@@ -1,5 +1,6 @@
 import { isClusterReady, type Cluster } from '../api/cluster';
 import { refKey } from '../api/kinds';
+import { DEFAULT_SCHEDULER_NAME, isScheduledBy } from '../api/scheduler-name';
 import { BINDING_GROUP, bindingPriority, type ResourceBinding, type TargetCluster } from '../api/resource-binding';
 import { accumulate, add, amountOf, scale, subtract, toResourceList, type ResourceList } from '../resources';
 import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
@@ -219,6 +220,20 @@ export function bindingState(binding: ResourceBinding): BindingState {
   return state;
 }
 
+const othersStates = new WeakMap<BindingState, BindingState>();
+
+/**
+ * Another scheduler's binding, as outrank's scheduler sees it: its placement occupies room like any
+ * other, but it is never a victim (each scheduler preempts only the bindings it manages: binding
+ * priority and preemption (000), "Preemption in multi-scheduler").
+ */
+function otherSchedulersState(state: BindingState): BindingState {
+  if (!state.mayBeVictim) return state;
+  let seen = othersStates.get(state);
+  if (!seen) othersStates.set(state, (seen = { ...state, mayBeVictim: false }));
+  return seen;
+}
+
 export function usageOn(state: BindingState, replicas: number): ResourceList {
   return scale(state.request, replicas);
 }
@@ -240,7 +255,15 @@ export class SchedulingSnapshot {
   /** filtered() by affinity and tolerations; emptied when a cluster comes, goes or changes. */
   private readonly filterResults = new Map<string, FilteredClusters<ClusterState>>();
 
-  constructor(clusters: readonly Cluster[], bindings: readonly ResourceBinding[]) {
+  /**
+   * `schedulerNames`: the scheduler the snapshot decides for answers to these; the other bindings are
+   * another scheduler's (scheduler-name.ts).
+   */
+  constructor(
+    clusters: readonly Cluster[],
+    bindings: readonly ResourceBinding[],
+    private readonly schedulerNames: readonly string[] = [DEFAULT_SCHEDULER_NAME],
+  ) {
     this.clusters = this.rooms;
     for (const cluster of clusters) {
       const name = cluster.metadata.name;
@@ -293,7 +316,8 @@ export class SchedulingSnapshot {
 
   /** Records a binding as stored now, replacing what was known of it. */
   upsert(binding: ResourceBinding): void {
-    const state = bindingState(binding);
+    const own = bindingState(binding);
+    const state = isScheduledBy(this.schedulerNames, binding) ? own : otherSchedulersState(own);
     const previous = this.bindings.get(state.key);
     // The same binding at the same priority keeps its rank; anything else reorders when next asked.
     const rank = previous?.priority === state.priority ? this.order?.rank.get(state.key) : undefined;
