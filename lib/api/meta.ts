@@ -12,6 +12,16 @@ export const objectName = z
   .max(253, 'must be no more than 253 characters')
   .regex(DNS_SUBDOMAIN, 'must be a lowercase RFC 1123 subdomain (a-z, 0-9, "-" and ".")');
 
+/**
+ * The name of any template a policy may select or a binding refer to: a path segment, as kube-apiserver
+ * allows for RBAC objects ("system:aggregate-to-view"), the other kinds' DNS subdomain names among them.
+ */
+export const templateName = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(253, 'must be no more than 253 characters')
+  .refine((name) => name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%'), 'must not be "." or "..", nor contain "/" or "%"');
+
 export const namespaceName = z
   .string()
   .min(1, 'must not be empty')

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { taintEffect } from './cluster';
 import { clusterFieldSelectorSchema } from './cluster-field-selector';
-import { int32, labelSelector, labelValue, namespaceName, objectMeta, objectName, qualifiedName } from './meta';
+import { int32, labelSelector, labelValue, namespaceName, objectMeta, objectName, qualifiedName, templateName } from './meta';
 import { checkSpreadConstraints, spreadConstraintSchema } from './spread-constraint';
 
 /** The API group of PropagationPolicy and ClusterPropagationPolicy. */
@@ -11,7 +11,7 @@ export const resourceSelectorSchema = z.strictObject({
   apiVersion: z.string().min(1).max(253),
   kind: z.string().min(1).max(63),
   namespace: namespaceName.optional(),
-  name: objectName.optional(),
+  name: templateName.optional(),
   labelSelector: labelSelector.optional(),
 });
 export type ResourceSelector = z.infer<typeof resourceSelectorSchema>;

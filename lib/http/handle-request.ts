@@ -7,7 +7,7 @@ import { createObject, deleteObject, getObject, listObjects, patchObject, replac
 import { checkBodySize } from './request-body';
 import { jsonResponse } from './response';
 import { QUEUE_STATUS_PATH, queueStatus } from './queue-status';
-import { operationOf, parseRoute, type Operation, type ResourceRoute, type Route } from './routes';
+import { operationOf, routeOf, type Operation, type ResourceRoute, type Route } from './routes';
 import { qualifiedResource, type ServedResource } from './served-resources';
 import { ApiError, statusResponse } from './status';
 import { consoleResponse } from './console-assets';
@@ -94,9 +94,9 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDependencie
     const page = consoleResponse(request, deps.console);
     if (page) return page;
     if (request.path === WHAT_IF_PATH) return await whatIfResponse(request, deps, signal);
-    if (request.path === SELF_SUBJECT_ACCESS_REVIEWS_PATH) return selfSubjectAccessReview(request, deps);
+    if (request.path === SELF_SUBJECT_ACCESS_REVIEWS_PATH) return await selfSubjectAccessReview(request, deps);
     if (request.path === SELF_SUBJECT_REVIEWS_PATH) return selfSubjectReview(request, deps);
-    const route = parseRoute(request.path);
+    const route = await routeOf(request.path, () => deps.objects.customKinds());
     if (!route) throw pathNotFound();
     if (route.type !== 'resource') return documentResponse(request, route);
     target = { resource: route.resource, ...(route.name !== undefined ? { name: route.name } : {}) };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { schemaOf } from '../api/decode';
-import { resourcesOf, SERVED_RESOURCES, type ServedResource, type Verb } from './served-resources';
+import type { ServedResource, ServedResources, Verb } from './served-resources';
 
 /**
  * OpenAPI v3 documents of the served kinds, generated from the zod schemas that validate them, as
@@ -55,7 +55,15 @@ export function schemaName(resource: ServedResource): string {
   return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
 }
 
+/** A custom kind's schema is its CRD version's openAPIV3Schema, as kube-apiserver publishes it. */
+function customKindSchema(resource: ServedResource): JsonSchema | undefined {
+  const schema = resource.custom?.schema;
+  return schema && { ...schema, 'x-kubernetes-group-version-kind': [gvk(resource)] };
+}
+
 function kindSchema(resource: ServedResource): JsonSchema {
+  const custom = customKindSchema(resource);
+  if (custom) return custom;
   const schema = schemaOf(resource.info.apiVersion, resource.info.kind);
   const generated = schema
     ? (z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as JsonSchema)
@@ -124,7 +132,7 @@ interface Served {
   readonly hash: string;
 }
 
-function served(document: object): Served {
+function servedDocument(document: object): Served {
   const body = JSON.stringify(document);
   return { body, hash: createHash('sha256').update(body).digest('hex').slice(0, 32).toUpperCase() };
 }
@@ -134,35 +142,48 @@ function pathKey(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
 }
 
+/** Documents made, by group-version and the versions of the CustomResourceDefinitions in it. */
 const documents = new Map<string, Served>();
+/** Beyond it the documents of custom kinds, which change with their definitions, are made again. */
+const DOCUMENTS_KEPT = 1_000;
 
-/** The OpenAPI v3 document of one group-version, or undefined when it serves nothing. Built once per process. */
-export function groupVersionDocument(group: string, version: string): string | undefined {
-  return groupVersionServed(group, version)?.body;
+/** What a group-version's document is made of: its path key, and the definition of each custom kind in it at its version. */
+function documentKey(group: string, version: string, resources: readonly ServedResource[]): string {
+  const definitions = resources.flatMap((resource) => {
+    const definition = resource.custom?.kind.definition;
+    return definition ? [`${definition.metadata.name}@${definition.metadata.resourceVersion ?? ''}`] : [];
+  });
+  return [pathKey(group, version), ...definitions].join('|');
 }
 
-function groupVersionServed(group: string, version: string): Served | undefined {
-  const key = pathKey(group, version);
+/** The OpenAPI v3 document of one group-version, or undefined when it serves nothing. Built once per process, and again when a CRD in it changes. */
+export function groupVersionDocument(served: ServedResources, group: string, version: string): string | undefined {
+  return groupVersionServed(served, group, version)?.body;
+}
+
+function groupVersionServed(served: ServedResources, group: string, version: string): Served | undefined {
+  const resources = served.of(group, version);
+  if (resources.length === 0) return undefined;
+  const key = documentKey(group, version, resources);
   const cached = documents.get(key);
   if (cached) return cached;
-  const resources = resourcesOf(group, version);
-  if (resources.length === 0) return undefined;
-  const document = served({
+  const document = servedDocument({
     openapi: '3.0.0',
     info: { title: 'outrank', version: resources[0]!.info.apiVersion },
     paths: Object.assign({}, ...resources.map(pathsOf)),
     components: { schemas: Object.fromEntries(resources.map((resource) => [schemaName(resource), kindSchema(resource)])) },
   });
+  if (documents.size >= DOCUMENTS_KEPT) documents.clear();
   documents.set(key, document);
   return document;
 }
 
 /** GET /openapi/v3: where each group-version's document is, with a hash that changes with it. */
-export function openApiRoot(): object {
-  const keys = new Map(SERVED_RESOURCES.map((resource) => [pathKey(resource.group, resource.version), resource]));
+export function openApiRoot(served: ServedResources): object {
+  const keys = new Map(served.all.map((resource) => [pathKey(resource.group, resource.version), resource]));
   return {
     paths: Object.fromEntries(
-      [...keys].map(([key, resource]) => [key, { serverRelativeURL: `/openapi/v3/${key}?hash=${groupVersionServed(resource.group, resource.version)!.hash}` }]),
+      [...keys].map(([key, resource]) => [key, { serverRelativeURL: `/openapi/v3/${key}?hash=${groupVersionServed(served, resource.group, resource.version)!.hash}` }]),
     ),
   };
 }

@@ -8,7 +8,7 @@ import {
   POLICY_NAMESPACE_LABEL,
   type ResourceBinding,
 } from '../api/resource-binding';
-import { templatePodLabels, templatePodSpec, templateReplicas, type ResourceTemplate } from '../api/resource-template';
+import { isWorkloadTemplate, templatePodLabels, templatePodSpec, templateReplicas, type ResourceTemplate } from '../api/resource-template';
 import type { EventRecord } from '../ports/event-log';
 import { formatQuantity } from '../quantity';
 import { podTemplateRequest } from '../resources';
@@ -137,7 +137,8 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
       name: template.metadata.name,
       ...(template.metadata.uid ? { uid: template.metadata.uid } : {}),
     },
-    replicas: templateReplicas(template),
+    // A template without replicas (Karmada's detector: no replica interpreter) gets neither replicas nor a request.
+    ...(isWorkloadTemplate(template) ? { replicas: templateReplicas(template) } : {}),
     ...(Object.keys(request).length > 0 ? { replicaRequirements: { resourceRequest: request } } : {}),
     ...(policy.spec.placement ? { placement: policy.spec.placement } : {}),
     schedulePriority: { priority: priority.priority, preemptionPolicy: priority.preemptionPolicy },
