@@ -4,6 +4,7 @@ import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { errorStatus, type ErrorTarget } from './error-status';
 import { getEvent, listEvents } from './event-handlers';
 import { createObject, deleteObject, getObject, listObjects, patchObject, replaceObject } from './object-handlers';
+import { emptyOpenApiV2 } from './openapi';
 import { checkBodySize } from './request-body';
 import { jsonResponse } from './response';
 import { QUEUE_STATUS_PATH, queueStatus } from './queue-status';
@@ -31,6 +32,10 @@ function methodNotAllowed(resource?: ServedResource): ApiError {
 function documentResponse(request: ApiRequest, route: Exclude<Route, ResourceRoute>): ApiResponse {
   if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed();
   if (route.type === 'openapi') return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: route.body };
+  if (route.type === 'openapi-v2') {
+    const { contentType, body } = emptyOpenApiV2(request.headers.accept);
+    return { statusCode: 200, headers: { 'content-type': contentType }, body };
+  }
   return jsonResponse(200, route.body);
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { schemaOf } from '../api/decode';
+import { workloadMetaSchema } from '../api/workload-shapes';
 import type { ServedResource, ServedResources, Verb } from './served-resources';
 
 /**
@@ -9,7 +10,7 @@ import type { ServedResource, ServedResources, Verb } from './served-resources';
  * of its resources and the schemas of its kinds. kubectl reads them to learn that the server
  * validates fields itself (the `fieldValidation` parameter of each PATCH, found by the operation's
  * `x-kubernetes-group-version-kind`), for `kubectl explain`, and for the merge keys of its patches.
- * OpenAPI v2 is not served: kubectl asks for it only in protobuf and, finding v3, does not need it.
+ * OpenAPI v2 is served empty (emptyOpenApiV2).
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -55,20 +56,33 @@ export function schemaName(resource: ServedResource): string {
   return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
 }
 
-/** A custom kind's schema is its CRD version's openAPIV3Schema, as kube-apiserver publishes it. */
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...body } = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return body;
+}
+
+/** What every object has, whatever its CRD's schema says of it: kubectl finds metadata's fields here for its patches. */
+const OBJECT_FIELDS: JsonSchema = {
+  apiVersion: { type: 'string', description: 'The versioned schema of this object.' },
+  kind: { type: 'string', description: 'The kind of this object.' },
+  metadata: jsonSchemaOf(workloadMetaSchema),
+};
+
+/** A custom kind's schema is its CRD version's openAPIV3Schema with the standard apiVersion, kind and metadata, as kube-apiserver publishes it. */
 function customKindSchema(resource: ServedResource): JsonSchema | undefined {
   const schema = resource.custom?.schema;
-  return schema && { ...schema, 'x-kubernetes-group-version-kind': [gvk(resource)] };
+  if (!schema) return undefined;
+  const properties = typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {};
+  return { ...schema, properties: { ...properties, ...OBJECT_FIELDS }, 'x-kubernetes-group-version-kind': [gvk(resource)] };
 }
 
 function kindSchema(resource: ServedResource): JsonSchema {
   const custom = customKindSchema(resource);
   if (custom) return custom;
   const schema = schemaOf(resource.info.apiVersion, resource.info.kind);
-  const generated = schema
-    ? (z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as JsonSchema)
+  const body = schema
+    ? jsonSchemaOf(schema)
     : { type: 'object', description: `outrank's ${resource.info.kind} records, read-only.`, 'x-kubernetes-preserve-unknown-fields': true };
-  const { $schema: _dialect, ...body } = generated;
   return { ...body, 'x-kubernetes-group-version-kind': [gvk(resource)] };
 }
 
@@ -186,4 +200,19 @@ export function openApiRoot(served: ServedResources): object {
       [...keys].map(([key, resource]) => [key, { serverRelativeURL: `/openapi/v3/${key}?hash=${groupVersionServed(served, resource.group, resource.version)!.hash}` }]),
     ),
   };
+}
+
+const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+
+/**
+ * GET /openapi/v2: a document with no definitions. kubectl reads OpenAPI v3, and asks for v2 (in
+ * protobuf) only to validate on the client an object whose kind the server does not serve yet — a
+ * custom resource applied with its CustomResourceDefinition — and skips what v2 does not define, as
+ * against kube-apiserver: the object then fails as kubectl fails it there ("no matches for kind …
+ * ensure CRDs are installed first") and the next apply, its CRD stored, succeeds. An empty protobuf
+ * message is an empty document.
+ */
+export function emptyOpenApiV2(accept: string | undefined): { contentType: string; body: string } {
+  if ((accept ?? '').includes('protobuf')) return { contentType: OPENAPI_V2_PROTOBUF, body: '' };
+  return { contentType: 'application/json', body: JSON.stringify({ swagger: '2.0', info: { title: 'outrank', version: 'v2' }, paths: {} }) };
 }

@@ -19,6 +19,8 @@ export type Route =
   | { readonly type: 'document'; readonly body: object }
   /** A group-version's OpenAPI v3 document, serialized once. */
   | { readonly type: 'openapi'; readonly body: string }
+  /** The OpenAPI v2 document: empty (openapi.ts, emptyOpenApiV2). */
+  | { readonly type: 'openapi-v2' }
   | ResourceRoute;
 
 function document(body: object | undefined): Route | undefined {
@@ -96,6 +98,7 @@ export function parseRoute(path: string, served: ServedResources = ServedResourc
     case 'version':
       return rest.length === 0 ? document(versionInfo()) : undefined;
     case 'openapi':
+      if (rest[0] === 'v2' && rest.length === 1) return { type: 'openapi-v2' };
       return rest[0] === 'v3' ? openApiRoute(served, rest.slice(1)) : undefined;
     case 'api':
       if (rest.length === 0) return document(apiVersions());
