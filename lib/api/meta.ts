@@ -23,6 +23,16 @@ export function dnsLabelName(maxLength: number) {
 
 export const namespaceName = dnsLabelName(63);
 
+/**
+ * The name of any template a policy may select or a binding refer to: a path segment, as kube-apiserver
+ * allows for RBAC objects ("system:aggregate-to-view"), the other kinds' DNS subdomain names among them.
+ */
+export const templateName = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(253, 'must be no more than 253 characters')
+  .refine((name) => name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%'), 'must not be "." or "..", nor contain "/" or "%"');
+
 /** A Kubernetes qualified name such as a label key: optional DNS prefix, "/", then a 63-character name. */
 export function isQualifiedName(value: string): boolean {
   const parts = value.split('/');

@@ -5,8 +5,13 @@ import { mutatedCluster } from '../api/cluster-mutation';
 import type { AnyPropagationPolicy } from '../api/propagation-policy';
 import { DEFAULT_SCHEDULER_NAME } from '../api/scheduler-name';
 import { clusterRef } from '../api/cluster';
+import { CustomKinds } from '../api/custom-kinds';
+import { isCustomResourceDefinition, withDefinitionStatus } from '../api/custom-resource-definition';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
-import { displayName, refOf, type ObjectRef } from '../api/kinds';
+import { displayName, kindInfo, refOf, type ObjectRef } from '../api/kinds';
+import { isPlainObject } from '../api/plain-object';
+import { templateUpdateCauses } from '../api/template-update-rules';
+import { customKindsOf } from '../cache/custom-kinds-informer';
 import { applyMergePatch } from '../api/merge-patch';
 import { NotFoundError } from '../api/not-found-error';
 import type { PriorityClass } from '../api/priority-class';
@@ -60,10 +65,16 @@ interface Accepted {
   readonly warnings: readonly string[];
 }
 
-function decodeFor(raw: unknown, options: WriteOptions): Accepted {
+function decodeFor(raw: unknown, options: WriteOptions, custom: CustomKinds): Accepted {
   const mode = options.fieldValidation ?? 'Strict';
-  const { object, unknownFields } = decodeObjectWith(raw, mode);
+  const { object, unknownFields } = decodeObjectWith(raw, mode, custom);
   return { object, warnings: mode === 'Warn' ? unknownFields.map((field) => `unknown field "${field}"`) : [] };
+}
+
+/** A kind outrank does not serve by itself: one a CustomResourceDefinition may register. */
+function mayBeCustom(raw: unknown): boolean {
+  if (!isPlainObject(raw) || typeof raw.apiVersion !== 'string' || typeof raw.kind !== 'string') return false;
+  return kindInfo(raw.apiVersion, raw.kind) === undefined;
 }
 
 function forbid(object: KubeObject, causes: FieldCause[]): never {
@@ -71,13 +82,19 @@ function forbid(object: KubeObject, causes: FieldCause[]): never {
 }
 
 /** Binding priority and preemption (000), "About priority classes": only the description may change. */
-function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass): void {
+function priorityClassUpdateCauses(next: PriorityClass, previous: PriorityClass): FieldCause[] {
   const causes: FieldCause[] = [];
   if (next.value !== previous.value) causes.push({ field: 'value', message: 'is immutable: delete and recreate the PriorityClass to change it' });
   if ((next.globalDefault ?? false) !== (previous.globalDefault ?? false)) causes.push({ field: 'globalDefault', message: 'is immutable' });
   if ((next.preemptionPolicy ?? 'PreemptLowerPriority') !== (previous.preemptionPolicy ?? 'PreemptLowerPriority')) {
     causes.push({ field: 'preemptionPolicy', message: 'is immutable' });
   }
+  return causes;
+}
+
+/** What an update may not change of the stored object: a PriorityClass's value and policy, immutable template fields. */
+function checkUpdate(next: KubeObject, previous: KubeObject): void {
+  const causes = isPriorityClass(next) ? priorityClassUpdateCauses(next, previous as PriorityClass) : templateUpdateCauses(next, previous);
   if (causes.length > 0) forbid(next, causes);
 }
 
@@ -97,8 +114,8 @@ function checkPolicyUpdate(next: AnyPropagationPolicy, previous: AnyPropagationP
  * A decoded object that the write paths accept: events are recorded by outrank itself, and bindings made
  * by it; a binding outrank made may be written over (bindingUpdateCauses says what of it).
  */
-function writable(raw: unknown, options: WriteOptions, existing?: KubeObject): Accepted {
-  const accepted = decodeFor(raw, options);
+function writable(raw: unknown, options: WriteOptions, custom: CustomKinds, existing?: KubeObject): Accepted {
+  const accepted = decodeFor(raw, options, custom);
   const { object } = accepted;
   if (isBinding(object) && !existing) {
     forbid(object, [{ field: 'kind', message: 'bindings are created by outrank; patch spec.suspension or spec.rescheduleTriggeredAt instead' }]);
@@ -114,20 +131,33 @@ function writable(raw: unknown, options: WriteOptions, existing?: KubeObject): A
 export class ObjectService {
   constructor(private readonly context: ControllerContext) {}
 
+  /**
+   * The kinds the stored CustomResourceDefinitions register, as this process's informer of them holds
+   * them after reading its feed: the API serves them, and writes of their objects are validated by them.
+   */
+  customKinds(): Promise<CustomKinds> {
+    return customKindsOf(this.context.informers);
+  }
+
+  /** The custom kinds decoding `raw` may need: read only for a kind outrank does not serve by itself. */
+  async customKindsFor(raw: unknown): Promise<CustomKinds> {
+    return mayBeCustom(raw) ? this.customKinds() : CustomKinds.NONE;
+  }
+
   async apply(raw: unknown, options: WriteOptions = {}): Promise<WriteResult> {
-    const accepted = writable(raw, options);
+    const accepted = writable(raw, options, await this.customKindsFor(raw));
     const { object } = accepted;
     const ref = refOf(object);
     const existing = await this.context.store.get<KubeObject>(ref);
     const requested = object.metadata.resourceVersion;
     if (requested !== undefined && requested !== existing?.metadata.resourceVersion) throw new ConflictError([ref]);
-    if (existing && isPriorityClass(object)) checkPriorityClassUpdate(object, existing as PriorityClass);
+    if (existing) checkUpdate(object, existing);
     return this.write(accepted, existing, options);
   }
 
   /** Creates an object whose name must be free: one conditional write, nothing read first; a name taken is a ConflictError. */
   async create(raw: unknown, options: WriteOptions = {}): Promise<WriteResult> {
-    const accepted = writable(raw, options);
+    const accepted = writable(raw, options, await this.customKindsFor(raw));
     const { object } = accepted;
     if (object.metadata.resourceVersion !== undefined) {
       forbid(object, [{ field: 'metadata.resourceVersion', message: 'must not be set on objects to be created' }]);
@@ -151,8 +181,8 @@ export class ObjectService {
   private async patchOnce(ref: ObjectRef, patch: unknown, applyPatch: PatchFunction, options: WriteOptions): Promise<WriteResult> {
     const existing = await this.context.store.get<KubeObject>(ref);
     if (!existing) throw new NotFoundError(ref.kind, displayName(ref));
-    const patched = applyPatch(existing, patch) as Record<string, unknown>;
-    const accepted = decodeFor({ ...patched, apiVersion: existing.apiVersion, kind: existing.kind }, options);
+    const patched = { ...(applyPatch(existing, patch) as Record<string, unknown>), apiVersion: existing.apiVersion, kind: existing.kind };
+    const accepted = decodeFor(patched, options, await this.customKindsFor(patched));
     const { object } = accepted;
     const same = refOf(object);
     if (same.name !== ref.name || same.namespace !== ref.namespace) {
@@ -161,7 +191,7 @@ export class ObjectService {
     // A resourceVersion the patch sets is its precondition, as in Kubernetes, not a value to drop.
     const requested = object.metadata.resourceVersion;
     if (requested !== undefined && requested !== existing.metadata.resourceVersion) throw new ConflictError([ref]);
-    if (isPriorityClass(object)) checkPriorityClassUpdate(object, existing as PriorityClass);
+    checkUpdate(object, existing);
     if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
     return this.write(accepted, existing, options);
   }
@@ -186,10 +216,11 @@ export class ObjectService {
     return retryOnConflict(this.attemptsFor(config), async () => {
       const existing = await this.context.store.get<KubeObject>(ref);
       const applied = serverSideApplied(existing as Record<string, unknown> | undefined, config, options.fieldManager, options.force ?? false, this.managedTime(), merge);
-      const accepted = writable(existing ? { ...applied, apiVersion: existing.apiVersion, kind: existing.kind } : applied, options, existing);
+      const raw = existing ? { ...applied, apiVersion: existing.apiVersion, kind: existing.kind } : applied;
+      const accepted = writable(raw, options, await this.customKindsFor(raw), existing);
       const requested = accepted.object.metadata.resourceVersion;
       if (requested !== undefined && requested !== existing?.metadata.resourceVersion) throw new ConflictError([ref]);
-      if (existing && isPriorityClass(accepted.object)) checkPriorityClassUpdate(accepted.object, existing as PriorityClass);
+      if (existing) checkUpdate(accepted.object, existing);
       return this.write(accepted, existing, options, 'as-applied');
     });
   }
@@ -312,7 +343,10 @@ function withKeptUid(object: KubeObject, existing: KubeObject | undefined): Kube
  */
 function stamped(object: KubeObject, existing: KubeObject | undefined, now: string, uids: Uids): KubeObject {
   const metadata = withoutResourceVersion(object.metadata);
-  const mutated = isCluster(object) ? mutatedCluster(object, existing && isCluster(existing) ? existing : undefined, now) : object;
+  const mutated =
+    isCluster(object) ? mutatedCluster(object, existing && isCluster(existing) ? existing : undefined, now)
+    : isCustomResourceDefinition(object) ? withDefinitionStatus(object, existing && isCustomResourceDefinition(existing) ? existing : undefined, now)
+    : object;
   return {
     ...mutated,
     metadata: {

@@ -9,7 +9,7 @@ import {
   POLICY_NAMESPACE_LABEL,
   type ResourceBinding,
 } from '../api/resource-binding';
-import { templatePodLabels, templatePodSpec, templateReplicas, type ResourceTemplate } from '../api/resource-template';
+import { isWorkloadTemplate, templatePodLabels, templatePodSpec, templateReplicas, type ResourceTemplate } from '../api/resource-template';
 import { DEFAULT_SCHEDULER_NAME, schedulerNameOf } from '../api/scheduler-name';
 import type { EventRecord } from '../ports/event-log';
 import { formatQuantity } from '../quantity';
@@ -139,7 +139,8 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
       name: template.metadata.name,
       ...(template.metadata.uid ? { uid: template.metadata.uid } : {}),
     },
-    replicas: templateReplicas(template),
+    // A template without replicas (Karmada's detector: no replica interpreter) gets neither replicas nor a request.
+    ...(isWorkloadTemplate(template) ? { replicas: templateReplicas(template) } : {}),
     ...(Object.keys(request).length > 0 ? { replicaRequirements: { resourceRequest: request } } : {}),
     ...(policy.spec.placement ? { placement: policy.spec.placement } : {}),
     ...carriedFromPolicy(policy),

@@ -6,6 +6,7 @@ import { accumulate, add, amountOf, scale, subtract, toResourceList, type Resour
 import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
 import { filterClusters, type FilteredClusters } from './cluster-filter';
 import { compareVictimCandidates } from './preemption/victim-search';
+import { isPlainBinding } from './replica-strategy';
 
 /** What the scheduler knows of a binding: priority, preemptibility, per-replica request and placement. */
 export interface BindingState {
@@ -319,6 +320,12 @@ export class SchedulingSnapshot {
     const own = bindingState(binding);
     const state = isScheduledBy(this.schedulerNames, binding) ? own : otherSchedulersState(own);
     const previous = this.bindings.get(state.key);
+    if (isPlainBinding(binding) && (!previous || isPlainBinding(previous.binding)) && !this.order?.rank.has(state.key)) {
+      // A plain binding holds no room and is never a victim: it stays out of the priority order (which
+      // it would only lengthen and make to be sorted again) and off the clusters' residents.
+      this.bindings.set(state.key, state);
+      return;
+    }
     // The same binding at the same priority keeps its rank; anything else reorders when next asked.
     const rank = previous?.priority === state.priority ? this.order?.rank.get(state.key) : undefined;
     if (previous) this.forget(previous, rank);
@@ -336,7 +343,7 @@ export class SchedulingSnapshot {
     const previous = this.bindings.get(key);
     if (!previous) return;
     this.forget(previous, undefined);
-    this.order = undefined;
+    if (!isPlainBinding(previous.binding) || this.order?.rank.has(key)) this.order = undefined;
   }
 
   /**
@@ -345,7 +352,7 @@ export class SchedulingSnapshot {
    * a binding was added, removed or changed priority.
    */
   priorityOrder(): PriorityOrder {
-    this.order ??= new BindingOrder(this.bindings.values());
+    this.order ??= new BindingOrder([...this.bindings.values()].filter((state) => !isPlainBinding(state.binding)));
     return this.order;
   }
 
