@@ -99,6 +99,7 @@ export function resolveSettings(settings: OutrankSettingsWithTenancy = {}): Reso
   parseSettings(JSON.stringify(settings));
   return {
     gates: { ...DEFAULT_CONFIG.gates, ...settings.gates },
+    schedulerNames: settings.schedulerNames ?? [...DEFAULT_CONFIG.schedulerNames],
     preemptibleBelowPriority: settings.preemptibleBelowPriority ?? DEFAULT_CONFIG.preemptibleBelowPriority,
     unschedulableFlushSeconds: settings.unschedulableFlushSeconds ?? DEFAULT_CONFIG.unschedulableRequeueMs / 1_000,
     bands: settings.bands ?? DEFAULT_CONFIG.bands.map((band) => ({ ...band })),

@@ -1,12 +1,14 @@
 import * as z from 'zod';
 import { tenancySettingsSchema, type TenancySettings } from '../lib/auth/tenancy-settings';
-import { DEFAULT_BANDS, featureGatesSchema, withConfig, type SchedulerConfig } from '../lib/config';
+import { DEFAULT_BANDS, featureGatesSchema, schedulerNamesSchema, withConfig, type SchedulerConfig } from '../lib/config';
 import { DEFAULT_WHAT_IF_CONCURRENCY } from '../lib/http/what-if-slots';
 import type { AwsResources } from './adapters/aws-context';
 import { DEFAULT_SCHEDULE_CYCLES } from './adapters/schedule-ticking-queue';
 
 const schedulerSettingsSchema = z.strictObject({
   gates: featureGatesSchema.optional(),
+  /** The bindings outrank schedules: those whose spec.schedulerName is one of these (SchedulerConfig.schedulerNames). */
+  schedulerNames: schedulerNamesSchema.optional(),
   preemptibleBelowPriority: z.number().int().optional(),
   /** Binding priority and preemption (000), queue: how long an unschedulable binding waits for the flush (unschedulable-flush.ts). */
   unschedulableFlushSeconds: z.number().int().min(1).max(86_400).optional(),

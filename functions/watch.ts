@@ -4,7 +4,7 @@ import { answerWithin } from '../lib/http/answer-within';
 import { handleApiRequest } from '../lib/http/handle-request';
 import { failureStatus } from '../lib/http/status';
 import { isWatchRequest, type WatchTiming } from '../lib/http/watch';
-import { serveWatch } from '../lib/http/watch-request';
+import { serveWatchRequest } from '../lib/http/watch-request';
 import { DEFAULT_WATCHES_PER_CALLER, WatchSlots } from '../lib/http/watch-slots';
 import type { ObjectStore } from '../lib/ports/object-store';
 import { apiDependenciesOf, apiRequestOf } from './api-request';
@@ -72,7 +72,7 @@ export async function streamApiRequest(event: ApiEvent, stream: ResponseStream, 
   const request = apiRequestOf(event);
   const deps = apiDependenciesOf(event);
   const served = isWatchRequest(request)
-    ? serveWatch(request, watchStore ? { ...deps, store: watchStore } : deps, timing, watchSlots())
+    ? await serveWatchRequest(request, watchStore ? { ...deps, store: watchStore } : deps, timing, watchSlots())
     : await answerWithin(timing.maxTimeoutSeconds * 1000, request, (answered) => handleApiRequest(request, deps, AbortSignal.any([answered, signal])));
   if ('statusCode' in served) {
     stream.start(served.statusCode, served.headers);

@@ -1,3 +1,4 @@
+import { DEFAULT_SCHEDULER_NAME } from './api/scheduler-name';
 import { DEFAULT_SEARCH_BUDGET } from './scheduler/preemption/victim-search';
 import * as z from 'zod';
 
@@ -18,6 +19,13 @@ export const featureGatesSchema = z.strictObject({
   PropagationPolicyPreemption: z.boolean().optional(),
 });
 
+/**
+ * The scheduler names outrank answers to, as settings and scenarios write them: it schedules, preempts
+ * for and preempts only the bindings whose spec.schedulerName is one of them (Karmada's
+ * `--scheduler-name`, one name per scheduler there).
+ */
+export const schedulerNamesSchema = z.array(z.string().min(1, 'must not be empty').max(253)).min(1, 'must name at least one scheduler').max(16);
+
 export interface PriorityBand {
   readonly name: string;
   /** Lowest priority value that belongs to the band. */
@@ -26,6 +34,12 @@ export interface PriorityBand {
 
 export interface SchedulerConfig {
   readonly gates: FeatureGates;
+  /**
+   * The bindings outrank takes are those whose spec.schedulerName is one of these (default-scheduler
+   * when empty); the others are another scheduler's: never queued, placed or preempted, their placements
+   * counted as occupied room (scheduler-name.ts).
+   */
+  readonly schedulerNames: readonly string[];
   /** Preemptibility separate from priority (001): with nothing explicit, priority below this is preemptible. */
   readonly preemptibleBelowPriority: number;
   /** Highest band first; the last band takes every priority below the others. */
@@ -67,6 +81,7 @@ export const DEFAULT_CONFIG: SchedulerConfig = {
     PriorityBasedPreemptiveScheduling: true,
     PropagationPolicyPreemption: true,
   },
+  schedulerNames: [DEFAULT_SCHEDULER_NAME],
   preemptibleBelowPriority: 100,
   bands: DEFAULT_BANDS,
   initialBackoffMs: 1_000,

@@ -101,7 +101,7 @@ export function checkCommand(context: CommandContext): Command {
       ]);
       const bindings = [...namespaced, ...clusterScoped];
       const now = client.serverTime ?? Date.now();
-      const invariants = checkInvariants({ clusters, bindings, allocations, events });
+      const invariants = checkInvariants({ clusters, bindings, allocations, events }, config.schedulerNames);
       const lost = options.only === 'invariants' ? [] : await lostWork(client, { clusters, bindings, deadLettered: queues }, { now, config, maxWaitMs: options.maxWait ?? defaultMaxWaitMs(config) });
       const violations = [...(options.only === 'lost-work' ? [] : invariants.violations), ...lost];
       const report: CheckReport = {

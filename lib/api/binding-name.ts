@@ -7,9 +7,9 @@ export const MAX_BINDING_NAME_LENGTH = 253;
 const HASH_DIGITS = 16;
 
 /**
- * The name of the binding that propagates a template: `<template name>-<lowercase kind>`, as Karmada's
- * names.GenerateBindingName makes it (pkg/util/names/names.go). Karmada also replaces ":" in the name,
- * which RBAC objects may carry; template names here are DNS subdomain names, which have none.
+ * The name of the binding that propagates a template: `<template name>-<kind>` in lowercase, every ":"
+ * of the name (RBAC objects' names carry them: "system:aggregate-to-view") made a ".", as Karmada's
+ * names.GenerateBindingName makes it (pkg/util/names/names.go).
  *
  * Karmada does not shorten, so a template named with 253 characters gets a binding name that no
  * Kubernetes object may have. Outrank differs on purpose there, and only there: a name that would be
@@ -19,7 +19,8 @@ const HASH_DIGITS = 16;
  * shortened one never does, so a shortened name is never the name of another template's binding;
  * two long names that share their start differ in the hash.
  */
-export function bindingName(templateName: string, kind: string): string {
+export function bindingName(name: string, kind: string): string {
+  const templateName = name.replaceAll(':', '.');
   const whole = `${templateName}-${kind}`.toLowerCase();
   if (whole.length <= MAX_BINDING_NAME_LENGTH) return whole;
   const hash = createHash('sha256').update(whole).digest('hex').slice(0, HASH_DIGITS);

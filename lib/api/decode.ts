@@ -1,8 +1,12 @@
 import type * as z from 'zod';
 import { clusterSchema, type Cluster } from './cluster';
+import { CORE_KIND_SCHEMAS } from './core-kinds';
+import { CustomKinds } from './custom-kinds';
+import { customResourceDefinitionSchema } from './custom-resource-definition';
 import { eventSchema, type KubeEvent } from './event';
 import { InvalidObjectError, fieldPath, type FieldCause } from './invalid-object-error';
-import { kindInfo, SYSTEM_KINDS } from './kinds';
+import { kindInfo, TEMPLATE_KINDS } from './kinds';
+import { clusterOverridePolicySchema, overridePolicySchema, type ClusterOverridePolicy, type OverridePolicy } from './override-policy';
 import { isPlainObject } from './plain-object';
 import { priorityClassSchema, type PriorityClass } from './priority-class';
 import {
@@ -12,7 +16,9 @@ import {
   type PropagationPolicy,
 } from './propagation-policy';
 import { resourceBindingSchema, type ResourceBinding } from './resource-binding';
-import { resourceTemplateSchema, type ResourceTemplate } from './resource-template';
+import { RBAC_KIND_SCHEMAS } from './rbac-kinds';
+import { hasWorkloadShape, resourceTemplateSchema, type ResourceTemplate } from './resource-template';
+import { customResourceSchema } from './structural-schema';
 import { WORKLOAD_SCHEMAS } from './workload-shapes';
 
 export type KubeObject =
@@ -22,6 +28,8 @@ export type KubeObject =
   | ClusterPropagationPolicy
   | ResourceBinding
   | KubeEvent
+  | OverridePolicy
+  | ClusterOverridePolicy
   | ResourceTemplate;
 
 const SCHEMAS: Record<string, z.ZodType> = {
@@ -32,6 +40,11 @@ const SCHEMAS: Record<string, z.ZodType> = {
   'work.karmada.io/v1alpha2 ResourceBinding': resourceBindingSchema,
   'work.karmada.io/v1alpha2 ClusterResourceBinding': resourceBindingSchema,
   'v1 Event': eventSchema,
+  'policy.karmada.io/v1alpha1 OverridePolicy': overridePolicySchema,
+  'policy.karmada.io/v1alpha1 ClusterOverridePolicy': clusterOverridePolicySchema,
+  'apiextensions.k8s.io/v1 CustomResourceDefinition': customResourceDefinitionSchema,
+  ...CORE_KIND_SCHEMAS,
+  ...RBAC_KIND_SCHEMAS,
   ...WORKLOAD_SCHEMAS,
 };
 
@@ -61,11 +74,48 @@ function describe(raw: Record<string, unknown>): { kind: string; name: string } 
   };
 }
 
+/** How objects of a kind are validated, and whether they live in a namespace. */
+interface Validation {
+  readonly schema: z.ZodType;
+  readonly namespaced: boolean;
+  /**
+   * A kind a CustomResourceDefinition registers: an object with spec.replicas and a pod template is a
+   * workload, and is validated as a resource template too (its requests must parse to be placed).
+   */
+  readonly custom: boolean;
+}
+
+function refuse(kind: string, name: string, field: string, message: string): never {
+  throw new InvalidObjectError(kind, name, [{ field, message }], 400);
+}
+
+/**
+ * Outrank's own kinds and the Kubernetes kinds it knows by their schema; a kind a CustomResourceDefinition
+ * registers by the schema of its version; any other kind with replicas and a pod template as a workload
+ * template (its shape otherwise kept as written). Any other kind is not served.
+ */
+function validationOf(raw: Record<string, unknown>, apiVersion: string, kind: string, name: string, custom: CustomKinds): Validation {
+  const metadata = raw.metadata as Record<string, unknown>;
+  const schema = SCHEMAS[`${apiVersion} ${kind}`];
+  const known = kindInfo(apiVersion, kind);
+  if (known && schema) return { schema, namespaced: known.namespaced, custom: false };
+  // Another version of a workload kind is kept as a template of that shape, as it always was.
+  if (known && TEMPLATE_KINDS.includes(known)) return { schema: resourceTemplateSchema, namespaced: true, custom: false };
+  if (known) refuse(kind, name, 'apiVersion', `${apiVersion} does not serve ${kind}`);
+  const defined = custom.find(apiVersion, kind);
+  if (defined?.schema) return { schema: customResourceSchema(defined.schema), namespaced: defined.kind.namespaced, custom: true };
+  if (defined) refuse(kind, name, 'apiVersion', `${apiVersion} does not serve ${kind}: its CustomResourceDefinition serves ${defined.kind.versions.map((v) => v.name).join(', ')}`);
+  const spec = isPlainObject(raw.spec) ? raw.spec : {};
+  if (spec.replicas !== undefined || spec.template !== undefined) return { schema: resourceTemplateSchema, namespaced: metadata.namespace !== undefined, custom: false };
+  refuse(kind, name, 'kind', `${kind} is not served in ${apiVersion}: create the CustomResourceDefinition that defines it first`);
+}
+
 /**
  * Validates a decoded manifest and returns the typed object, defaulting the namespace of namespaced
- * kinds to "default" as kubectl does. Throws InvalidObjectError naming each offending field.
+ * kinds to "default" as kubectl does. `custom` are the kinds the stored CustomResourceDefinitions
+ * register. Throws InvalidObjectError naming each offending field.
  */
-export function decodeObjectWith(raw: unknown, fieldValidation: FieldValidation): DecodedObject {
+export function decodeObjectWith(raw: unknown, fieldValidation: FieldValidation, custom: CustomKinds = CustomKinds.NONE): DecodedObject {
   if (!isPlainObject(raw)) {
     throw new InvalidObjectError('Object', '', [{ field: '<root>', message: 'must be an object' }], 400);
   }
@@ -77,19 +127,15 @@ export function decodeObjectWith(raw: unknown, fieldValidation: FieldValidation)
   if (causes.length > 0) throw new InvalidObjectError(kind, name, causes, 400);
 
   const apiVersion = raw.apiVersion as string;
-  const schema = SCHEMAS[`${apiVersion} ${kind}`];
-  const known = kindInfo(apiVersion, kind);
-  if (!schema && known && SYSTEM_KINDS.includes(known)) {
-    throw new InvalidObjectError(kind, name, [{ field: 'apiVersion', message: `${apiVersion} does not serve ${kind}` }], 400);
-  }
+  const validation = validationOf(raw, apiVersion, kind, name, custom);
   const metadata = raw.metadata as Record<string, unknown>;
-  const namespaced = known ? known.namespaced : metadata.namespace !== undefined;
-  const defaulted = namespaced && metadata.namespace === undefined ? { ...raw, metadata: { ...metadata, namespace: 'default' } } : raw;
-  if (known && !known.namespaced && metadata.namespace !== undefined) {
+  const defaulted = validation.namespaced && metadata.namespace === undefined ? { ...raw, metadata: { ...metadata, namespace: 'default' } } : raw;
+  if (!validation.namespaced && metadata.namespace !== undefined) {
     throw new InvalidObjectError(kind, name, [{ field: 'metadata.namespace', message: `must not be set: ${kind} is cluster-scoped` }]);
   }
-
-  return parseLeniently(schema ?? resourceTemplateSchema, defaulted, fieldValidation, kind, name);
+  const decoded = parseLeniently(validation.schema, defaulted, fieldValidation, kind, name);
+  if (validation.custom && hasWorkloadShape(decoded.object)) parseLeniently(resourceTemplateSchema, decoded.object as Record<string, unknown>, 'Ignore', kind, name);
+  return decoded;
 }
 
 /** Validates a decoded manifest refusing unknown fields: decodeObjectWith under Strict. */
@@ -156,6 +202,9 @@ export function isBinding(object: KubeObject): object is ResourceBinding {
 export function isEvent(object: KubeObject): object is KubeEvent {
   return object.apiVersion === 'v1' && object.kind === 'Event';
 }
+export function isOverridePolicy(object: KubeObject): object is OverridePolicy | ClusterOverridePolicy {
+  return object.apiVersion === 'policy.karmada.io/v1alpha1' && (object.kind === 'OverridePolicy' || object.kind === 'ClusterOverridePolicy');
+}
 export function isTemplate(object: KubeObject): object is ResourceTemplate {
-  return !isPriorityClass(object) && !isCluster(object) && !isPolicy(object) && !isBinding(object) && !isEvent(object);
+  return !isPriorityClass(object) && !isCluster(object) && !isPolicy(object) && !isBinding(object) && !isEvent(object) && !isOverridePolicy(object);
 }

@@ -23,6 +23,14 @@ export const RESOURCE_BINDING: KindInfo = { apiVersion: 'work.karmada.io/v1alpha
 export const CLUSTER_RESOURCE_BINDING: KindInfo = { apiVersion: 'work.karmada.io/v1alpha2', kind: 'ClusterResourceBinding', plural: 'clusterresourcebindings', namespaced: false };
 export const EVENT: KindInfo = { apiVersion: 'v1', kind: 'Event', plural: 'events', namespaced: true };
 export const CLUSTER_ALLOCATION: KindInfo = { apiVersion: 'scheduling.outrank.io/v1alpha1', kind: 'ClusterAllocation', plural: 'clusterallocations', namespaced: false };
+export const OVERRIDE_POLICY: KindInfo = { apiVersion: 'policy.karmada.io/v1alpha1', kind: 'OverridePolicy', plural: 'overridepolicies', namespaced: true };
+export const CLUSTER_OVERRIDE_POLICY: KindInfo = { apiVersion: 'policy.karmada.io/v1alpha1', kind: 'ClusterOverridePolicy', plural: 'clusteroverridepolicies', namespaced: false };
+export const CUSTOM_RESOURCE_DEFINITION: KindInfo = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+};
 
 export const SYSTEM_KINDS: readonly KindInfo[] = [
   PRIORITY_CLASS,
@@ -33,6 +41,8 @@ export const SYSTEM_KINDS: readonly KindInfo[] = [
   CLUSTER_RESOURCE_BINDING,
   EVENT,
   CLUSTER_ALLOCATION,
+  OVERRIDE_POLICY,
+  CLUSTER_OVERRIDE_POLICY,
 ];
 
 export const TEMPLATE_KINDS: readonly KindInfo[] = [
@@ -42,9 +52,30 @@ export const TEMPLATE_KINDS: readonly KindInfo[] = [
   { apiVersion: 'batch/v1', kind: 'Job', plural: 'jobs', namespaced: true },
 ];
 
+/**
+ * The kinds without replicas an application bundle carries beside its workloads: resource templates
+ * propagated whole (their bindings have no replicas and request nothing). Kinds that CustomResourceDefinitions
+ * register are served as such too, once their definition is stored (custom-kinds.ts).
+ */
+export const PLAIN_TEMPLATE_KINDS: readonly KindInfo[] = [
+  { apiVersion: 'v1', kind: 'Service', plural: 'services', namespaced: true },
+  { apiVersion: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true },
+  { apiVersion: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
+  { apiVersion: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true },
+  { apiVersion: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', plural: 'roles', namespaced: true },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false },
+  CUSTOM_RESOURCE_DEFINITION,
+];
+
+/** Every kind outrank serves by itself, whatever CustomResourceDefinitions are stored. */
+export const BUILT_IN_KINDS: readonly KindInfo[] = [...SYSTEM_KINDS, ...TEMPLATE_KINDS, ...PLAIN_TEMPLATE_KINDS];
+
 export function kindInfo(apiVersion: string, kind: string): KindInfo | undefined {
   const group = apiGroupOf(apiVersion);
-  return [...SYSTEM_KINDS, ...TEMPLATE_KINDS].find((k) => k.kind === kind && apiGroupOf(k.apiVersion) === group);
+  return BUILT_IN_KINDS.find((k) => k.kind === kind && apiGroupOf(k.apiVersion) === group);
 }
 
 export function refOf(object: { apiVersion: string; kind: string; metadata: { namespace?: string; name: string } }): ObjectRef {

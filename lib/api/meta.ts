@@ -23,6 +23,16 @@ export function dnsLabelName(maxLength: number) {
 
 export const namespaceName = dnsLabelName(63);
 
+/**
+ * The name of any template a policy may select or a binding refer to: a path segment, as kube-apiserver
+ * allows for RBAC objects ("system:aggregate-to-view"), the other kinds' DNS subdomain names among them.
+ */
+export const templateName = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(253, 'must be no more than 253 characters')
+  .refine((name) => name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%'), 'must not be "." or "..", nor contain "/" or "%"');
+
 /** A Kubernetes qualified name such as a label key: optional DNS prefix, "/", then a 63-character name. */
 export function isQualifiedName(value: string): boolean {
   const parts = value.split('/');
@@ -67,6 +77,17 @@ export const quantityMap = z.record(qualifiedName, quantityValue).superRefine((m
 });
 export const annotations = z.record(z.string().max(317), z.string().max(262_144));
 
+/** Kubernetes' OwnerReference; a binding's names its template as controller (owner-reference.ts). */
+export const ownerReference = z.looseObject({
+  apiVersion: z.string().max(253),
+  kind: z.string().max(63),
+  name: z.string().max(253),
+  uid: z.string().max(64).optional(),
+  controller: z.boolean().optional(),
+  blockOwnerDeletion: z.boolean().optional(),
+});
+export type OwnerReference = z.infer<typeof ownerReference>;
+
 export const objectMeta = z.strictObject({
   name: objectName,
   namespace: namespaceName.optional(),
@@ -78,7 +99,7 @@ export const objectMeta = z.strictObject({
   creationTimestamp: z.string().max(64).optional(),
   // Kept as written so that manifests exported from a Karmada control plane load unchanged.
   finalizers: z.array(z.string().max(317)).max(64).optional(),
-  ownerReferences: z.array(z.looseObject({ apiVersion: z.string().max(253), kind: z.string().max(63), name: z.string().max(253) })).max(64).optional(),
+  ownerReferences: z.array(ownerReference).max(64).optional(),
   managedFields: z.array(z.looseObject({})).max(256).optional(),
 });
 export type ObjectMeta = z.infer<typeof objectMeta>;

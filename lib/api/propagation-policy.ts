@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { taintEffect } from './cluster';
 import { clusterFieldSelectorSchema } from './cluster-field-selector';
 import { failoverSchema } from './failover';
-import { int32, isQualifiedName, labelSelector, labelValue, namespaceName, objectMeta, objectName, QUALIFIED_NAME_RULE, qualifiedName } from './meta';
+import { int32, isQualifiedName, labelSelector, labelValue, namespaceName, objectMeta, objectName, QUALIFIED_NAME_RULE, qualifiedName, templateName } from './meta';
 import { checkSpreadConstraints, spreadConstraintSchema } from './spread-constraint';
 
 /** The API group of PropagationPolicy and ClusterPropagationPolicy. */
@@ -12,7 +12,7 @@ export const resourceSelectorSchema = z.strictObject({
   apiVersion: z.string().min(1).max(253),
   kind: z.string().min(1).max(63),
   namespace: namespaceName.optional(),
-  name: objectName.optional(),
+  name: templateName.optional(),
   labelSelector: labelSelector.optional(),
 });
 export type ResourceSelector = z.infer<typeof resourceSelectorSchema>;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { failoverSchema } from './failover';
-import { condition, int32, namespaceName, objectMeta, objectName, type Condition } from './meta';
+import { condition, int32, namespaceName, objectMeta, objectName, templateName, type Condition } from './meta';
 import { preemptionPolicy } from './priority-class';
 import { placementSchema, preemptibility, suspensionSchema } from './propagation-policy';
 import { componentSchema, replicaRequirementsSchema, targetComponentSchema } from './replica-requirements';
@@ -51,7 +51,7 @@ const bindingSpecSchema = z.strictObject({
     apiVersion: z.string().min(1).max(253),
     kind: z.string().min(1).max(63),
     namespace: namespaceName.optional(),
-    name: objectName,
+    name: templateName,
     uid: z.string().max(64).optional(),
     resourceVersion: z.string().max(32).optional(),
   }),
@@ -60,6 +60,7 @@ const bindingSpecSchema = z.strictObject({
   replicaRequirements: replicaRequirementsSchema.optional(),
   components: z.array(componentSchema).max(64).optional().meta({ description: "Karmada's pod templates of a workload made of several; not written by outrank." }),
   placement: placementSchema.optional(),
+  schedulerName: z.string().max(253).optional().meta({ description: 'The scheduler that places the binding (the policy\'s spec.schedulerName; empty: default-scheduler). outrank schedules only the bindings of the names it is configured with.' }),
   schedulePriority: z
     .strictObject({
       priority: int32,

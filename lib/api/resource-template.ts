@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { int32, labels, namespaceName, objectName, quantityMap } from './meta';
+import { isPlainObject } from './plain-object';
 
 const containerSchema = z.looseObject({
   name: z.string().max(253).optional(),
@@ -76,20 +77,52 @@ export const resourceTemplateSchema = z
       });
     }
   });
-export type ResourceTemplate = z.infer<typeof resourceTemplateSchema>;
+/** A template with replicas and a pod template: its binding places replicas, each needing what a pod requests. */
+export type WorkloadTemplate = z.infer<typeof resourceTemplateSchema>;
+
+/**
+ * A template of a kind without replicas — a Service, ConfigMap, Secret, Role, Namespace, a
+ * CustomResourceDefinition or a custom resource: propagated whole, its binding with no replicas and
+ * no request (Karmada's detector gives a kind without a replica interpreter none).
+ */
+export interface PlainTemplate {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: WorkloadTemplate['metadata'];
+  readonly [field: string]: unknown;
+}
+
+/** Any resource template a policy can claim. */
+export type ResourceTemplate = WorkloadTemplate | PlainTemplate;
+
+const WORKLOAD_KINDS: ReadonlySet<string> = new Set(['apps/Deployment', 'apps/StatefulSet', 'apps/ReplicaSet', 'batch/Job']);
+
+/** spec.replicas and a pod template with containers: the shape any other kind needs to be a workload. */
+export function hasWorkloadShape(object: object): boolean {
+  const { spec: raw } = object as { readonly spec?: unknown };
+  const spec = isPlainObject(raw) ? raw : undefined;
+  const pod = spec && isPlainObject(spec.template) && isPlainObject(spec.template.spec) ? spec.template.spec : undefined;
+  return typeof spec?.replicas === 'number' && Array.isArray(pod?.containers);
+}
+
+/** Deployments, StatefulSets, ReplicaSets and Jobs, and any kind of the workload shape; every other template is plain. */
+export function isWorkloadTemplate(template: ResourceTemplate): template is WorkloadTemplate {
+  return WORKLOAD_KINDS.has(`${apiGroupOf(template.apiVersion)}/${template.kind}`) || hasWorkloadShape(template);
+}
 
 /** Replicas as the workload controller would run them: Job parallelism, else spec.replicas (default 1). */
-export function templateReplicas(template: ResourceTemplate): number {
+export function templateReplicas(template: WorkloadTemplate): number {
   if (template.kind === 'Job') return template.spec.parallelism ?? 1;
   return template.spec.replicas ?? 1;
 }
 
+/** The pod spec a workload's replicas run; none for a plain template. */
 export function templatePodSpec(template: ResourceTemplate): PodSpec {
-  return template.spec.template?.spec ?? {};
+  return isWorkloadTemplate(template) ? (template.spec.template?.spec ?? {}) : {};
 }
 
 export function templatePodLabels(template: ResourceTemplate): Readonly<Record<string, string>> {
-  return template.spec.template?.metadata?.labels ?? {};
+  return isWorkloadTemplate(template) ? (template.spec.template?.metadata?.labels ?? {}) : {};
 }
 
 export function apiGroupOf(apiVersion: string): string {

@@ -2,12 +2,14 @@
  * Strategic merge patch, as kubectl sends it for workload templates (client-side `kubectl apply`,
  * `kubectl edit`): like a JSON merge patch, except that lists of named items merge item by item on
  * their merge key, and the patch may carry $patch, $setElementOrder, $retainKeys and
- * $deleteFromPrimitiveList directives. The merge keys are those of the pod template's lists.
+ * $deleteFromPrimitiveList directives. The merge keys are those of the pod template's lists, a
+ * Service's ports and a ServiceAccount's secrets.
  */
 import { setMember } from './merge-patch';
 import { isPlainObject } from './plain-object';
 
-const MERGE_KEYS: Readonly<Record<string, string>> = {
+/** By field name; `ports` are a container's (by containerPort) or a Service's (by port), told apart by the key their items carry. */
+const MERGE_KEYS: Readonly<Record<string, string | readonly string[]>> = {
   containers: 'name',
   initContainers: 'name',
   ephemeralContainers: 'name',
@@ -15,12 +17,20 @@ const MERGE_KEYS: Readonly<Record<string, string>> = {
   volumes: 'name',
   imagePullSecrets: 'name',
   resourceClaims: 'name',
-  ports: 'containerPort',
+  ports: ['containerPort', 'port'],
+  secrets: 'name',
   volumeMounts: 'mountPath',
   volumeDevices: 'devicePath',
   hostAliases: 'ip',
   topologySpreadConstraints: 'topologyKey',
 };
+
+/** The merge key of a list field, for these items (of a patch, or of a $setElementOrder list). */
+function mergeKeyOf(field: string, items: readonly unknown[]): string | undefined {
+  const keys = MERGE_KEYS[field];
+  if (keys === undefined || typeof keys === 'string') return keys;
+  return keys.find((key) => items.length > 0 && items.every((item) => isPlainObject(item) && key in item)) ?? keys[0];
+}
 
 const SET_ELEMENT_ORDER = '$setElementOrder/';
 const DELETE_FROM_PRIMITIVE_LIST = '$deleteFromPrimitiveList/';
@@ -83,8 +93,8 @@ function mergeObject(original: unknown, patch: JsonObject): JsonObject {
     }
     if (value === null) {
       delete result[key];
-    } else if (Array.isArray(value) && MERGE_KEYS[key]) {
-      setMember(result, key, mergeList(result[key], value, MERGE_KEYS[key]));
+    } else if (Array.isArray(value) && mergeKeyOf(key, value)) {
+      setMember(result, key, mergeList(result[key], value, mergeKeyOf(key, value)!));
     } else if (isPlainObject(value)) {
       setMember(result, key, mergeObject(result[key], value));
     } else {
@@ -95,7 +105,7 @@ function mergeObject(original: unknown, patch: JsonObject): JsonObject {
   for (const [key, order] of Object.entries(members)) {
     if (!key.startsWith(SET_ELEMENT_ORDER)) continue;
     const field = key.slice(SET_ELEMENT_ORDER.length);
-    if (Array.isArray(result[field])) setMember(result, field, orderList(result[field] as unknown[], order, MERGE_KEYS[field]));
+    if (Array.isArray(result[field])) setMember(result, field, orderList(result[field] as unknown[], order, mergeKeyOf(field, Array.isArray(order) ? order : [])));
   }
   if (Array.isArray(retainKeys)) {
     for (const key of Object.keys(result)) if (!retainKeys.includes(key)) delete result[key];

@@ -10,9 +10,9 @@ import { annotations, int32, labels, namespaceName, objectName, quantityMap } fr
  */
 
 /** A field kept as written; the extension tells kubectl explain it is an object of any shape. */
-const anyValue = z.unknown().meta({ description: 'Kept as written: outrank does not read it.', 'x-kubernetes-preserve-unknown-fields': true });
+export const anyValue = z.unknown().meta({ description: 'Kept as written: outrank does not read it.', 'x-kubernetes-preserve-unknown-fields': true });
 
-function fieldsOf(names: readonly string[]): Record<string, z.ZodOptional<z.ZodUnknown>> {
+export function fieldsOf(names: readonly string[]): Record<string, z.ZodOptional<z.ZodUnknown>> {
   return Object.fromEntries(names.map((name) => [name, anyValue.optional()]));
 }
 
@@ -28,9 +28,12 @@ const objectMetaFields = {
   generation: z.number().int().nonnegative().optional(),
 };
 
-export const workloadMetaSchema = z
-  .strictObject({ ...objectMetaFields, name: objectName })
-  .meta({ description: 'Standard object metadata: name, namespace, labels and annotations.' });
+/** metav1.ObjectMeta with the rule its kind has for names (a DNS subdomain for most kinds). */
+export function objectMetaWith(name: z.ZodType<string>) {
+  return z.strictObject({ ...objectMetaFields, name }).meta({ description: 'Standard object metadata: name, namespace, labels and annotations.' });
+}
+
+export const workloadMetaSchema = objectMetaWith(objectName);
 
 /** core/v1 ResourceRequirements: what a container reserves. */
 const resourceRequirementsSchema = z

@@ -3,6 +3,7 @@ import { PREEMPTOR_PRIORITY_ANNOTATION, VICTIM_PREEMPTIBILITY_ANNOTATION, VICTIM
 import { displayName } from '../api/kinds';
 import { CONDITION_SCHEDULED, findCondition, isPlaced, isSuspended, type ResourceBinding } from '../api/resource-binding';
 import type { ClusterAllocation } from '../controllers/allocations';
+import { DEFAULT_SCHEDULER_NAME, isScheduledBy } from '../api/scheduler-name';
 import { isScheduledOntoNoCluster } from '../controllers/scheduling-need';
 import { add, type ResourceList } from '../resources';
 import { lostTargets } from '../scheduler/lost-target';
@@ -62,6 +63,7 @@ function capacityViolations(snapshot: SchedulingSnapshot): Violation[] {
   return violations;
 }
 
+/** outrank's bindings: another scheduler's say what that scheduler made of them. */
 function bindingViolations(bindings: readonly ResourceBinding[]): Violation[] {
   const violations: Violation[] = [];
   for (const binding of bindings) {
@@ -84,13 +86,18 @@ function bindingViolations(bindings: readonly ResourceBinding[]): Violation[] {
   return violations;
 }
 
-function allocationViolations(snapshot: SchedulingSnapshot, allocations: readonly ClusterAllocation[]): Violation[] {
-  const expected = new Map<string, ResourceList>();
+/** What the bindings `include` admits occupy on each cluster their spec.clusters name, existing or not. */
+function placedBy(snapshot: SchedulingSnapshot, include: (binding: ResourceBinding) => boolean = () => true): Map<string, ResourceList> {
+  const placed = new Map<string, ResourceList>();
   for (const state of snapshot.bindings.values()) {
-    for (const target of state.clusters) {
-      expected.set(target.name, add(expected.get(target.name) ?? {}, usageOn(state, target.replicas)));
-    }
+    if (!include(state.binding)) continue;
+    for (const target of state.clusters) placed.set(target.name, add(placed.get(target.name) ?? {}, usageOn(state, target.replicas)));
   }
+  return placed;
+}
+
+function allocationViolations(snapshot: SchedulingSnapshot, allocations: readonly ClusterAllocation[]): Violation[] {
+  const expected = placedBy(snapshot);
   const recorded = new Map(allocations.map((allocation) => [allocation.metadata.name, allocation.spec.placed]));
   const violations: Violation[] = [];
   for (const cluster of new Set([...expected.keys(), ...recorded.keys()])) {
@@ -109,13 +116,14 @@ function allocationViolations(snapshot: SchedulingSnapshot, allocations: readonl
 
 /**
  * A binding's replicas on a deleted cluster are no longer placed, and a cluster created again under
- * the same name starts empty (lost-target.ts): no binding is placed on a cluster that is gone, and no
- * allocation record holds anything for one.
+ * the same name starts empty (lost-target.ts): no binding of outrank's is placed on a cluster that is
+ * gone, and no allocation record holds anything for one but what another scheduler's bindings still
+ * hold there (that scheduler moves them: `othersPlaced`, by cluster).
  */
-function lostClusterViolations(state: SystemState): Violation[] {
+function lostClusterViolations(state: SystemState, ours: readonly ResourceBinding[], othersPlaced: ReadonlyMap<string, ResourceList>): Violation[] {
   const clusters = new Map(state.clusters.map((cluster) => [cluster.metadata.name, cluster]));
   const violations: Violation[] = [];
-  for (const binding of state.bindings) {
+  for (const binding of ours) {
     for (const target of lostTargets(binding, (name) => clusters.get(name))) {
       const what = clusters.has(target.name) ? 'was deleted and created again since it was placed there' : 'does not exist';
       violations.push({
@@ -126,7 +134,8 @@ function lostClusterViolations(state: SystemState): Violation[] {
     }
   }
   for (const allocation of state.allocations) {
-    if (clusters.has(allocation.metadata.name) || Object.values(allocation.spec.placed).every((amount) => amount === 0)) continue;
+    const name = allocation.metadata.name;
+    if (clusters.has(name) || sameAmounts(allocation.spec.placed, othersPlaced.get(name) ?? {})) continue;
     violations.push({
       rule: 'placed-on-existing-cluster',
       object: `ClusterAllocation ${allocation.metadata.name}`,
@@ -169,19 +178,22 @@ function preemptionViolations(events: readonly KubeEvent[], bindings: readonly R
 }
 
 /**
- * Checks what must always hold, whatever ran concurrently: no cluster over capacity in any resource,
- * every binding placed or pending with a reason, allocations equal to the placed bindings, nothing
- * placed or allocated on a cluster that is gone, and no
- * victim of equal or higher priority than its preemptor or non-preemptible (000, 001).
+ * Checks what must always hold, whatever ran concurrently: no cluster over capacity in any resource
+ * (whoever placed there), every binding placed or pending with a reason, allocations equal to the
+ * placed bindings (another scheduler's too: their placements move the records as outrank's do),
+ * nothing placed or allocated on a cluster that is gone, and no victim of equal or higher priority
+ * than its preemptor or non-preemptible (000, 001). The rules about a binding's own state judge the
+ * bindings of `schedulerNames` (the names outrank answers to), not another scheduler's.
  */
-export function checkInvariants(state: SystemState): InvariantReport {
-  const snapshot = new SchedulingSnapshot(state.clusters, state.bindings);
+export function checkInvariants(state: SystemState, schedulerNames: readonly string[] = [DEFAULT_SCHEDULER_NAME]): InvariantReport {
+  const snapshot = new SchedulingSnapshot(state.clusters, state.bindings, schedulerNames);
   const preemption = preemptionViolations(state.events, state.bindings);
+  const ours = state.bindings.filter((binding) => isScheduledBy(schedulerNames, binding));
   const violations = [
     ...capacityViolations(snapshot),
-    ...bindingViolations(state.bindings),
+    ...bindingViolations(ours),
     ...allocationViolations(snapshot, state.allocations),
-    ...lostClusterViolations(state),
+    ...lostClusterViolations(state, ours, placedBy(snapshot, (binding) => !isScheduledBy(schedulerNames, binding))),
     ...preemption.violations,
   ];
   const placed = state.bindings.filter((b) => isPlaced(b) || isScheduledOntoNoCluster(b)).length;

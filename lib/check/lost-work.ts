@@ -30,7 +30,7 @@ export interface WorkState {
 
 export interface LostWorkOptions {
   readonly now: number;
-  readonly config: ClaimInputs['config'] & Pick<SchedulerConfig, 'victimSearchBudget'>;
+  readonly config: ClaimInputs['config'] & Pick<SchedulerConfig, 'victimSearchBudget' | 'schedulerNames'>;
   /** The longest a binding that needs scheduling may go without an attempt: the unschedulable flush plus the reconcile's period. */
   readonly maxWaitMs: number;
 }
@@ -102,7 +102,7 @@ function waitViolations(state: WorkState, options: LostWorkOptions): Violation<L
   const clusters = new Map(state.clusters.map((cluster) => [cluster.metadata.name, cluster]));
   const overdue: Array<{ binding: ResourceBinding; message: string }> = [];
   for (const binding of state.bindings) {
-    if (!schedulingNeed(binding, (name) => clusters.get(name), options.now).needed) continue;
+    if (!schedulingNeed(binding, (name) => clusters.get(name), options.now, options.config.schedulerNames).needed) continue;
     const scheduled = findCondition(binding, CONDITION_SCHEDULED);
     if (scheduled?.status === 'True') continue;
     const since = scheduled ? (scheduled.lastUpdateTime ?? scheduled.lastTransitionTime) : binding.metadata.creationTimestamp;
@@ -113,7 +113,7 @@ function waitViolations(state: WorkState, options: LostWorkOptions): Violation<L
     }
   }
   const waitingForRoom = overdue.map(({ binding }) => binding).filter(awaitsRoom);
-  const placeable = new Set(waitingForRoom.length === 0 ? [] : placeableNow(waitingForRoom, new SchedulingSnapshot(state.clusters, state.bindings), options.config, options.now));
+  const placeable = new Set(waitingForRoom.length === 0 ? [] : placeableNow(waitingForRoom, new SchedulingSnapshot(state.clusters, state.bindings, options.config.schedulerNames), options.config, options.now));
   return overdue
     .filter(({ binding }) => !awaitsRoom(binding) || placeable.has(binding))
     .map(({ binding, message }) => ({

@@ -1,6 +1,7 @@
 import { CLUSTER_ALLOCATION } from '../api/kinds';
 import { ConflictError, type AddWrite, type ObjectStore } from '../ports/object-store';
-import { add, type ResourceList } from '../resources';
+import type { ResourceBinding } from '../api/resource-binding';
+import { add, scale, toResourceList, type ResourceList } from '../resources';
 
 /** What outrank has placed on one cluster; every placement moves it by an add in the same transaction. */
 export interface ClusterAllocation {
@@ -81,4 +82,10 @@ function changedClusters(deltas: ReadonlyMap<string, ResourceList>): string[] {
 
 export function addDelta(deltas: Map<string, ResourceList>, cluster: string, delta: ResourceList): void {
   deltas.set(cluster, add(deltas.get(cluster) ?? {}, delta));
+}
+
+/** Moves `deltas` by what the binding occupies on each cluster it is placed on (its request and a pod per replica), times `sign`. */
+export function addPlacedUsage(deltas: Map<string, ResourceList>, binding: ResourceBinding, sign: 1 | -1): void {
+  const request = { ...toResourceList(binding.spec.replicaRequirements?.resourceRequest), pods: 1 };
+  for (const target of binding.spec.clusters ?? []) addDelta(deltas, target.name, scale(request, sign * target.replicas));
 }

@@ -8,6 +8,7 @@ import {
   withCondition,
   type ResourceBinding,
 } from '../api/resource-binding';
+import { isScheduledBy } from '../api/scheduler-name';
 import { bandFor } from '../config';
 import type { ControllerContext } from './context';
 import { bindingRefOf } from './binding-references';
@@ -18,6 +19,7 @@ import { recordNeed, schedulingNeed, type NeedingController } from './scheduling
  * What binding-enqueue does with a binding as stored now: reflects its scheduling suspension in its
  * conditions (scheduling suspension (003)) and, when it needs scheduling, queues it in the band of its
  * priority (binding priority and preemption (000)). It reads only the clusters the binding is placed on.
+ * Another scheduler's binding (scheduler-name.ts) is neither touched nor queued.
  * A controller that has just written the binding calls it directly, rather than asking binding-enqueue
  * to read the binding again; `decidedBy` names it in the SchedulingNeeds metric.
  */
@@ -28,9 +30,14 @@ export async function enqueueInBand(
   cause?: string,
   wokenFor?: readonly string[],
 ): Promise<void> {
+  const { schedulerNames } = context.config;
+  if (!isScheduledBy(schedulerNames, binding)) {
+    recordNeed(context.metrics, decidedBy, 'OtherScheduler');
+    return;
+  }
   const current = await reflectSuspension(context, binding);
   const clusters = await placedClustersOf(context, current);
-  const need = schedulingNeed(current, (name) => clusters.get(name), context.clock.now());
+  const need = schedulingNeed(current, (name) => clusters.get(name), context.clock.now(), schedulerNames);
   recordNeed(context.metrics, decidedBy, need.reason);
   if (!need.needed) return;
 

@@ -1,5 +1,6 @@
 import type { ObjectRef } from '../api/kinds';
 import type { ResourceBinding } from '../api/resource-binding';
+import { isScheduledBy } from '../api/scheduler-name';
 import type { Informer } from '../cache/informer';
 import { cpuClass, roomClass } from '../scheduler/wake-up';
 import { isWaitingForRoom } from './scheduling-need';
@@ -34,12 +35,20 @@ const INDEXES: Record<BindingIndex, (binding: ResourceBinding) => readonly strin
 /** The binding informers that have the indexes above: asked for on every binding a controller reads. */
 const indexed = new WeakSet<Informer<ResourceBinding>>();
 
+/**
+ * The indexes of a process whose scheduler answers to `schedulerNames`: another scheduler's bindings
+ * never wait for outrank's room (scheduler-name.ts), whatever their conditions say.
+ */
+function indexesFor(schedulerNames: readonly string[]): Record<BindingIndex, (binding: ResourceBinding) => readonly string[]> {
+  return { ...INDEXES, waiting: (binding) => (isScheduledBy(schedulerNames, binding) ? INDEXES.waiting(binding) : []) };
+}
+
 /** The ResourceBinding and ClusterResourceBinding informers, with the indexes above. */
 export function bindingInformers(context: ControllerContext): readonly Informer<ResourceBinding>[] {
   const informers = context.informers.bindings();
   for (const informer of informers) {
     if (indexed.has(informer)) continue;
-    for (const [name, keysOf] of Object.entries(INDEXES)) informer.addIndex(name, keysOf);
+    for (const [name, keysOf] of Object.entries(indexesFor(context.config.schedulerNames))) informer.addIndex(name, keysOf);
     indexed.add(informer);
   }
   return informers;

@@ -3,6 +3,7 @@ import type { ResourceBinding } from '../api/resource-binding';
 import { subtract, type ResourceList } from '../resources';
 import { capacityOf } from '../scheduler/snapshot';
 import { bindingsToWake, highestFittingClass, type FreedRoom, type WokenBinding } from '../scheduler/wake-up';
+import { allocationsOf, removeEmptyAllocations } from './allocations';
 import { syncBindings, waitingBindings } from './binding-informers';
 import type { ControllerContext } from './context';
 import type { OutgoingMessage } from '../ports/message-queue';
@@ -62,8 +63,20 @@ export async function wakeWaiting(context: ControllerContext, freed: readonly Fr
 }
 
 /**
- * Wakes the waiting bindings that can use the room now left on these clusters, given what outrank has
- * placed on each after the change (the allocation records as read once it is written).
+ * After a write that gave room back on these clusters (a binding removed, or placed elsewhere by its
+ * scheduler): their allocation records, read once it is written, go when they hold nothing, and the
+ * waiting bindings that can use what is left are woken.
+ */
+export async function afterRoomFreed(context: ControllerContext, clusters: readonly string[], cause: string): Promise<number> {
+  if (clusters.length === 0) return 0;
+  const records = await allocationsOf(context.store, clusters);
+  await removeEmptyAllocations(context.store, records.values());
+  return wakeForFreedRoom(context, new Map([...records].map(([cluster, record]) => [cluster, record?.spec.placed ?? {}])), cause);
+}
+
+/**
+ * Wakes the waiting bindings that can use the room now left on these clusters, given what is placed on
+ * each after the change (the allocation records as read once it is written).
  */
 export async function wakeForFreedRoom(context: ControllerContext, placed: ReadonlyMap<string, ResourceList>, cause: string): Promise<number> {
   if (placed.size === 0) return 0;

@@ -1,4 +1,5 @@
 import { clusterRef, isClusterReady, type Cluster } from '../api/cluster';
+import { isScheduledBy } from '../api/scheduler-name';
 import { subtract } from '../resources';
 import { isLostTarget } from '../scheduler/lost-target';
 import { bindingKeyOf, capacityOf } from '../scheduler/snapshot';
@@ -39,7 +40,8 @@ export async function clusterChanged(context: ControllerContext, name: string): 
   // Each version of the cluster is a change of its own: a cluster that goes not ready a second time
   // strands its bindings again, though they may not have changed since the first time.
   const cause = `Cluster/${name}@${cluster?.metadata.resourceVersion ?? `deleted@${context.clock.now()}`}`;
-  const placedThere = bindingsBy(context, 'cluster', name);
+  // Another scheduler's bindings are its own to move: their placements stay, counted where they are.
+  const placedThere = bindingsBy(context, 'cluster', name).filter((binding) => isScheduledBy(context.config.schedulerNames, binding));
   if (!cluster || !isClusterReady(cluster)) {
     const current = cluster ? placedThere : await releaseLostPlacements(context, placedThere, clusterOf);
     // A waiting binding the cluster admitted may fit without it: a Duplicated one must fit on every
@@ -55,7 +57,7 @@ export async function clusterChanged(context: ControllerContext, name: string): 
   // updateCluster requeues the bindings of a cluster whose labels or spec changed, and its taint manager
   // evicts): those that must leave it are scheduled again.
   const now = context.clock.now();
-  const refusing = placedThere.filter((binding) => schedulingNeed(binding, clusterOf, now).needed && mustLeaveNow(binding, clusterOf, now));
+  const refusing = placedThere.filter((binding) => schedulingNeed(binding, clusterOf, now, context.config.schedulerNames).needed && mustLeaveNow(binding, clusterOf, now));
   if (refusing.length > 0) await requestScheduling(context, refusing, cause);
   const allocation = await context.store.get<ClusterAllocation>(allocationRef(name));
   await wakeWaiting(context, [{ cluster, room: subtract(capacityOf(cluster), allocation?.spec.placed ?? {}) }], cause);

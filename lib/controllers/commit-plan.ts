@@ -1,4 +1,5 @@
 import { involvedObjectOf, PREEMPTOR_PRIORITY_ANNOTATION, VICTIM_PREEMPTIBILITY_ANNOTATION, VICTIM_PRIORITY_ANNOTATION } from '../api/event';
+import { asWrittenByScheduler } from '../api/generation';
 import { displayName } from '../api/kinds';
 import { CONDITION_SCHEDULED, findCondition, withCondition, type GracefulEvictionTask, type ResourceBinding, type ScheduledReason, type TargetCluster } from '../api/resource-binding';
 import type { EventRecord } from '../ports/event-log';
@@ -153,7 +154,9 @@ function evictionEvents(binding: ResourceBinding, started: readonly GracefulEvic
  * What a decision commits. `released` are the targets the binding must leave (on clusters that are gone,
  * that its affinity no longer admits, or that it was evicted from past the grace period): a placement
  * moves off them, and a failed attempt releases them (releaseTargets) rather than keep them. `started`
- * are the gracefulEvictionTasks the decision was made with that the stored binding did not have yet.
+ * are the gracefulEvictionTasks the decision was made with that the stored binding did not have yet;
+ * `stored` is the binding as stored, when `binding` carries them: every write's generation follows its
+ * spec as stored (asWrittenByScheduler).
  */
 export function planCommit(
   binding: ResourceBinding,
@@ -161,6 +164,7 @@ export function planCommit(
   now: string,
   released: readonly ReleasedTarget[] = [],
   started: readonly GracefulEvictionTask[] = [],
+  stored: ResourceBinding = binding,
 ): CommitPlan {
   if (decision.result === 'unschedulable') {
     const release = released.length > 0 ? releaseTargets(binding, released, now) : undefined;
@@ -171,7 +175,7 @@ export function planCommit(
     const updated = withScheduledCondition(release?.binding ?? binding, 'False', reason, message, now);
     return {
       result: 'unschedulable',
-      writes: [{ op: 'put', object: updated, expectedVersion: version(binding) }],
+      writes: [{ op: 'put', object: asWrittenByScheduler(updated, stored), expectedVersion: version(binding) }],
       deltas: release?.deltas ?? new Map(),
       events: [
         ...(deleted.length > 0 ? [{ type: 'Warning' as const, reason: 'ClusterDeleted', object: involvedObjectOf(binding), message: releaseMessage(deleted) }] : []),
@@ -216,7 +220,7 @@ export function planCommit(
         [VICTIM_PREEMPTIBILITY_ANNOTATION]: victim.preemptible ? 'preemptible' : 'non-preemptible',
       },
     });
-    return { op: 'put', object: evicted, expectedVersion: version(victim.binding) };
+    return { op: 'put', object: asWrittenByScheduler(evicted, victim.binding), expectedVersion: version(victim.binding) };
   });
 
   const placed: ResourceBinding = withScheduledCondition(
@@ -237,7 +241,7 @@ export function planCommit(
   );
   return {
     result: 'scheduled',
-    writes: [{ op: 'put', object: placed, expectedVersion: version(binding) }, ...victimWrites],
+    writes: [{ op: 'put', object: asWrittenByScheduler(placed, stored), expectedVersion: version(binding) }, ...victimWrites],
     deltas,
     events,
     victims: decision.victims.length,

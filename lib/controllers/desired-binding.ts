@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { isControlledBy } from '../api/owner-reference';
 import type { PriorityClass } from '../api/priority-class';
 import type { AnyPropagationPolicy } from '../api/propagation-policy';
 import type { ResourceBinding } from '../api/resource-binding';
@@ -45,17 +46,20 @@ export function desiredBinding(template: ResourceTemplate, existing: ResourceBin
   return { decision, built };
 }
 
-/** The built binding differs from the stored one in its spec, or (by value: key order says nothing) in its labels or annotations. */
+/** The built binding differs from the stored one in its spec, or (by value: key order says nothing) in its labels, annotations or owner references. */
 export function bindingDiffers(existing: ResourceBinding | undefined, built: BuiltBinding): boolean {
   return (
     built.changed ||
     !isDeepStrictEqual(existing?.metadata.labels, built.binding.metadata.labels) ||
-    !isDeepStrictEqual(existing?.metadata.annotations, built.binding.metadata.annotations)
+    !isDeepStrictEqual(existing?.metadata.annotations, built.binding.metadata.annotations) ||
+    !isDeepStrictEqual(existing?.metadata.ownerReferences, built.binding.metadata.ownerReferences)
   );
 }
 
 /** Whether the template's binding (or its absence) is not as the claim rules would make it. */
 export function isOutOfStep(template: ResourceTemplate, existing: ResourceBinding | undefined, inputs: ClaimInputs): boolean {
+  // A binding of a template deleted and created again under its name is garbage, not this template's.
+  if (existing && !isControlledBy(existing, template)) return true;
   const desired = desiredBinding(template, existing, inputs);
   if (!desired) return existing !== undefined;
   return desired.decision.kind !== 'keep' || bindingDiffers(existing, desired.built);

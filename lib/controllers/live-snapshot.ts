@@ -16,9 +16,10 @@ import type { ControllerContext } from './context';
  * named and what changed since in the binding feeds (refresh), never every binding.
  */
 export class LiveSnapshot {
-  readonly snapshot = new SchedulingSnapshot([], []);
+  readonly snapshot: SchedulingSnapshot;
 
   constructor(private readonly context: ControllerContext) {
+    this.snapshot = new SchedulingSnapshot([], [], context.config.schedulerNames);
     context.informers.clusters().addHandler(({ previous, current }) => {
       if (current) this.snapshot.upsertCluster(current);
       else if (previous) this.snapshot.removeCluster(previous.metadata.name);

@@ -1,4 +1,5 @@
 import { involvedObjectOf } from '../api/event';
+import { asWrittenByScheduler } from '../api/generation';
 import type { ResourceBinding } from '../api/resource-binding';
 import { timestampOf } from '../ports/clock';
 import { lostTargets } from '../scheduler/lost-target';
@@ -32,7 +33,7 @@ export async function releaseLostPlacements(context: ControllerContext, bindings
         const now = timestampOf(context.clock);
         const release = releaseLostTargets(stored, lost, now);
         const [written] = await context.store.transact([
-          { op: 'put', object: release.binding, expectedVersion: stored.metadata.resourceVersion ?? null },
+          { op: 'put', object: asWrittenByScheduler(release.binding, stored), expectedVersion: stored.metadata.resourceVersion ?? null },
           ...allocationAdds(release.deltas, { now }),
         ]);
         informer.observe(written as ResourceBinding);

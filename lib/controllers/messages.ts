@@ -10,14 +10,17 @@ export interface ObjectChange {
 
 /**
  * Kinds whose writes policy-change has nothing to do with: bindings (binding-enqueue and the schedule
- * cycle follow them), the allocation records, and PriorityClasses (binding priority and preemption
- * (000): a change of classes does not update bindings).
+ * cycle follow them), the allocation records, PriorityClasses (binding priority and preemption
+ * (000): a change of classes does not update bindings), and OverridePolicies, which propagation applies
+ * and which are no templates (Karmada's detector skips the policy.karmada.io group).
  */
 export const UNANNOUNCED_KINDS: ReadonlyArray<{ readonly group: string; readonly kind: string }> = [
   { group: BINDING_GROUP, kind: 'ResourceBinding' },
   { group: BINDING_GROUP, kind: 'ClusterResourceBinding' },
   { group: 'scheduling.outrank.io', kind: 'ClusterAllocation' },
   { group: 'scheduling.k8s.io', kind: 'PriorityClass' },
+  { group: 'policy.karmada.io', kind: 'OverridePolicy' },
+  { group: 'policy.karmada.io', kind: 'ClusterOverridePolicy' },
 ];
 
 /** Whether a write of this object reaches policy-change: every policy, template and cluster write does. */

@@ -1,9 +1,17 @@
 import { timestampOf } from '../ports/clock';
 import { isDeepStrictEqual } from 'node:util';
-import { decodeObjectWith, isBinding, isCluster, isEvent, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
+import { decodeObjectWith, isBinding, isCluster, isEvent, isPolicy, isPriorityClass, type FieldValidation, type KubeObject } from '../api/decode';
 import { mutatedCluster } from '../api/cluster-mutation';
+import type { AnyPropagationPolicy } from '../api/propagation-policy';
+import { DEFAULT_SCHEDULER_NAME } from '../api/scheduler-name';
+import { clusterRef } from '../api/cluster';
+import { CustomKinds } from '../api/custom-kinds';
+import { isCustomResourceDefinition, withDefinitionStatus } from '../api/custom-resource-definition';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
-import { displayName, refOf, type ObjectRef } from '../api/kinds';
+import { displayName, kindInfo, refOf, type ObjectRef } from '../api/kinds';
+import { isPlainObject } from '../api/plain-object';
+import { templateUpdateCauses } from '../api/template-update-rules';
+import { customKindsOf } from '../cache/custom-kinds-informer';
 import { applyMergePatch } from '../api/merge-patch';
 import { NotFoundError } from '../api/not-found-error';
 import type { PriorityClass } from '../api/priority-class';
@@ -11,9 +19,14 @@ import { bindingUpdateCauses } from '../api/binding-update';
 import { carriedFieldWarnings } from '../api/carried-fields';
 import type { ResourceBinding } from '../api/resource-binding';
 import { retryOnConflict } from './retry-on-conflict';
+import { generationAfter } from '../api/generation';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
 import type { Uids } from '../ports/uids';
+import { allocationsOf, removeEmptyAllocations } from './allocations';
 import { requestScheduling } from './binding-requests';
+import { bindingRefOf } from './binding-references';
+import { bindingGroupId, objectChangeNotice } from './messages';
+import { placementMove } from './written-placement';
 import { serverSideApplied, updatedManagedFields } from './server-side-apply';
 import type { ControllerContext } from './context';
 
@@ -52,10 +65,16 @@ interface Accepted {
   readonly warnings: readonly string[];
 }
 
-function decodeFor(raw: unknown, options: WriteOptions): Accepted {
+function decodeFor(raw: unknown, options: WriteOptions, custom: CustomKinds): Accepted {
   const mode = options.fieldValidation ?? 'Strict';
-  const { object, unknownFields } = decodeObjectWith(raw, mode);
+  const { object, unknownFields } = decodeObjectWith(raw, mode, custom);
   return { object, warnings: mode === 'Warn' ? unknownFields.map((field) => `unknown field "${field}"`) : [] };
+}
+
+/** A kind outrank does not serve by itself: one a CustomResourceDefinition may register. */
+function mayBeCustom(raw: unknown): boolean {
+  if (!isPlainObject(raw) || typeof raw.apiVersion !== 'string' || typeof raw.kind !== 'string') return false;
+  return kindInfo(raw.apiVersion, raw.kind) === undefined;
 }
 
 function forbid(object: KubeObject, causes: FieldCause[]): never {
@@ -63,22 +82,40 @@ function forbid(object: KubeObject, causes: FieldCause[]): never {
 }
 
 /** Binding priority and preemption (000), "About priority classes": only the description may change. */
-function checkPriorityClassUpdate(next: PriorityClass, previous: PriorityClass): void {
+function priorityClassUpdateCauses(next: PriorityClass, previous: PriorityClass): FieldCause[] {
   const causes: FieldCause[] = [];
   if (next.value !== previous.value) causes.push({ field: 'value', message: 'is immutable: delete and recreate the PriorityClass to change it' });
   if ((next.globalDefault ?? false) !== (previous.globalDefault ?? false)) causes.push({ field: 'globalDefault', message: 'is immutable' });
   if ((next.preemptionPolicy ?? 'PreemptLowerPriority') !== (previous.preemptionPolicy ?? 'PreemptLowerPriority')) {
     causes.push({ field: 'preemptionPolicy', message: 'is immutable' });
   }
+  return causes;
+}
+
+/** What an update may not change of the stored object: a PriorityClass's value and policy, immutable template fields. */
+function checkUpdate(next: KubeObject, previous: KubeObject): void {
+  const causes = isPriorityClass(next) ? priorityClassUpdateCauses(next, previous as PriorityClass) : templateUpdateCauses(next, previous);
   if (causes.length > 0) forbid(next, causes);
+}
+
+/**
+ * A policy's scheduler is fixed when it is created, as Karmada's webhook holds it
+ * (pkg/webhook/propagationpolicy/validating.go, validateUpdate): the bindings it made stay with the
+ * scheduler that placed them. Absent is the default scheduler (the CRD's default).
+ */
+function checkPolicyUpdate(next: AnyPropagationPolicy, previous: AnyPropagationPolicy): void {
+  const named = (policy: AnyPropagationPolicy) => policy.spec.schedulerName ?? DEFAULT_SCHEDULER_NAME;
+  if (named(next) !== named(previous)) {
+    forbid(next, [{ field: 'spec.schedulerName', message: `the schedulerName should not be updated: it is "${named(previous)}"; make another policy for another scheduler` }]);
+  }
 }
 
 /**
  * A decoded object that the write paths accept: events are recorded by outrank itself, and bindings made
  * by it; a binding outrank made may be written over (bindingUpdateCauses says what of it).
  */
-function writable(raw: unknown, options: WriteOptions, existing?: KubeObject): Accepted {
-  const accepted = decodeFor(raw, options);
+function writable(raw: unknown, options: WriteOptions, custom: CustomKinds, existing?: KubeObject): Accepted {
+  const accepted = decodeFor(raw, options, custom);
   const { object } = accepted;
   if (isBinding(object) && !existing) {
     forbid(object, [{ field: 'kind', message: 'bindings are created by outrank; patch spec.suspension or spec.rescheduleTriggeredAt instead' }]);
@@ -94,20 +131,33 @@ function writable(raw: unknown, options: WriteOptions, existing?: KubeObject): A
 export class ObjectService {
   constructor(private readonly context: ControllerContext) {}
 
+  /**
+   * The kinds the stored CustomResourceDefinitions register, as this process's informer of them holds
+   * them after reading its feed: the API serves them, and writes of their objects are validated by them.
+   */
+  customKinds(): Promise<CustomKinds> {
+    return customKindsOf(this.context.informers);
+  }
+
+  /** The custom kinds decoding `raw` may need: read only for a kind outrank does not serve by itself. */
+  async customKindsFor(raw: unknown): Promise<CustomKinds> {
+    return mayBeCustom(raw) ? this.customKinds() : CustomKinds.NONE;
+  }
+
   async apply(raw: unknown, options: WriteOptions = {}): Promise<WriteResult> {
-    const accepted = writable(raw, options);
+    const accepted = writable(raw, options, await this.customKindsFor(raw));
     const { object } = accepted;
     const ref = refOf(object);
     const existing = await this.context.store.get<KubeObject>(ref);
     const requested = object.metadata.resourceVersion;
     if (requested !== undefined && requested !== existing?.metadata.resourceVersion) throw new ConflictError([ref]);
-    if (existing && isPriorityClass(object)) checkPriorityClassUpdate(object, existing as PriorityClass);
+    if (existing) checkUpdate(object, existing);
     return this.write(accepted, existing, options);
   }
 
   /** Creates an object whose name must be free: one conditional write, nothing read first; a name taken is a ConflictError. */
   async create(raw: unknown, options: WriteOptions = {}): Promise<WriteResult> {
-    const accepted = writable(raw, options);
+    const accepted = writable(raw, options, await this.customKindsFor(raw));
     const { object } = accepted;
     if (object.metadata.resourceVersion !== undefined) {
       forbid(object, [{ field: 'metadata.resourceVersion', message: 'must not be set on objects to be created' }]);
@@ -131,8 +181,8 @@ export class ObjectService {
   private async patchOnce(ref: ObjectRef, patch: unknown, applyPatch: PatchFunction, options: WriteOptions): Promise<WriteResult> {
     const existing = await this.context.store.get<KubeObject>(ref);
     if (!existing) throw new NotFoundError(ref.kind, displayName(ref));
-    const patched = applyPatch(existing, patch) as Record<string, unknown>;
-    const accepted = decodeFor({ ...patched, apiVersion: existing.apiVersion, kind: existing.kind }, options);
+    const patched = { ...(applyPatch(existing, patch) as Record<string, unknown>), apiVersion: existing.apiVersion, kind: existing.kind };
+    const accepted = decodeFor(patched, options, await this.customKindsFor(patched));
     const { object } = accepted;
     const same = refOf(object);
     if (same.name !== ref.name || same.namespace !== ref.namespace) {
@@ -141,7 +191,7 @@ export class ObjectService {
     // A resourceVersion the patch sets is its precondition, as in Kubernetes, not a value to drop.
     const requested = object.metadata.resourceVersion;
     if (requested !== undefined && requested !== existing.metadata.resourceVersion) throw new ConflictError([ref]);
-    if (isPriorityClass(object)) checkPriorityClassUpdate(object, existing as PriorityClass);
+    checkUpdate(object, existing);
     if (isEvent(object)) forbid(object, [{ field: 'kind', message: 'events are recorded by outrank' }]);
     return this.write(accepted, existing, options);
   }
@@ -166,20 +216,22 @@ export class ObjectService {
     return retryOnConflict(this.attemptsFor(config), async () => {
       const existing = await this.context.store.get<KubeObject>(ref);
       const applied = serverSideApplied(existing as Record<string, unknown> | undefined, config, options.fieldManager, options.force ?? false, this.managedTime(), merge);
-      const accepted = writable(existing ? { ...applied, apiVersion: existing.apiVersion, kind: existing.kind } : applied, options, existing);
+      const raw = existing ? { ...applied, apiVersion: existing.apiVersion, kind: existing.kind } : applied;
+      const accepted = writable(raw, options, await this.customKindsFor(raw), existing);
       const requested = accepted.object.metadata.resourceVersion;
       if (requested !== undefined && requested !== existing?.metadata.resourceVersion) throw new ConflictError([ref]);
-      if (existing && isPriorityClass(accepted.object)) checkPriorityClassUpdate(accepted.object, existing as PriorityClass);
+      if (existing) checkUpdate(accepted.object, existing);
       return this.write(accepted, existing, options, 'as-applied');
     });
   }
 
   private async write(accepted: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
     const object = withKeptUid(accepted.object, existing);
+    if (existing && isPolicy(existing) && isPolicy(object)) checkPolicyUpdate(object, existing);
     const warnings = [...accepted.warnings, ...carriedFieldWarnings(object, existing)];
     // Every write over a binding, by any path (patch, server-side apply, the status), is held to one rule.
     if (existing && isBinding(existing)) {
-      const causes = bindingUpdateCauses(object as ResourceBinding, existing, this.now());
+      const causes = bindingUpdateCauses(object as ResourceBinding, existing, this.now(), this.context.config.schedulerNames);
       if (causes.length > 0) forbid(object, causes);
     }
     const next = this.withManagedFields(stamped(object, existing, this.now(), this.context.uids), existing, options, managedFields);
@@ -194,17 +246,38 @@ export class ObjectService {
     if (size > MAX_OBJECT_BYTES) {
       throw new InvalidObjectError(next.kind, next.metadata.name, [{ field: '<root>', message: `is ${size} bytes as JSON; objects are kept up to ${MAX_OBJECT_BYTES} bytes` }], 413);
     }
+    // Another scheduler's placement moves the allocations with it (written-placement.ts), checked on a dry run too.
+    const move = existing && isBinding(existing) ? await placementMove(this.context, existing, next as ResourceBinding, this.now()) : undefined;
     // A dry run answers what would be stored: the current version for a replaced object, none for a new one.
     if (options.dryRun) return { object: withVersion(next, existing?.metadata.resourceVersion), created: existing === undefined, warnings };
     const [written] = await this.context.store.transact([
       { op: 'put', object: next as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
+      ...(move?.writes ?? []),
     ]);
     await this.requestIfBinding(written as KubeObject);
+    if (move && move.freed.length > 0) await this.afterRoomFreed(written as ResourceBinding, move.freed);
     return { object: written as KubeObject, created: existing === undefined, warnings };
   }
 
   private now(): string {
     return timestampOf(this.context.clock);
+  }
+
+  /**
+   * Room another scheduler gave back by moving its binding: the records it emptied go, and the clusters
+   * are announced to policy-change as changed, which wakes outrank's waiting bindings that can use their
+   * room (cluster-failover.ts) in a process that holds them, rather than reading them all here. The write
+   * is stored whatever happens here: a failure is counted, and the reconcile's flush finds what can be
+   * placed.
+   */
+  private async afterRoomFreed(binding: ResourceBinding, clusters: readonly string[]): Promise<void> {
+    try {
+      await removeEmptyAllocations(this.context.store, (await allocationsOf(this.context.store, clusters)).values());
+      const cause = `${bindingGroupId(bindingRefOf(binding))}@${binding.metadata.resourceVersion ?? '0'}`;
+      await this.context.queues.policyChange.send(clusters.map((name) => objectChangeNotice(clusterRef(name), cause, 'written')));
+    } catch {
+      this.context.metrics.count('AnnouncementsFailed', { kind: binding.kind });
+    }
   }
 
   /** managedFields times are to the second, as Kubernetes writes them. */
@@ -270,7 +343,10 @@ function withKeptUid(object: KubeObject, existing: KubeObject | undefined): Kube
  */
 function stamped(object: KubeObject, existing: KubeObject | undefined, now: string, uids: Uids): KubeObject {
   const metadata = withoutResourceVersion(object.metadata);
-  const mutated = isCluster(object) ? mutatedCluster(object, existing && isCluster(existing) ? existing : undefined, now) : object;
+  const mutated =
+    isCluster(object) ? mutatedCluster(object, existing && isCluster(existing) ? existing : undefined, now)
+    : isCustomResourceDefinition(object) ? withDefinitionStatus(object, existing && isCustomResourceDefinition(existing) ? existing : undefined, now)
+    : object;
   return {
     ...mutated,
     metadata: {
@@ -291,7 +367,7 @@ function withoutVersion(object: KubeObject): unknown {
 }
 
 function nextGeneration(object: KubeObject, existing: KubeObject | undefined): number {
-  if (isBinding(object)) return object.metadata.generation ?? 1;
+  if (isBinding(object)) return generationAfter(object, existing as ResourceBinding | undefined);
   const previous = existing?.metadata.generation ?? 0;
   const specOf = (o: KubeObject | undefined) => JSON.stringify(o && 'spec' in o ? o.spec : o && isPriorityClass(o) ? o.description : undefined);
   return existing === undefined || specOf(object) !== specOf(existing) ? previous + 1 : previous;

@@ -66,7 +66,7 @@ export class ReconcileController {
     const flushedAt = new Map<string, number>();
     for (const informer of bindingInformers(this.context)) {
       for (const binding of informer.values()) {
-        const need = schedulingNeed(binding, clusterOf, now);
+        const need = schedulingNeed(binding, clusterOf, now, config.schedulerNames);
         if (!need.needed) continue;
         const atOnce = mustLeaveNow(binding, clusterOf, now);
         if (!atOnce && !isDue(binding, now, config)) continue;

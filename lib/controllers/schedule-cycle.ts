@@ -1,5 +1,6 @@
 import { timestampOf } from '../ports/clock';
 import type { ResourceBinding } from '../api/resource-binding';
+import { isScheduledBy } from '../api/scheduler-name';
 import { SyncBatch } from '../cache/informer';
 import type { Delivery } from '../ports/message-queue';
 import { ConflictError } from '../ports/object-store';
@@ -139,7 +140,7 @@ export class ScheduleCycleController {
     const binding = snapshot.bindings.get(key)?.binding;
     const clusterOf = (name: string) => snapshot.clusters.get(name)?.cluster;
     const nowMs = this.context.clock.now();
-    const need = binding && schedulingNeed(binding, clusterOf, nowMs);
+    const need = binding && schedulingNeed(binding, clusterOf, nowMs, config.schedulerNames);
     if (need && !afterConflict) recordNeed(this.context.metrics, 'schedule-cycle', need.reason, this.needs);
     if (!binding || !need?.needed) {
       if (binding) await this.requeueVictimsLeftWaiting(binding);
@@ -169,7 +170,7 @@ export class ScheduleCycleController {
       ...expiredEvictions(subject, nowMs).map((target) => ({ target, cause: 'evicted' as const })),
     ];
     const startedTasks = (subject.spec.gracefulEvictionTasks ?? []).slice((binding.spec.gracefulEvictionTasks ?? []).length);
-    return this.perform(planCommit(subject, decision, now, released, startedTasks), snapshot, wokenFor, now);
+    return this.perform(planCommit(subject, decision, now, released, startedTasks, binding), snapshot, wokenFor, now);
   }
 
   /** Commits a plan: one transaction with the allocations' adds, then events and the wake-up of waiting bindings. */
@@ -258,7 +259,8 @@ export class ScheduleCycleController {
   private async requeueVictimsLeftWaiting(binding: ResourceBinding): Promise<void> {
     const placedAt = binding.status?.lastScheduledTime;
     if (!placedAt) return;
-    const left = bindingsBy(this.context, 'preempted-by', preemptedByMarker(binding, placedAt)).filter(isWaitingForRoom);
+    const { schedulerNames } = this.context.config;
+    const left = bindingsBy(this.context, 'preempted-by', preemptedByMarker(binding, placedAt)).filter((victim) => isWaitingForRoom(victim) && isScheduledBy(schedulerNames, victim));
     if (left.length > 0) await requestScheduling(this.context, left, commitCause(binding));
   }
 

@@ -6,6 +6,7 @@ import {
   type ResourceBinding,
 } from '../api/resource-binding';
 import { isClusterReady, type Cluster } from '../api/cluster';
+import { isScheduledBy } from '../api/scheduler-name';
 import type { SchedulerConfig } from '../config';
 import { rescheduleRequired } from '../scheduler/assignment-mode';
 import { isLostTarget } from '../scheduler/lost-target';
@@ -21,7 +22,7 @@ import type { Metrics } from '../ports/metrics';
  * by the tallies that schedule-cycle and the reconcile log when they finish (recordNeed).
  */
 export type SchedulingNeed =
-  | { readonly needed: false; readonly reason: 'Suspended' | 'PlacementCurrent' }
+  | { readonly needed: false; readonly reason: 'OtherScheduler' | 'Suspended' | 'PlacementCurrent' }
   | {
       readonly needed: true;
       /**
@@ -93,7 +94,7 @@ export function isScheduledOntoNoCluster(binding: ResourceBinding): boolean {
  * A cluster deleted, or deleted and created again, since the binding was placed on it counts as gone. The
  * placement must stand where it is as keptPlacement (kept-placement.ts) requires of one it keeps.
  */
-function placementNeed(binding: ResourceBinding, clusterOf: ClusterLookup, now: number): Exclude<SchedulingNeedReason, 'Suspended' | 'PlacementCurrent' | 'ConditionStale'> | undefined {
+function placementNeed(binding: ResourceBinding, clusterOf: ClusterLookup, now: number): Exclude<SchedulingNeedReason, 'OtherScheduler' | 'Suspended' | 'PlacementCurrent' | 'ConditionStale'> | undefined {
   if (!isPlaced(binding)) return isScheduledOntoNoCluster(binding) ? undefined : 'NotPlaced';
   if (specChangedSinceScheduled(binding)) return 'SpecChanged';
   if (!(binding.spec.clusters ?? []).every((target) => holdsReadyTarget(binding, clusterOf(target.name)))) return 'ClusterNotReady';
@@ -103,10 +104,12 @@ function placementNeed(binding: ResourceBinding, clusterOf: ClusterLookup, now: 
 }
 
 /**
- * Scheduling suspension (003) first: a suspended binding is left alone whatever else holds. `now` is
- * when NoExecute tolerations and graceful evictions are judged.
+ * Another scheduler's binding first (its spec.schedulerName is none of `schedulerNames`: Karmada's
+ * scheduler filters every binding by its name), then scheduling suspension (003): such a binding is
+ * left alone whatever else holds. `now` is when NoExecute tolerations and graceful evictions are judged.
  */
-export function schedulingNeed(binding: ResourceBinding, clusterOf: ClusterLookup, now: number): SchedulingNeed {
+export function schedulingNeed(binding: ResourceBinding, clusterOf: ClusterLookup, now: number, schedulerNames: readonly string[]): SchedulingNeed {
+  if (!isScheduledBy(schedulerNames, binding)) return { needed: false, reason: 'OtherScheduler' };
   if (isSuspended(binding)) return { needed: false, reason: 'Suspended' };
   const placement = placementNeed(binding, clusterOf, now);
   if (placement) return { needed: true, reason: placement };

@@ -1,6 +1,7 @@
 import { timestampOf } from '../ports/clock';
 import { involvedObjectOf } from '../api/event';
 import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
+import { isControlledBy } from '../api/owner-reference';
 import { POLICY_GROUP, type AnyPropagationPolicy } from '../api/propagation-policy';
 import { BINDING_GROUP, type ResourceBinding } from '../api/resource-binding';
 import { apiGroupOf, type ResourceTemplate } from '../api/resource-template';
@@ -9,12 +10,12 @@ import type { ClaimDecision } from '../policy/claim';
 import { describePolicy, policyRef, policySpecificity, Specificity, type PolicyRef } from '../policy/policy-match';
 import { policyLookupKeys, policySelectorKeys, templateIndexKeys, templateLookup } from '../policy/selector-index';
 import { ConflictError, type Write } from '../ports/object-store';
-import { scale, toResourceList, type ResourceList } from '../resources';
-import { addDelta, allocationAdds, allocationsOf, removeEmptyAllocations } from './allocations';
+import type { ResourceList } from '../resources';
+import { addPlacedUsage, allocationAdds } from './allocations';
 import { bindingInformerFor, bindingsBy, syncBindings } from './binding-informers';
 import { bindingRefFor, bindingRefOf, claimantOf, policyKey } from './binding-references';
 import { enqueueInBand } from './band-enqueue';
-import { wakeForFreedRoom } from './binding-requests';
+import { afterRoomFreed } from './binding-requests';
 import type { ControllerContext } from './context';
 import { bindingDiffers, desiredBinding, isOutOfStep, type ClaimInputs } from './desired-binding';
 import { bindingGroupId, objectChangeNotice } from './messages';
@@ -25,12 +26,6 @@ const POLICY_SELECTORS_INDEX = 'selectors';
 /** Templates a policy write claims in the invocation that handles it; the rest go through the queue. */
 export const INLINE_CLAIMS = 100;
 const TEMPLATE_INDEX = 'labels';
-
-/** Moves `deltas` by what the binding occupies on each cluster it is placed on, times `sign`. */
-function addPlacedUsage(deltas: Map<string, ResourceList>, binding: ResourceBinding, sign: 1 | -1): void {
-  const request = { ...toResourceList(binding.spec.replicaRequirements?.resourceRequest), pods: 1 };
-  for (const target of binding.spec.clusters ?? []) addDelta(deltas, target.name, scale(request, sign * target.replicas));
-}
 
 /**
  * A placed binding whose per-replica request changes occupies more or less where it stays placed; its
@@ -195,11 +190,13 @@ export class TemplateClaims {
     const bindings = bindingInformerFor(this.context, bindingRef);
     await Promise.all([templates.sync(batch), bindings.sync(batch)]);
     const template = templates.get(templateRef) as ResourceTemplate | undefined;
-    const existing = bindings.get(bindingRef);
-    if (!template) {
-      if (existing) await this.removeBinding(existing);
-      return;
-    }
+    const stored = bindings.get(bindingRef);
+    // Garbage collection, as Kubernetes' collector does it by the binding's controller reference: a
+    // binding whose template no longer exists (deleted, or deleted and created again under its name,
+    // which makes another template) goes, its room given back. Found by name, never by listing.
+    if (stored && !isControlledBy(stored, template)) await this.removeBinding(stored);
+    const existing = stored && isControlledBy(stored, template) ? stored : undefined;
+    if (!template) return;
     const desired = desiredBinding(template, existing, this.claimInputs(template, existing));
     if (!desired) {
       if (existing) await this.removeBinding(existing);
@@ -238,10 +235,7 @@ export class TemplateClaims {
       ...allocationAdds(deltas, { now: timestampOf(this.context.clock) }),
     ]);
     const cause = `${bindingGroupId(bindingRefOf(binding))}@${binding.metadata.resourceVersion ?? '0'}@deleted`;
-    // What is left placed where the binding was, read once its room is given back.
-    const records = await allocationsOf(this.context.store, [...deltas.keys()]);
-    await removeEmptyAllocations(this.context.store, records.values());
-    await wakeForFreedRoom(this.context, new Map([...records].map(([cluster, record]) => [cluster, record?.spec.placed ?? {}])), cause);
+    await afterRoomFreed(this.context, [...deltas.keys()], cause);
   }
 
   private async preemptionSucceeded(template: ResourceTemplate, decision: Extract<ClaimDecision, { kind: 'preempt' }>): Promise<void> {

@@ -12,8 +12,10 @@ import {
   placedClusters,
   type ResourceBinding,
 } from '../api/resource-binding';
-import { templatePodSpec, templateReplicas, type ResourceTemplate } from '../api/resource-template';
+import { templatePodSpec, templateReplicas, type WorkloadTemplate } from '../api/resource-template';
+import type { PrinterColumn } from '../api/custom-resource-definition';
 import { formatQuantity } from '../quantity';
+import { valueAt } from './json-path';
 import { amountOf, type ResourceList } from '../resources';
 import { age } from './age';
 
@@ -129,11 +131,82 @@ const POLICY: Column<AnyPropagationPolicy>[] = [
   },
 ];
 
-const TEMPLATE: Column<ResourceTemplate>[] = [
+const TEMPLATE: Column<WorkloadTemplate>[] = [
   NAME,
   { header: 'REPLICAS', value: (t) => String(templateReplicas(t)) },
   AGE,
   { header: 'PRIORITY-CLASS', value: (t) => templatePodSpec(t).priorityClassName ?? NONE, wide: true },
+];
+
+/** The time itself (RFC 3339), as kubectl shows roles and CustomResourceDefinitions. */
+const CREATED_AT: Column<ListedObject> = { header: 'CREATED AT', value: (o) => o.metadata.creationTimestamp ?? NONE };
+
+/** A field of an object kept as written (the kinds without replicas, whose shapes scheduling does not read). */
+type Plain = ListedObject & { readonly [field: string]: unknown };
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function list(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.map(record) : [];
+}
+
+function joined(values: readonly unknown[]): string {
+  return values.map(String).join(',') || NONE;
+}
+
+function serviceType(service: Plain): string {
+  return String(record(service.spec).type ?? 'ClusterIP');
+}
+
+/** kubectl's EXTERNAL-IP: the external name, a load balancer's ingress (<pending> until it has one), else the external IPs. */
+function externalIp(service: Plain): string {
+  const spec = record(service.spec);
+  const type = serviceType(service);
+  if (type === 'ExternalName') return String(spec.externalName ?? NONE);
+  const external = Array.isArray(spec.externalIPs) ? spec.externalIPs : [];
+  if (type !== 'LoadBalancer') return joined(external);
+  const ingress = list(record(record(service.status).loadBalancer).ingress).map((entry) => entry.ip ?? entry.hostname);
+  return ingress.length + external.length > 0 ? joined([...ingress, ...external]) : '<pending>';
+}
+
+const SERVICE: Column<Plain>[] = [
+  NAME,
+  { header: 'TYPE', value: serviceType },
+  { header: 'CLUSTER-IP', value: (s) => String(record(s.spec).clusterIP || NONE) },
+  { header: 'EXTERNAL-IP', value: externalIp },
+  {
+    header: 'PORT(S)',
+    value: (s) => joined(list(record(s.spec).ports).map((p) => `${String(p.port)}${p.nodePort ? `:${String(p.nodePort)}` : ''}/${String(p.protocol ?? 'TCP')}`)),
+  },
+  AGE,
+  { header: 'SELECTOR', value: (s) => joined(Object.entries(record(record(s.spec).selector)).map(([key, value]) => `${key}=${String(value)}`)), wide: true },
+];
+
+const keys = (value: unknown) => Object.keys(record(value)).length;
+
+const CONFIG_MAP: Column<Plain>[] = [NAME, { header: 'DATA', value: (c) => String(keys(c.data) + keys(c.binaryData)) }, AGE];
+const SECRET: Column<Plain>[] = [NAME, { header: 'TYPE', value: (s) => String(s.type ?? 'Opaque') }, { header: 'DATA', value: (s) => String(keys(s.data)) }, AGE];
+const SERVICE_ACCOUNT: Column<Plain>[] = [NAME, { header: 'SECRETS', value: (a) => String(list(a.secrets).length) }, AGE];
+const NAMESPACE: Column<Plain>[] = [NAME, { header: 'STATUS', value: (n) => String(record(n.status).phase ?? 'Active') }, AGE];
+
+function subjects(kind: string): (binding: Plain) => string {
+  return (binding) =>
+    joined(
+      list(binding.subjects)
+        .filter((subject) => subject.kind === kind)
+        .map((subject) => (kind === 'ServiceAccount' ? `${String(subject.namespace ?? '')}/${String(subject.name)}` : String(subject.name))),
+    );
+}
+
+const ROLE_BINDING: Column<Plain>[] = [
+  NAME,
+  { header: 'ROLE', value: (b) => `${String(record(b.roleRef).kind)}/${String(record(b.roleRef).name)}` },
+  AGE,
+  { header: 'USERS', value: subjects('User'), wide: true },
+  { header: 'GROUPS', value: subjects('Group'), wide: true },
+  { header: 'SERVICEACCOUNTS', value: subjects('ServiceAccount'), wide: true },
 ];
 
 const EVENT: Column<KubeEvent>[] = [
@@ -161,10 +234,41 @@ const COLUMNS_BY_KIND: Readonly<Record<string, readonly Column<ListedObject>[]>>
   ReplicaSet: forAnyObject(TEMPLATE),
   Job: forAnyObject(TEMPLATE),
   Event: forAnyObject(EVENT),
+  Service: forAnyObject(SERVICE),
+  ConfigMap: forAnyObject(CONFIG_MAP),
+  Secret: forAnyObject(SECRET),
+  ServiceAccount: forAnyObject(SERVICE_ACCOUNT),
+  Namespace: forAnyObject(NAMESPACE),
+  Role: [NAME, CREATED_AT],
+  ClusterRole: [NAME, CREATED_AT],
+  RoleBinding: forAnyObject(ROLE_BINDING),
+  ClusterRoleBinding: forAnyObject(ROLE_BINDING),
+  CustomResourceDefinition: [NAME, CREATED_AT],
 };
 
 /** The kind's columns (NAME and AGE for a kind without its own), the -o wide ones included. */
 export function columnsOf(kind: string): readonly Column<ListedObject>[] {
   return COLUMNS_BY_KIND[kind] ?? [NAME, AGE];
+}
+
+/** NAME, then a CustomResourceDefinition's additionalPrinterColumns, or AGE when it has none, as kube-apiserver prints custom resources. */
+export function customColumns(printerColumns: readonly PrinterColumn[] | undefined): readonly Column<ListedObject>[] {
+  if (!printerColumns || printerColumns.length === 0) return [NAME, AGE];
+  return [
+    NAME,
+    ...printerColumns.map((column): Column<ListedObject> => ({
+      header: column.name.toUpperCase(),
+      value: (object, { now }) => printed(valueAt(object, column.jsonPath), column.type, now),
+      ...((column.priority ?? 0) > 0 ? { wide: true as const } : {}),
+    })),
+  ];
+}
+
+/** A printer column's value: dates as ages, lists as kubectl joins them, nothing as <none>. */
+function printed(value: unknown, type: PrinterColumn['type'], now: number): string {
+  if (value === undefined || value === null) return NONE;
+  if (type === 'date' && typeof value === 'string') return age(value, now);
+  if (Array.isArray(value)) return value.map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item))).join(',');
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 

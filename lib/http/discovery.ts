@@ -1,4 +1,4 @@
-import { resourcesOf, SERVED_RESOURCES, type ServedResource } from './served-resources';
+import type { ServedResource, ServedResources } from './served-resources';
 
 /**
  * The Kubernetes release whose API this one follows. kubectl warns when the server is more than one
@@ -17,9 +17,9 @@ function groupVersion(resource: ServedResource): GroupVersion {
 }
 
 /** One entry per API group other than the core group, in the order the kinds are declared. */
-function namedGroups(): Array<{ name: string; versions: GroupVersion[]; preferredVersion: GroupVersion }> {
+function namedGroups(served: ServedResources): Array<{ name: string; versions: GroupVersion[]; preferredVersion: GroupVersion }> {
   const groups = new Map<string, GroupVersion[]>();
-  for (const resource of SERVED_RESOURCES) {
+  for (const resource of served.all) {
     if (!resource.group) continue;
     const versions = groups.get(resource.group) ?? [];
     if (!versions.some((v) => v.version === resource.version)) versions.push(groupVersion(resource));
@@ -34,19 +34,19 @@ export function apiVersions(): object {
 }
 
 /** GET /apis */
-export function apiGroupList(): object {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: namedGroups() };
+export function apiGroupList(served: ServedResources): object {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: namedGroups(served) };
 }
 
 /** GET /apis/<group> */
-export function apiGroup(name: string): object | undefined {
-  const group = namedGroups().find((g) => g.name === name);
+export function apiGroup(served: ServedResources, name: string): object | undefined {
+  const group = namedGroups(served).find((g) => g.name === name);
   return group && { kind: 'APIGroup', apiVersion: 'v1', ...group };
 }
 
 /** GET /api/v1 and /apis/<group>/<version>: what kubectl maps kinds, plurals and short names with. */
-export function apiResourceList(group: string, version: string): object | undefined {
-  const resources = resourcesOf(group, version);
+export function apiResourceList(served: ServedResources, group: string, version: string): object | undefined {
+  const resources = served.of(group, version);
   if (resources.length === 0) return undefined;
   return {
     kind: 'APIResourceList',
@@ -55,7 +55,7 @@ export function apiResourceList(group: string, version: string): object | undefi
     resources: resources.flatMap((r) => [
       {
         name: r.info.plural,
-        singularName: r.info.kind.toLowerCase(),
+        singularName: r.custom?.kind.definition.spec.names.singular ?? r.info.kind.toLowerCase(),
         namespaced: r.info.namespaced,
         kind: r.info.kind,
         verbs: r.verbs,

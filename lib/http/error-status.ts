@@ -2,6 +2,7 @@ import { InvalidObjectError } from '../api/invalid-object-error';
 import { JsonPatchError } from '../api/json-patch';
 import { ApplyConflictError } from '../controllers/server-side-apply';
 import { StrategicMergePatchError } from '../api/strategic-merge-patch';
+import { NoRoomError } from '../api/no-room-error';
 import { NotFoundError } from '../api/not-found-error';
 import { ConflictError, UnavailableError } from '../ports/object-store';
 import { qualifiedResource, type ServedResource } from './served-resources';
@@ -67,6 +68,11 @@ export function errorStatus(error: unknown, target: ErrorTarget | undefined): St
   if (error instanceof NotFoundError || error instanceof ConflictError) return errorStatus(domainError(error, target), target);
   if (error instanceof ApiError) return failureStatus(error.reason, error.message, error.details);
   if (error instanceof InvalidObjectError) return invalidStatus(error, target);
+  if (error instanceof NoRoomError) {
+    const name = target?.name ?? error.objectName;
+    const what = target ? `${qualifiedResource(target.resource)} "${name}"` : `${error.kind} "${name}"`;
+    return errorStatus(new ApiError('Forbidden', `${what} is forbidden: ${error.message}`, target ? resourceDetails(target.resource, name) : undefined), target);
+  }
   if (error instanceof StrategicMergePatchError) return failureStatus('BadRequest', error.message);
   // As kube-apiserver answers a JSON patch it cannot apply (a failed test among them).
   if (error instanceof JsonPatchError) return failureStatus('Invalid', error.message);

@@ -4,10 +4,11 @@ import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { errorStatus, type ErrorTarget } from './error-status';
 import { getEvent, listEvents } from './event-handlers';
 import { createObject, deleteObject, getObject, listObjects, patchObject, replaceObject } from './object-handlers';
+import { emptyOpenApiV2 } from './openapi';
 import { checkBodySize } from './request-body';
 import { jsonResponse } from './response';
 import { QUEUE_STATUS_PATH, queueStatus } from './queue-status';
-import { operationOf, parseRoute, type Operation, type ResourceRoute, type Route } from './routes';
+import { operationOf, routeOf, type Operation, type ResourceRoute, type Route } from './routes';
 import { qualifiedResource, type ServedResource } from './served-resources';
 import { ApiError, statusResponse } from './status';
 import { consoleResponse } from './console-assets';
@@ -31,6 +32,10 @@ function methodNotAllowed(resource?: ServedResource): ApiError {
 function documentResponse(request: ApiRequest, route: Exclude<Route, ResourceRoute>): ApiResponse {
   if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed();
   if (route.type === 'openapi') return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: route.body };
+  if (route.type === 'openapi-v2') {
+    const { contentType, body } = emptyOpenApiV2(request.headers.accept);
+    return { statusCode: 200, headers: { 'content-type': contentType }, body };
+  }
   return jsonResponse(200, route.body);
 }
 
@@ -94,9 +99,9 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDependencie
     const page = consoleResponse(request, deps.console);
     if (page) return page;
     if (request.path === WHAT_IF_PATH) return await whatIfResponse(request, deps, signal);
-    if (request.path === SELF_SUBJECT_ACCESS_REVIEWS_PATH) return selfSubjectAccessReview(request, deps);
+    if (request.path === SELF_SUBJECT_ACCESS_REVIEWS_PATH) return await selfSubjectAccessReview(request, deps);
     if (request.path === SELF_SUBJECT_REVIEWS_PATH) return selfSubjectReview(request, deps);
-    const route = parseRoute(request.path);
+    const route = await routeOf(request.path, () => deps.objects.customKinds());
     if (!route) throw pathNotFound();
     if (route.type !== 'resource') return documentResponse(request, route);
     target = { resource: route.resource, ...(route.name !== undefined ? { name: route.name } : {}) };

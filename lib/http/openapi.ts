@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { schemaOf } from '../api/decode';
-import { resourcesOf, SERVED_RESOURCES, type ServedResource, type Verb } from './served-resources';
+import { workloadMetaSchema } from '../api/workload-shapes';
+import type { ServedResource, ServedResources, Verb } from './served-resources';
 
 /**
  * OpenAPI v3 documents of the served kinds, generated from the zod schemas that validate them, as
@@ -9,7 +10,7 @@ import { resourcesOf, SERVED_RESOURCES, type ServedResource, type Verb } from '.
  * of its resources and the schemas of its kinds. kubectl reads them to learn that the server
  * validates fields itself (the `fieldValidation` parameter of each PATCH, found by the operation's
  * `x-kubernetes-group-version-kind`), for `kubectl explain`, and for the merge keys of its patches.
- * OpenAPI v2 is not served: kubectl asks for it only in protobuf and, finding v3, does not need it.
+ * OpenAPI v2 is served empty (emptyOpenApiV2).
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -55,12 +56,33 @@ export function schemaName(resource: ServedResource): string {
   return `${group.split('.').reverse().join('.')}.${version}.${kind}`;
 }
 
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...body } = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return body;
+}
+
+/** What every object has, whatever its CRD's schema says of it: kubectl finds metadata's fields here for its patches. */
+const OBJECT_FIELDS: JsonSchema = {
+  apiVersion: { type: 'string', description: 'The versioned schema of this object.' },
+  kind: { type: 'string', description: 'The kind of this object.' },
+  metadata: jsonSchemaOf(workloadMetaSchema),
+};
+
+/** A custom kind's schema is its CRD version's openAPIV3Schema with the standard apiVersion, kind and metadata, as kube-apiserver publishes it. */
+function customKindSchema(resource: ServedResource): JsonSchema | undefined {
+  const schema = resource.custom?.schema;
+  if (!schema) return undefined;
+  const properties = typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {};
+  return { ...schema, properties: { ...properties, ...OBJECT_FIELDS }, 'x-kubernetes-group-version-kind': [gvk(resource)] };
+}
+
 function kindSchema(resource: ServedResource): JsonSchema {
+  const custom = customKindSchema(resource);
+  if (custom) return custom;
   const schema = schemaOf(resource.info.apiVersion, resource.info.kind);
-  const generated = schema
-    ? (z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as JsonSchema)
+  const body = schema
+    ? jsonSchemaOf(schema)
     : { type: 'object', description: `outrank's ${resource.info.kind} records, read-only.`, 'x-kubernetes-preserve-unknown-fields': true };
-  const { $schema: _dialect, ...body } = generated;
   return { ...body, 'x-kubernetes-group-version-kind': [gvk(resource)] };
 }
 
@@ -124,7 +146,7 @@ interface Served {
   readonly hash: string;
 }
 
-function served(document: object): Served {
+function servedDocument(document: object): Served {
   const body = JSON.stringify(document);
   return { body, hash: createHash('sha256').update(body).digest('hex').slice(0, 32).toUpperCase() };
 }
@@ -134,35 +156,63 @@ function pathKey(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
 }
 
+/** Documents made, by group-version and the versions of the CustomResourceDefinitions in it. */
 const documents = new Map<string, Served>();
+/** Beyond it the documents of custom kinds, which change with their definitions, are made again. */
+const DOCUMENTS_KEPT = 1_000;
 
-/** The OpenAPI v3 document of one group-version, or undefined when it serves nothing. Built once per process. */
-export function groupVersionDocument(group: string, version: string): string | undefined {
-  return groupVersionServed(group, version)?.body;
+/** What a group-version's document is made of: its path key, and the definition of each custom kind in it at its version. */
+function documentKey(group: string, version: string, resources: readonly ServedResource[]): string {
+  const definitions = resources.flatMap((resource) => {
+    const definition = resource.custom?.kind.definition;
+    return definition ? [`${definition.metadata.name}@${definition.metadata.resourceVersion ?? ''}`] : [];
+  });
+  return [pathKey(group, version), ...definitions].join('|');
 }
 
-function groupVersionServed(group: string, version: string): Served | undefined {
-  const key = pathKey(group, version);
+/** The OpenAPI v3 document of one group-version, or undefined when it serves nothing. Built once per process, and again when a CRD in it changes. */
+export function groupVersionDocument(served: ServedResources, group: string, version: string): string | undefined {
+  return groupVersionServed(served, group, version)?.body;
+}
+
+function groupVersionServed(served: ServedResources, group: string, version: string): Served | undefined {
+  const resources = served.of(group, version);
+  if (resources.length === 0) return undefined;
+  const key = documentKey(group, version, resources);
   const cached = documents.get(key);
   if (cached) return cached;
-  const resources = resourcesOf(group, version);
-  if (resources.length === 0) return undefined;
-  const document = served({
+  const document = servedDocument({
     openapi: '3.0.0',
     info: { title: 'outrank', version: resources[0]!.info.apiVersion },
     paths: Object.assign({}, ...resources.map(pathsOf)),
     components: { schemas: Object.fromEntries(resources.map((resource) => [schemaName(resource), kindSchema(resource)])) },
   });
+  if (documents.size >= DOCUMENTS_KEPT) documents.clear();
   documents.set(key, document);
   return document;
 }
 
 /** GET /openapi/v3: where each group-version's document is, with a hash that changes with it. */
-export function openApiRoot(): object {
-  const keys = new Map(SERVED_RESOURCES.map((resource) => [pathKey(resource.group, resource.version), resource]));
+export function openApiRoot(served: ServedResources): object {
+  const keys = new Map(served.all.map((resource) => [pathKey(resource.group, resource.version), resource]));
   return {
     paths: Object.fromEntries(
-      [...keys].map(([key, resource]) => [key, { serverRelativeURL: `/openapi/v3/${key}?hash=${groupVersionServed(resource.group, resource.version)!.hash}` }]),
+      [...keys].map(([key, resource]) => [key, { serverRelativeURL: `/openapi/v3/${key}?hash=${groupVersionServed(served, resource.group, resource.version)!.hash}` }]),
     ),
   };
+}
+
+const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+
+/**
+ * GET /openapi/v2: a document with no definitions. kubectl reads OpenAPI v3, and asks for v2 (in
+ * protobuf) only to validate on the client an object whose kind the server does not serve yet — a
+ * custom resource applied with its CustomResourceDefinition — and skips what v2 does not define, as
+ * against kube-apiserver: the object then fails as kubectl fails it there ("no matches for kind …
+ * ensure CRDs are installed first") and the next apply, its CRD stored, succeeds. An empty protobuf
+ * message is an empty document.
+ */
+export function emptyOpenApiV2(accept: string | undefined): { contentType: string; body: string } {
+  if ((accept ?? '').includes('protobuf')) return { contentType: OPENAPI_V2_PROTOBUF, body: '' };
+  return { contentType: 'application/json', body: JSON.stringify({ swagger: '2.0', info: { title: 'outrank', version: 'v2' }, paths: {} }) };
 }

@@ -1,6 +1,7 @@
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery';
 import { groupVersionDocument, openApiRoot } from './openapi';
-import { findResource, type ServedResource, type Verb } from './served-resources';
+import type { CustomKinds } from '../api/custom-kinds';
+import { ServedResources, servedResourcesWith, type ServedResource, type Verb } from './served-resources';
 
 /** A URL under a resource: its collection, or one object when the URL names it. */
 export interface ResourceRoute {
@@ -18,6 +19,8 @@ export type Route =
   | { readonly type: 'document'; readonly body: object }
   /** A group-version's OpenAPI v3 document, serialized once. */
   | { readonly type: 'openapi'; readonly body: string }
+  /** The OpenAPI v2 document: empty (openapi.ts, emptyOpenApiV2). */
+  | { readonly type: 'openapi-v2' }
   | ResourceRoute;
 
 function document(body: object | undefined): Route | undefined {
@@ -52,30 +55,42 @@ function subresourceRoute(resource: ServedResource | undefined, namespace: strin
 }
 
 /** What follows /api/v1 or /apis/<group>/<version>: [namespaces/<ns>/]<plural>[/<name>[/<subresource>]]. */
-function groupVersionRoute(group: string, version: string, rest: readonly string[]): Route | undefined {
-  if (rest.length === 0) return document(apiResourceList(group, version));
-  if (rest[0] === 'namespaces' && rest.length >= 3 && rest.length <= 4) {
-    return resourceRoute(findResource(group, version, rest[2]!), rest[1], rest[3]);
-  }
-  if (rest[0] === 'namespaces' && rest.length === 5) return subresourceRoute(findResource(group, version, rest[2]!), rest[1], rest[3]!, rest[4]!);
-  if (rest.length <= 2) return resourceRoute(findResource(group, version, rest[0]!), undefined, rest[1]);
-  if (rest.length === 3) return subresourceRoute(findResource(group, version, rest[0]!), undefined, rest[1]!, rest[2]!);
+function groupVersionRoute(served: ServedResources, group: string, version: string, rest: readonly string[]): Route | undefined {
+  const find = (plural: string) => served.find(group, version, plural);
+  if (rest.length === 0) return document(apiResourceList(served, group, version));
+  if (rest[0] === 'namespaces' && rest.length >= 3 && rest.length <= 4) return resourceRoute(find(rest[2]!), rest[1], rest[3]);
+  if (rest[0] === 'namespaces' && rest.length === 5) return subresourceRoute(find(rest[2]!), rest[1], rest[3]!, rest[4]!);
+  if (rest.length <= 2) return resourceRoute(find(rest[0]!), undefined, rest[1]);
+  if (rest.length === 3) return subresourceRoute(find(rest[0]!), undefined, rest[1]!, rest[2]!);
   return undefined;
 }
 
 /** /openapi/v3, or one group-version's document under it (api/v1, apis/<group>/<version>). */
-function openApiRoute(rest: readonly string[]): Route | undefined {
-  if (rest.length === 0) return document(openApiRoot());
+function openApiRoute(served: ServedResources, rest: readonly string[]): Route | undefined {
+  if (rest.length === 0) return document(openApiRoot(served));
   const [root, ...groupVersion] = rest;
   const body =
-    root === 'api' && groupVersion.length === 1 ? groupVersionDocument('', groupVersion[0]!)
-    : root === 'apis' && groupVersion.length === 2 ? groupVersionDocument(groupVersion[0]!, groupVersion[1]!)
+    root === 'api' && groupVersion.length === 1 ? groupVersionDocument(served, '', groupVersion[0]!)
+    : root === 'apis' && groupVersion.length === 2 ? groupVersionDocument(served, groupVersion[0]!, groupVersion[1]!)
     : undefined;
   return body === undefined ? undefined : { type: 'openapi', body };
 }
 
-/** What a URL path addresses, or undefined when it addresses nothing this API serves. */
-export function parseRoute(path: string): Route | undefined {
+/**
+ * Whether what the path addresses may depend on the kinds stored CustomResourceDefinitions register: a
+ * path under /apis that names no resource outrank serves by itself (a custom kind, or discovery of the
+ * groups), or an OpenAPI document of a named group. The core group (/api) has none.
+ */
+export function mayNameCustomKinds(path: string, builtIn: Route | undefined): boolean {
+  if (builtIn?.type === 'resource') return false;
+  return path === '/apis' || path.startsWith('/apis/') || path === '/openapi/v3' || path.startsWith('/openapi/v3/apis/');
+}
+
+/**
+ * What a URL path addresses, or undefined when it addresses nothing this API serves. `served` are the
+ * resources served: outrank's own, and those of the custom kinds when the caller read them.
+ */
+export function parseRoute(path: string, served: ServedResources = ServedResources.BUILT_IN): Route | undefined {
   const segments = segmentsOf(path);
   if (!segments) return undefined;
   const [root, ...rest] = segments;
@@ -83,17 +98,27 @@ export function parseRoute(path: string): Route | undefined {
     case 'version':
       return rest.length === 0 ? document(versionInfo()) : undefined;
     case 'openapi':
-      return rest[0] === 'v3' ? openApiRoute(rest.slice(1)) : undefined;
+      if (rest[0] === 'v2' && rest.length === 1) return { type: 'openapi-v2' };
+      return rest[0] === 'v3' ? openApiRoute(served, rest.slice(1)) : undefined;
     case 'api':
       if (rest.length === 0) return document(apiVersions());
-      return rest[0] === 'v1' ? groupVersionRoute('', 'v1', rest.slice(1)) : undefined;
+      return rest[0] === 'v1' ? groupVersionRoute(served, '', 'v1', rest.slice(1)) : undefined;
     case 'apis':
-      if (rest.length === 0) return document(apiGroupList());
-      if (rest.length === 1) return document(apiGroup(rest[0]!));
-      return groupVersionRoute(rest[0]!, rest[1]!, rest.slice(2));
+      if (rest.length === 0) return document(apiGroupList(served));
+      if (rest.length === 1) return document(apiGroup(served, rest[0]!));
+      return groupVersionRoute(served, rest[0]!, rest[1]!, rest.slice(2));
     default:
       return undefined;
   }
+}
+
+/**
+ * What a URL path addresses, reading the kinds the stored CustomResourceDefinitions register only when
+ * the path may name one (mayNameCustomKinds): a request for one of outrank's own resources reads nothing.
+ */
+export async function routeOf(path: string, customKinds: () => Promise<CustomKinds>): Promise<Route | undefined> {
+  const builtIn = parseRoute(path);
+  return mayNameCustomKinds(path, builtIn) ? parseRoute(path, servedResourcesWith(await customKinds())) : builtIn;
 }
 
 /** What a request asks of a resource: a verb, and the object's name for verbs on one object. */

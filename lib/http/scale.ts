@@ -3,7 +3,7 @@ import type { ObjectRef } from '../api/kinds';
 import { applyMergePatch } from '../api/merge-patch';
 import { isPlainObject } from '../api/plain-object';
 import { placedClusters, type ResourceBinding } from '../api/resource-binding';
-import type { ResourceTemplate } from '../api/resource-template';
+import type { WorkloadTemplate } from '../api/resource-template';
 import { bindingRefFor } from '../controllers/binding-references';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { notFound } from './error-status';
@@ -25,7 +25,7 @@ function templateRef(route: ResourceRoute): ObjectRef {
   return { group: route.resource.group, kind: route.resource.info.kind, namespace: route.namespace ?? '', name: route.name! };
 }
 
-function selectorText(template: ResourceTemplate): string {
+function selectorText(template: WorkloadTemplate): string {
   const matchLabels = (template.spec as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels ?? {};
   return Object.entries(matchLabels)
     .map(([key, value]) => `${key}=${value}`)
@@ -33,10 +33,10 @@ function selectorText(template: ResourceTemplate): string {
 }
 
 /** spec: the replicas wanted; status: the replicas outrank placed on member clusters. */
-async function scaleOf(template: ResourceTemplate, ref: ObjectRef, deps: ApiDependencies): Promise<object> {
+async function scaleOf(template: WorkloadTemplate, ref: ObjectRef, deps: ApiDependencies): Promise<object> {
   const binding = await deps.store.get<ResourceBinding>(bindingRefFor(ref));
   const placed = binding ? placedClusters(binding).reduce((sum, cluster) => sum + cluster.replicas, 0) : 0;
-  const { name, namespace, resourceVersion, uid, creationTimestamp } = template.metadata as ResourceTemplate['metadata'] & { uid?: string; creationTimestamp?: string };
+  const { name, namespace, resourceVersion, uid, creationTimestamp } = template.metadata as WorkloadTemplate['metadata'] & { uid?: string; creationTimestamp?: string };
   return {
     apiVersion: 'autoscaling/v1',
     kind: 'Scale',
@@ -46,10 +46,10 @@ async function scaleOf(template: ResourceTemplate, ref: ObjectRef, deps: ApiDepe
   };
 }
 
-async function stored(route: ResourceRoute, deps: ApiDependencies): Promise<ResourceTemplate> {
+async function stored(route: ResourceRoute, deps: ApiDependencies): Promise<WorkloadTemplate> {
   const template = await deps.store.get<KubeObject>(templateRef(route));
   if (!template) throw notFound(route.resource, route.name!);
-  return template as ResourceTemplate;
+  return template as WorkloadTemplate;
 }
 
 /** The Scale a PUT or PATCH asks for, from the current one (a Scale has no lists to merge by key). */
@@ -81,5 +81,5 @@ export async function scaleResponse(route: ResourceRoute, request: ApiRequest, d
   const patch = { spec: { replicas: replicasOf(requested) }, ...(typeof version === 'string' ? { metadata: { resourceVersion: version } } : {}) };
   await authorizePatch(deps, route, ref, patch);
   const { object, warnings } = await deps.objects.patch(ref, patch, applyMergePatch, options);
-  return withWarnings(jsonResponse(200, await scaleOf(object as ResourceTemplate, ref, deps)), warnings);
+  return withWarnings(jsonResponse(200, await scaleOf(object as WorkloadTemplate, ref, deps)), warnings);
 }

@@ -4,7 +4,7 @@ import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { messageField, messageFields, ProtobufError, stringField, unwrapEnvelope } from './protobuf-fields';
 import { mediaTypeOf, readObjectBody } from './request-body';
 import { jsonResponse } from './response';
-import { SERVED_RESOURCES, type ServedResource } from './served-resources';
+import { SERVED_RESOURCES, servedResourcesWith, type ServedResource } from './served-resources';
 import { ApiError } from './status';
 
 /**
@@ -41,9 +41,11 @@ interface Verdict {
 const READ_VERBS = new Set(['get', 'list']);
 const WRITE_VERBS = new Set<string>(['create', 'update', 'patch', 'delete']);
 
-function servedResource(attributes: ResourceAttributes): ServedResource | undefined {
+/** The resource the attributes name: one of outrank's own, else one a stored CustomResourceDefinition registers. */
+async function servedResource(attributes: ResourceAttributes, deps: ApiDependencies): Promise<ServedResource | undefined> {
   const group = attributes.group ?? '';
-  return SERVED_RESOURCES.find((resource) => resource.info.plural === attributes.resource && (group === '*' || resource.group === group));
+  const named = (resource: ServedResource) => resource.info.plural === attributes.resource && (group === '*' || resource.group === group);
+  return SERVED_RESOURCES.find(named) ?? servedResourcesWith(await deps.objects.customKinds()).all.find(named);
 }
 
 /** The verbs of a resource or of one of its subresources (none when it has not that subresource). */
@@ -55,8 +57,8 @@ function verbsOf(resource: ServedResource, subresource: string | undefined): rea
   return [];
 }
 
-function resourceVerdict(attributes: ResourceAttributes, deps: ApiDependencies): Verdict {
-  const resource = servedResource(attributes);
+async function resourceVerdict(attributes: ResourceAttributes, deps: ApiDependencies): Promise<Verdict> {
+  const resource = await servedResource(attributes, deps);
   if (!resource) return { allowed: false, reason: `the server does not serve ${attributes.resource ?? 'that resource'}${attributes.group ? ` in group ${attributes.group}` : ''}` };
   const verbs = verbsOf(resource, attributes.subresource);
   const named = attributes.subresource ? `${resource.info.plural}/${attributes.subresource}` : resource.info.plural;
@@ -104,13 +106,13 @@ function reviewBody(request: ApiRequest): unknown {
 }
 
 /** POST selfsubjectaccessreviews: may the caller do this? Reads are open to all; writes follow the tenancy rules. */
-export function selfSubjectAccessReview(request: ApiRequest, deps: ApiDependencies): ApiResponse {
+export async function selfSubjectAccessReview(request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   if (request.method.toUpperCase() !== 'POST') throw new ApiError('MethodNotAllowed', 'selfsubjectaccessreviews supports only create');
   const parsed = accessReview.safeParse(reviewBody(request));
   if (!parsed.success) throw new ApiError('BadRequest', `spec.resourceAttributes: ${parsed.error.issues[0]!.message}`);
   const { resourceAttributes: attributes } = parsed.data.spec;
   const verdict: Verdict = attributes
-    ? resourceVerdict(attributes, deps)
+    ? await resourceVerdict(attributes, deps)
     : { allowed: true, reason: 'every authenticated caller may read the discovery and OpenAPI documents' };
   const status = verdict.allowed ? { allowed: true, reason: verdict.reason } : { allowed: false, denied: true, reason: verdict.reason };
   return jsonResponse(201, { kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: {}, spec: parsed.data.spec, status });

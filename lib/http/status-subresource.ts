@@ -1,4 +1,5 @@
 import type { ObjectRef } from '../api/kinds';
+import { BINDING_GROUP } from '../api/resource-binding';
 import { isPlainObject } from '../api/plain-object';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { notFound } from './error-status';
@@ -13,7 +14,8 @@ import { withWarnings, writeOptionsOf } from './write-options';
 /**
  * The status subresource (…/<name>/status), as Kubernetes serves it: GET answers the object; PUT and
  * PATCH change its status alone, whatever else the body says — what a member cluster's status agent
- * writes. A binding's status is the scheduler's, so there it is read-only. Writes to the object itself
+ * writes. A binding's status is its scheduler's: outrank's own are read-only there, and another
+ * scheduler patches the status of its bindings as Karmada's does (binding-update.ts). Writes to the object itself
  * keep the status they carry: outrank has no status agents of its own, and clusters report their
  * capacity by the Cluster objects applied.
  */
@@ -58,8 +60,10 @@ export async function statusSubresourceResponse(route: ResourceRoute, request: A
     return jsonResponse(200, object);
   }
   const writable = route.resource.verbs.includes('update');
-  if ((method !== 'PUT' && method !== 'PATCH') || !writable) {
-    throw new ApiError('MethodNotAllowed', `${route.resource.info.plural}/status supports ${writable ? 'get, update and patch' : 'get: the scheduler writes it'}`);
+  const binding = route.resource.group === BINDING_GROUP;
+  if ((method !== 'PUT' && method !== 'PATCH') || (!writable && !(binding && method === 'PATCH'))) {
+    const supported = writable ? 'get, update and patch' : binding ? "get, and patch by the binding's scheduler" : 'get: the scheduler writes it';
+    throw new ApiError('MethodNotAllowed', `${route.resource.info.plural}/status supports ${supported}`);
   }
   const options = writeOptionsOf(request);
   const { patch, body } = statusPatchOf(request, route);

@@ -1,4 +1,4 @@
-import { columnsOf, type Column, type ListedObject, type TableContext } from '../format/columns';
+import { columnsOf, customColumns, type Column, type ListedObject, type TableContext } from '../format/columns';
 import type { ApiRequest, ApiResponse } from './api-types';
 import { jsonResponse } from './response';
 import type { ServedResource } from './served-resources';
@@ -55,7 +55,7 @@ export function tableFor(request: ApiRequest, resource: ServedResource, objects:
   const version = requestedTableVersion(request.headers.accept);
   if (!version) return undefined;
   const include = includeObjectOf(request);
-  const columns = columnsOf(resource.info.kind);
+  const columns = resource.custom ? customColumns(resource.custom.version.additionalPrinterColumns) : columnsOf(resource.info.kind);
   return {
     kind: 'Table',
     apiVersion: `meta.k8s.io/${version}`,

@@ -27,8 +27,8 @@ export function checkAuthenticated(deps: ApiDependencies): void {
  * The object a write is authorized on. Its unknown fields do not change who may write it; whether
  * they are refused is for ObjectService to decide, by the request's field validation.
  */
-function decodeForAuthorization(raw: unknown): KubeObject {
-  return decodeObjectWith(raw, 'Ignore').object;
+async function decodeForAuthorization(deps: ApiDependencies, raw: unknown): Promise<KubeObject> {
+  return decodeObjectWith(raw, 'Ignore', await deps.objects.customKindsFor(raw)).object;
 }
 
 /** Refuses with 403 Forbidden a write of `object` the caller may not make. */
@@ -42,7 +42,7 @@ export async function authorizeWrite(deps: ApiDependencies, route: ResourceRoute
 
 /** A create, replace or server-side apply: the body decoded (as ObjectService will decode it) and authorized. */
 export async function authorizeBody(deps: ApiDependencies, route: ResourceRoute, verb: WriteVerb, body: JsonObject): Promise<void> {
-  if (deps.access) await authorizeWrite(deps, route, verb, decodeForAuthorization(body));
+  if (deps.access) await authorizeWrite(deps, route, verb, await decodeForAuthorization(deps, body));
 }
 
 async function existing(deps: ApiDependencies, route: ResourceRoute, ref: ObjectRef): Promise<KubeObject> {
@@ -72,7 +72,7 @@ export async function authorizePatch(
   const scoped = access.authorizer.decideScope(access.identity, { verb: 'patch', resource: route.resource.info.plural, object: current });
   if (!scoped.allowed) throw forbidden(route.resource, current.metadata.name, scoped.message);
   const patched = applyPatch(current, patch) as JsonObject;
-  await authorizeWrite(deps, route, 'patch', decodeForAuthorization({ ...patched, apiVersion: current.apiVersion, kind: current.kind }));
+  await authorizeWrite(deps, route, 'patch', await decodeForAuthorization(deps, { ...patched, apiVersion: current.apiVersion, kind: current.kind }));
 }
 
 /** A delete, authorized against the object as it is stored. */
@@ -89,7 +89,7 @@ export async function refusalOfApply(deps: ApiDependencies, raw: unknown): Promi
   const { access } = deps;
   if (!access) return undefined;
   if (access.identity === undefined) throw unauthorized();
-  const object = decodeForAuthorization(raw);
+  const object = await decodeForAuthorization(deps, raw);
   const stored = await deps.store.get(refOf(object));
   const resource = kindInfo(object.apiVersion, object.kind)?.plural ?? object.kind.toLowerCase();
   const decision = await access.authorizer.decide(access.identity, { verb: stored ? 'patch' : 'create', resource, object });

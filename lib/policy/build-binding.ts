@@ -1,4 +1,5 @@
 import { bindingName } from '../api/binding-name';
+import { controllerRef } from '../api/owner-reference';
 import type { PriorityClass } from '../api/priority-class';
 import { sameJson } from '../api/plain-object';
 import type { AnyPropagationPolicy } from '../api/propagation-policy';
@@ -8,7 +9,8 @@ import {
   POLICY_NAMESPACE_LABEL,
   type ResourceBinding,
 } from '../api/resource-binding';
-import { templatePodLabels, templatePodSpec, templateReplicas, type ResourceTemplate } from '../api/resource-template';
+import { isWorkloadTemplate, templatePodLabels, templatePodSpec, templateReplicas, type ResourceTemplate } from '../api/resource-template';
+import { DEFAULT_SCHEDULER_NAME, schedulerNameOf } from '../api/scheduler-name';
 import type { EventRecord } from '../ports/event-log';
 import { formatQuantity } from '../quantity';
 import { podTemplateRequest } from '../resources';
@@ -137,10 +139,12 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
       name: template.metadata.name,
       ...(template.metadata.uid ? { uid: template.metadata.uid } : {}),
     },
-    replicas: templateReplicas(template),
+    // A template without replicas (Karmada's detector: no replica interpreter) gets neither replicas nor a request.
+    ...(isWorkloadTemplate(template) ? { replicas: templateReplicas(template) } : {}),
     ...(Object.keys(request).length > 0 ? { replicaRequirements: { resourceRequest: request } } : {}),
     ...(policy.spec.placement ? { placement: policy.spec.placement } : {}),
     ...carriedFromPolicy(policy),
+    ...schedulerNameFor(policy, existing),
     schedulePriority: { priority: priority.priority, preemptionPolicy: priority.preemptionPolicy },
     preemptibility: preemptibility.preemptibility,
     ...suspension,
@@ -160,6 +164,8 @@ export function buildBinding(inputs: BindingInputs): BuiltBinding {
       ...(namespaced ? { namespace: template.metadata.namespace } : {}),
       labels: policyLabels(policy),
       annotations: { ...existing?.metadata.annotations, [PRIORITY_RESOLVED_FROM_ANNOTATION]: source },
+      // The template is the binding's controller, as Karmada's detector makes it: the binding goes with it.
+      ownerReferences: [controllerRef(template)],
       uid: existing?.metadata.uid ?? inputs.newUid(),
       creationTimestamp: existing?.metadata.creationTimestamp ?? inputs.now,
       generation: (existing?.metadata.generation ?? 0) + (changed ? 1 : 0),
@@ -202,6 +208,18 @@ function suspensionFor(policy: AnyPropagationPolicy, existing: ResourceBinding |
   const scheduling = kept !== undefined && current === suspended ? kept : suspended ? true : undefined;
   const suspension = { ...dispatching, ...(scheduling !== undefined ? { scheduling } : {}) };
   return Object.keys(suspension).length > 0 ? { suspension } : {};
+}
+
+/**
+ * The policy's scheduler, as Karmada's detector carries it (BuildResourceBinding); a policy that names
+ * none is the default scheduler's (its CRD's default). A binding stored before bindings carried the name
+ * is the default scheduler's as it is (schedulerNameOf): it is written in only when that changes, so
+ * that its spec, and its generation, do not change for nothing.
+ */
+function schedulerNameFor(policy: AnyPropagationPolicy, existing: ResourceBinding | undefined): Pick<ResourceBinding['spec'], 'schedulerName'> {
+  const schedulerName = policy.spec.schedulerName ?? DEFAULT_SCHEDULER_NAME;
+  const unnamedBefore = existing !== undefined && existing.spec.schedulerName === undefined;
+  return unnamedBefore && schedulerNameOf({ spec: { ...existing.spec, schedulerName } }) === DEFAULT_SCHEDULER_NAME ? {} : { schedulerName };
 }
 
 /** The spec but what the scheduler writes: where the binding is placed, and the clusters it is being evicted from. */

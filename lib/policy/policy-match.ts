@@ -1,6 +1,7 @@
 import { matchesLabelSelector } from '../api/label-selector';
 import type { AnyPropagationPolicy, ResourceSelector } from '../api/propagation-policy';
 import type { ResourceTemplate } from '../api/resource-template';
+import { isPropagatable } from './propagatable';
 
 /**
  * How precisely a policy selects a template (Karmada's implicit priority): by name beats by label
@@ -14,7 +15,7 @@ export enum Specificity {
 }
 
 function selectorSpecificity(selector: ResourceSelector, template: ResourceTemplate): Specificity {
-  if (selector.apiVersion !== template.apiVersion || selector.kind !== template.kind) return Specificity.None;
+  if (selector.apiVersion !== template.apiVersion || selector.kind !== template.kind || !isPropagatable(template)) return Specificity.None;
   const namespace = template.metadata.namespace ?? '';
   if (selector.namespace !== undefined && selector.namespace !== namespace) return Specificity.None;
   if (selector.name !== undefined) {

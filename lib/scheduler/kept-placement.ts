@@ -3,7 +3,7 @@ import { availableReplicas } from '../resources';
 import { evictingFrom } from './binding-filter';
 import { isLostTarget } from './lost-target';
 import { refusedTargets } from './refused-targets';
-import { replicaStrategy } from './replica-strategy';
+import { bindingStrategy } from './replica-strategy';
 import type { ScheduleDecision } from './schedule-binding';
 import { bindingState, type SchedulingSnapshot } from './snapshot';
 
@@ -31,6 +31,6 @@ export function keptPlacement(binding: ResourceBinding, snapshot: SchedulingSnap
 
 function placesEveryReplica(binding: ResourceBinding, targets: readonly TargetCluster[]): boolean {
   const replicas = binding.spec.replicas ?? 0;
-  if (replicaStrategy(binding.spec.placement).type === 'duplicated') return targets.length > 0 && targets.every((target) => target.replicas === replicas);
+  if (bindingStrategy(binding).type === 'duplicated') return targets.length > 0 && targets.every((target) => target.replicas === replicas);
   return targets.reduce((sum, target) => sum + target.replicas, 0) === replicas;
 }

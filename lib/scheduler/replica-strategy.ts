@@ -28,13 +28,30 @@ export function replicaStrategy(placement: Placement | undefined): ReplicaStrate
 }
 
 /**
+ * A binding of a template without replicas (a Service, ConfigMap, Role, custom resource …): no
+ * spec.replicas and no request, as Karmada's detector makes it for a kind without a replica
+ * interpreter. Karmada's scheduler propagates it to every cluster it selects, whatever the replica
+ * scheduling ("For non-workloads … propagate to all candidate clusters": pkg/scheduler/core/common.go,
+ * AssignReplicas), its targets without replicas; it needs no room, so it never preempts and is never a
+ * victim.
+ */
+export function isPlainBinding(binding: Pick<ResourceBinding, 'spec'>): boolean {
+  return binding.spec.replicas === undefined && binding.spec.replicaRequirements === undefined;
+}
+
+/** How the binding's replicas are spread: its placement's replicaScheduling, or every selected cluster for a plain binding. */
+export function bindingStrategy(binding: Pick<ResourceBinding, 'spec'>): ReplicaStrategy {
+  return isPlainBinding(binding) ? { type: 'duplicated' } : replicaStrategy(binding.spec.placement);
+}
+
+/**
  * A binding with nothing to place: Divided, of 0 replicas. Every division keeps no cluster given none,
  * as Karmada drops them after assigning a workload that requests resources (pkg/scheduler/core/common.go,
  * assignReplicasToClusters, removeZeroReplicasCluster): it is scheduled onto no cluster. A Duplicated one
  * lists every cluster with 0, as Karmada does for a workload that requests none (common.go, AssignReplicas).
  */
 export function hasNothingToPlace(binding: Pick<ResourceBinding, 'spec'>): boolean {
-  return (binding.spec.replicas ?? 0) === 0 && replicaStrategy(binding.spec.placement).type !== 'duplicated';
+  return (binding.spec.replicas ?? 0) === 0 && bindingStrategy(binding).type !== 'duplicated';
 }
 
 /** The weight of a cluster under a static weight list: the largest weight whose target matches it. */

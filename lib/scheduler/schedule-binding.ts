@@ -8,7 +8,7 @@ import { filteredFor } from './binding-filter';
 import { describeFilterFailures, type FilterFailure } from './cluster-filter';
 import { tieOrderOf } from './divide/tie-order';
 import { planPreemption } from './preemption/plan-preemption';
-import { divide, replicaStrategy, requirementOf, type ReplicaStrategy } from './replica-strategy';
+import { bindingStrategy, divide, isPlainBinding, requirementOf, type ReplicaStrategy } from './replica-strategy';
 import { bindingState, type BindingState, type ClusterState, type SchedulingSnapshot } from './snapshot';
 import { filterBySpreadProperties } from './spread/spread-property-filter';
 import { spreadRule } from './spread/spread-rule';
@@ -120,7 +120,7 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
   const state = bindingState(binding);
   const placement = binding.spec.placement;
   const replicas = binding.spec.replicas ?? 0;
-  const strategy = replicaStrategy(placement);
+  const strategy = bindingStrategy(binding);
   const mode = assignmentModeOf(binding);
   const ties = tieOrderOf(binding.spec.resource.uid);
   const rule = spreadRule(placement);
@@ -153,8 +153,12 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
     reasons.push(`${label}${division.reason}`);
   }
 
+  // A plain binding needs no room: what keeps it from a cluster no victim can free.
   const mayPreempt =
-    options.preemption && binding.kind === 'ResourceBinding' && binding.spec.schedulePriority?.preemptionPolicy === 'PreemptLowerPriority';
+    options.preemption &&
+    binding.kind === 'ResourceBinding' &&
+    binding.spec.schedulePriority?.preemptionPolicy === 'PreemptLowerPriority' &&
+    !isPlainBinding(binding);
   if (mayPreempt) {
     for (const view of views) {
       if (view.feasible.length === 0) continue;

@@ -1,10 +1,12 @@
 import { isClusterReady, type Cluster } from '../api/cluster';
 import { refKey } from '../api/kinds';
+import { DEFAULT_SCHEDULER_NAME, isScheduledBy } from '../api/scheduler-name';
 import { BINDING_GROUP, bindingPriority, type ResourceBinding, type TargetCluster } from '../api/resource-binding';
 import { accumulate, add, amountOf, scale, subtract, toResourceList, type ResourceList } from '../resources';
 import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
 import { filterClusters, type FilteredClusters } from './cluster-filter';
 import { compareVictimCandidates } from './preemption/victim-search';
+import { isPlainBinding } from './replica-strategy';
 
 /** What the scheduler knows of a binding: priority, preemptibility, per-replica request and placement. */
 export interface BindingState {
@@ -219,6 +221,20 @@ export function bindingState(binding: ResourceBinding): BindingState {
   return state;
 }
 
+const othersStates = new WeakMap<BindingState, BindingState>();
+
+/**
+ * Another scheduler's binding, as outrank's scheduler sees it: its placement occupies room like any
+ * other, but it is never a victim (each scheduler preempts only the bindings it manages: binding
+ * priority and preemption (000), "Preemption in multi-scheduler").
+ */
+function otherSchedulersState(state: BindingState): BindingState {
+  if (!state.mayBeVictim) return state;
+  let seen = othersStates.get(state);
+  if (!seen) othersStates.set(state, (seen = { ...state, mayBeVictim: false }));
+  return seen;
+}
+
 export function usageOn(state: BindingState, replicas: number): ResourceList {
   return scale(state.request, replicas);
 }
@@ -240,7 +256,15 @@ export class SchedulingSnapshot {
   /** filtered() by affinity and tolerations; emptied when a cluster comes, goes or changes. */
   private readonly filterResults = new Map<string, FilteredClusters<ClusterState>>();
 
-  constructor(clusters: readonly Cluster[], bindings: readonly ResourceBinding[]) {
+  /**
+   * `schedulerNames`: the scheduler the snapshot decides for answers to these; the other bindings are
+   * another scheduler's (scheduler-name.ts).
+   */
+  constructor(
+    clusters: readonly Cluster[],
+    bindings: readonly ResourceBinding[],
+    private readonly schedulerNames: readonly string[] = [DEFAULT_SCHEDULER_NAME],
+  ) {
     this.clusters = this.rooms;
     for (const cluster of clusters) {
       const name = cluster.metadata.name;
@@ -293,8 +317,15 @@ export class SchedulingSnapshot {
 
   /** Records a binding as stored now, replacing what was known of it. */
   upsert(binding: ResourceBinding): void {
-    const state = bindingState(binding);
+    const own = bindingState(binding);
+    const state = isScheduledBy(this.schedulerNames, binding) ? own : otherSchedulersState(own);
     const previous = this.bindings.get(state.key);
+    if (isPlainBinding(binding) && (!previous || isPlainBinding(previous.binding)) && !this.order?.rank.has(state.key)) {
+      // A plain binding holds no room and is never a victim: it stays out of the priority order (which
+      // it would only lengthen and make to be sorted again) and off the clusters' residents.
+      this.bindings.set(state.key, state);
+      return;
+    }
     // The same binding at the same priority keeps its rank; anything else reorders when next asked.
     const rank = previous?.priority === state.priority ? this.order?.rank.get(state.key) : undefined;
     if (previous) this.forget(previous, rank);
@@ -312,7 +343,7 @@ export class SchedulingSnapshot {
     const previous = this.bindings.get(key);
     if (!previous) return;
     this.forget(previous, undefined);
-    this.order = undefined;
+    if (!isPlainBinding(previous.binding) || this.order?.rank.has(key)) this.order = undefined;
   }
 
   /**
@@ -321,7 +352,7 @@ export class SchedulingSnapshot {
    * a binding was added, removed or changed priority.
    */
   priorityOrder(): PriorityOrder {
-    this.order ??= new BindingOrder(this.bindings.values());
+    this.order ??= new BindingOrder([...this.bindings.values()].filter((state) => !isPlainBinding(state.binding)));
     return this.order;
   }
 

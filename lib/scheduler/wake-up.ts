@@ -2,7 +2,7 @@ import type { Cluster } from '../api/cluster';
 import type { ResourceBinding, TargetCluster } from '../api/resource-binding';
 import { accumulate, add, fitsWithin, scale, subtract, type ResourceList } from '../resources';
 import { bindingFilterFailure } from './binding-filter';
-import { replicaStrategy } from './replica-strategy';
+import { bindingStrategy, isPlainBinding } from './replica-strategy';
 import { affinityTerms } from './schedule-binding';
 import { bindingState, type BindingState } from './snapshot';
 
@@ -42,11 +42,12 @@ export function admits(binding: ResourceBinding, cluster: Cluster, now: number, 
 }
 
 function isDuplicated(binding: ResourceBinding): boolean {
-  return replicaStrategy(binding.spec.placement).type === 'duplicated';
+  return bindingStrategy(binding).type === 'duplicated';
 }
 
-/** The least a binding must place on one cluster: all its replicas when Duplicated, else one. */
+/** The least a binding must place on one cluster: all its replicas when Duplicated, else one; nothing for a plain binding. */
 function leastOnOneCluster(state: BindingState): ResourceList {
+  if (isPlainBinding(state.binding)) return {};
   return isDuplicated(state.binding) ? scale(state.request, Math.max(1, state.binding.spec.replicas ?? 0)) : state.request;
 }
 

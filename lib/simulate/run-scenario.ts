@@ -1,4 +1,5 @@
 import type { KubeEvent } from '../api/event';
+import { NoRoomError } from '../api/no-room-error';
 import { InvalidObjectError } from '../api/invalid-object-error';
 import { apiGroupOf } from '../api/resource-template';
 import { NotFoundError } from '../api/not-found-error';
@@ -80,7 +81,7 @@ export interface SimulationResult {
 }
 
 function isRejection(error: unknown): error is Error {
-  return error instanceof InvalidObjectError || error instanceof ConflictError || error instanceof NotFoundError;
+  return error instanceof InvalidObjectError || error instanceof ConflictError || error instanceof NotFoundError || error instanceof NoRoomError;
 }
 
 function locatorRef(locator: ObjectLocator) {

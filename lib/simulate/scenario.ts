@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { featureGatesSchema } from '../config';
+import { featureGatesSchema, schedulerNamesSchema } from '../config';
 
 const objectLocator = z.strictObject({
   apiVersion: z.string().min(1).max(253),
@@ -65,6 +65,7 @@ export const scenarioSchema = z.strictObject({
   config: z
     .strictObject({
       gates: featureGatesSchema.optional(),
+      schedulerNames: schedulerNamesSchema.optional(),
       preemptibleBelowPriority: z.number().int().optional(),
     })
     .optional(),

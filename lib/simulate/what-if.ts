@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { NoRoomError } from '../api/no-room-error';
 import { InvalidObjectError } from '../api/invalid-object-error';
 import { apiGroupOf } from '../api/resource-template';
 import type { SchedulerConfig } from '../config';
@@ -80,7 +81,7 @@ export async function whatIf(live: readonly StoredObject[], manifests: readonly 
       if (refused === undefined) await system.objects.apply(manifest);
       else rejections.push({ object: `${kind}/${name}`, message: refused });
     } catch (error) {
-      if (!(error instanceof InvalidObjectError || error instanceof ConflictError)) throw error;
+      if (!(error instanceof InvalidObjectError || error instanceof ConflictError || error instanceof NoRoomError)) throw error;
       rejections.push({ object: `${kind}/${name}`, message: error.message });
     }
     await betweenSteps();

@@ -47,6 +47,7 @@ describe('stack properties from context', () => {
     for (const [, fn] of model.ofType('AWS::Lambda::Function')) {
       expect(JSON.parse(fn.Properties.Environment.Variables.OUTRANK_SETTINGS)).toEqual({
         gates: { ...DEFAULT_CONFIG.gates, PropagationPolicyPreemption: false },
+        schedulerNames: ['default-scheduler'],
         preemptibleBelowPriority: DEFAULT_CONFIG.preemptibleBelowPriority,
         unschedulableFlushSeconds: DEFAULT_CONFIG.unschedulableRequeueMs / 1_000,
         bands: [

@@ -29,6 +29,13 @@ describe('OUTRANK_SETTINGS with tenancy', () => {
     expect(() => parseSettings(JSON.stringify({ unschedulableFlushSeconds: 0 }))).toThrow(/unschedulableFlushSeconds/);
   });
 
+  it("schedulerNames: the bindings outrank schedules are Karmada's default scheduler's unless the settings name others", () => {
+    expect(parseSettings(undefined).config.schedulerNames).toEqual(['default-scheduler']);
+    expect(parseSettings(JSON.stringify({ schedulerNames: ['outrank', 'default-scheduler'] })).config.schedulerNames).toEqual(['outrank', 'default-scheduler']);
+    expect(() => parseSettings(JSON.stringify({ schedulerNames: [] }))).toThrow(/schedulerNames[\s\S]*must name at least one scheduler/);
+    expect(() => parseSettings(JSON.stringify({ schedulerNames: [''] }))).toThrow(/schedulerNames[\s\S]*must not be empty/);
+  });
+
   it('fails loudly on a tenancy it cannot enforce as written', () => {
     expect(() => parseSettings(JSON.stringify({ tenancy: { admins: ['arn:*:x'], tenants: [] } }))).toThrow(/only as its last character/);
     expect(() => parseSettings(JSON.stringify({ tenancy: { admins: [], tenants: [], restricted: ['critical'] } }))).toThrow(/restricted/);

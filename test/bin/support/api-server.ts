@@ -6,7 +6,7 @@ import type { ApiResponse } from '../../../lib/http/api-types';
 import type { ConsoleAssets } from '../../../lib/http/console-assets';
 import { isWatchRequest, type OpenWatch } from '../../../lib/http/watch';
 import { testWatchTiming } from '../../support/watch-timing';
-import { serveWatch } from '../../../lib/http/watch-request';
+import { serveWatchRequest } from '../../../lib/http/watch-request';
 import type { AddressInfo } from 'node:net';
 import { handleApiRequest } from '../../../lib/http';
 import type { MessageQueue } from '../../../lib/ports/message-queue';
@@ -100,7 +100,7 @@ export async function startTestApi(mode: SchedulingMode = 'after-each-request', 
         ...(tenancy ? { access: { identity: apiRequest.headers['x-outrank-identity'], authorizer: new Authorizer(tenancy, storedPriorityClasses(system.store)) } } : {}),
       };
       if (isWatchRequest(apiRequest)) {
-        await streamWatch(serveWatch(apiRequest, deps, TEST_WATCH_TIMING), response);
+        await streamWatch(await serveWatchRequest(apiRequest, deps, TEST_WATCH_TIMING), response);
         return;
       }
       const reply = await handleApiRequest(apiRequest, deps);

@@ -17,6 +17,11 @@ describe('bindingName', () => {
     // Karmada's pkg/util/names/names_test.go, TestGenerateBindingName, "uppercase kind" and "uppercase name".
     ['pod', 'Pods', 'pod-pods'],
     ['Pod', 'pods', 'pod-pods'],
+    // The same test's RBAC cases: every ":" of the name becomes ".".
+    ['system:controller:tom', 'Role', 'system.controller.tom-role'],
+    ['system::tom', 'ClusterRole', 'system..tom-clusterrole'],
+    ['system::tt:tom', 'RoleBinding', 'system..tt.tom-rolebinding'],
+    ['system:tt:tom', 'ClusterRoleBinding', 'system.tt.tom-clusterrolebinding'],
   ])('names the binding of %s %s `<template name>-<lowercase kind>`, as Karmada', (name, kind, expected) => {
     expect(bindingName(name, kind)).toBe(expected);
   });

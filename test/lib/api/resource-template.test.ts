@@ -5,10 +5,10 @@ import {
   templatePodLabels,
   templatePodSpec,
   templateReplicas,
-  type ResourceTemplate,
+  type WorkloadTemplate,
 } from '../../../lib/api/resource-template';
 
-function template(kind: string, spec: Record<string, unknown>, apiVersion = 'apps/v1'): ResourceTemplate {
+function template(kind: string, spec: Record<string, unknown>, apiVersion = 'apps/v1'): WorkloadTemplate {
   return resourceTemplateSchema.parse({ apiVersion, kind, metadata: { name: 'w', namespace: 'default' }, spec });
 }
 
@@ -35,7 +35,7 @@ describe('pod template accessors', () => {
   });
 
   it('returns empty values when the pod template has no spec or labels (a template stored before containers were required)', () => {
-    const object = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'w', namespace: 'default' }, spec: { template: {} } } as ResourceTemplate;
+    const object = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'w', namespace: 'default' }, spec: { template: {} } } as WorkloadTemplate;
     expect(templatePodSpec(object)).toEqual({});
     expect(templatePodLabels(object)).toEqual({});
   });

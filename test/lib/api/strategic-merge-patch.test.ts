@@ -41,6 +41,19 @@ describe('applyStrategicMergePatch', () => {
     expect(patched(patch).spec.template.spec.containers).toEqual(containers);
   });
 
+  it("merges a Service's ports by port and a container's by containerPort, as kubectl's patches for them key them", () => {
+    const service = { spec: { ports: [{ name: 'http', port: 80, targetPort: 8080 }, { name: 'metrics', port: 9090 }] } };
+    expect(
+      applyStrategicMergePatch(service, { spec: { '$setElementOrder/ports': [{ port: 9090 }, { port: 80 }], ports: [{ port: 80, targetPort: 8081 }] } }),
+    ).toEqual({ spec: { ports: [{ name: 'metrics', port: 9090 }, { name: 'http', port: 80, targetPort: 8081 }] } });
+    expect(patched({ containers: [{ name: 'app', ports: [{ containerPort: 443 }] }] }).spec.template.spec.containers[0]!.ports).toEqual([{ containerPort: 80 }, { containerPort: 443 }]);
+  });
+
+  it("merges a ServiceAccount's secrets by name", () => {
+    const account = { secrets: [{ name: 'a' }, { name: 'b' }] };
+    expect(applyStrategicMergePatch(account, { secrets: [{ name: 'b', $patch: 'delete' }, { name: 'c' }] })).toEqual({ secrets: [{ name: 'a' }, { name: 'c' }] });
+  });
+
   it('replaces lists without a merge key whole, and removes members set to null', () => {
     const result = patched({ tolerations: [{ key: 'b', operator: 'Exists' }], finalizers: null });
     expect(result.spec.template.spec.tolerations).toEqual([{ key: 'b', operator: 'Exists' }]);

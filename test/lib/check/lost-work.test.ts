@@ -3,7 +3,7 @@ import type { Cluster } from '../../../lib/api/cluster';
 import type { PriorityClass } from '../../../lib/api/priority-class';
 import type { AnyPropagationPolicy } from '../../../lib/api/propagation-policy';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
-import type { ResourceTemplate } from '../../../lib/api/resource-template';
+import type { ResourceTemplate, WorkloadTemplate } from '../../../lib/api/resource-template';
 import { checkLostWork, defaultMaxWaitMs, type WorkState } from '../../../lib/check/lost-work';
 import { withConfig } from '../../../lib/config';
 import { listBindings } from '../../../lib/controllers/binding-requests';
@@ -83,8 +83,8 @@ describe('outrank check: work lost on the way', () => {
       {
         change: "a template's spec change never handled",
         lose: async (system: MemorySystem) => {
-          const template = (await system.store.get<ResourceTemplate>(templateRef('web')))!;
-          const scaled: ResourceTemplate = { ...template, spec: { ...template.spec, replicas: 3 } };
+          const template = (await system.store.get<WorkloadTemplate>(templateRef('web')))!;
+          const scaled: WorkloadTemplate = { ...template, spec: { ...template.spec, replicas: 3 } };
           await system.store.transact([{ op: 'put', object: scaled, expectedVersion: template.metadata.resourceVersion! }]);
         },
         found: { object: 'Deployment default/web', message: 'ResourceBinding default/web-deployment does not follow its current spec and PropagationPolicy default/web' },

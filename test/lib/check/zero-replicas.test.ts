@@ -50,7 +50,7 @@ describe(`${SPEC.priority}: a binding of 0 replicas, as the scheduler places it 
     expect(conditionOf(binding, 'Scheduled')).toMatchObject({ status: 'True', reason: 'Success' });
     expect(isScheduledOntoNoCluster(binding)).toBe(clusters.length === 0);
     const clusterObjects = await system.store.list<Cluster>('cluster.karmada.io', 'Cluster');
-    expect(schedulingNeed(binding, (name) => clusterObjects.find((c) => c.metadata.name === name), Date.now())).toEqual({ needed: false, reason: 'PlacementCurrent' });
+    expect(schedulingNeed(binding, (name) => clusterObjects.find((c) => c.metadata.name === name), Date.now(), system.context.config.schedulerNames)).toEqual({ needed: false, reason: 'PlacementCurrent' });
 
     const report = checkInvariants({
       clusters: clusterObjects,

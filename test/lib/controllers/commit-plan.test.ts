@@ -78,7 +78,9 @@ describe('the commit plan of a decision: pure, every write conditional on the ve
     expect(scheduled(written)).toMatchObject({ status: decision.result === 'scheduled' ? 'True' : 'False', lastTransitionTime: NOW });
     if (decision.result === 'scheduled') {
       expect(written.spec.clusters).toEqual(decision.targets);
-      expect(written.status?.schedulerObservedGeneration).toBe(subject.metadata.generation);
+      // kube-apiserver moves the generation with every spec change, the placement's too; the scheduler observes its own.
+      expect(written.metadata.generation).toBe((subject.metadata.generation ?? 0) + 1);
+      expect(written.status?.schedulerObservedGeneration).toBe(written.metadata.generation);
     } else {
       expect(written.spec.clusters).toEqual(subject.spec.clusters);
     }
@@ -92,6 +94,7 @@ describe('the commit plan of a decision: pure, every write conditional on the ve
     expect(eviction.expectedVersion).toBe('v7');
     const evicted = eviction.object as ResourceBinding;
     expect(evicted.spec.clusters).toBeUndefined();
+    expect(evicted.metadata.generation).toBe((victim.metadata.generation ?? 0) + 1);
     expect(evicted.metadata.annotations?.[PREEMPTED_BY_ANNOTATION]).toBe(preemptedByMarker(preemptor, NOW));
     expect(scheduled(evicted)).toMatchObject({ status: 'False', reason: 'Unschedulable' });
     expect(plan.events[1]).toMatchObject({ type: 'Warning', reason: 'Preempted', object: { name: 'victim' }, related: { name: 'urgent' } });

@@ -72,6 +72,14 @@ describe('the cost of a change does not grow with the fleet', () => {
       },
     },
     {
+      // Its binding belongs to the template that went (ownerReferences): found by name, removed, and made anew.
+      change: 'a Deployment deleted and created again under its name before any controller looked',
+      run: async (system: MemorySystem, instance: number) => {
+        await system.objects.delete({ group: 'apps', kind: 'Deployment', namespace: 'default', name: `app-${instance}` });
+        await system.objects.apply(deployment(`app-${instance}`, { labels: { app: `app-${instance}` }, requests: { cpu: '10m' } }));
+      },
+    },
+    {
       change: 'a label no affinity reads, on the cluster every workload runs on (each placed binding is looked at in memory)',
       run: async (system: MemorySystem, instance: number) => {
         await system.objects.patch({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name: 'm1' }, { metadata: { labels: { revision: String(instance) } } });

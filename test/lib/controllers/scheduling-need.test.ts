@@ -40,6 +40,14 @@ describe('does this binding need scheduling, and why (binding priority and preem
   });
   const clusterOf = (name: string) => clusters.get(name);
   it.each<[string, ResourceBinding, ReturnType<typeof schedulingNeed>]>([
+    ["another scheduler's binding is left alone, placed or not (Karmada's schedulerNameFilter, event_handler.go)", binding('theirs', { schedulerName: 'my-custom-scheduler' }), { needed: false, reason: 'OtherScheduler' }],
+    [
+      "another scheduler's binding is left alone even on a cluster that is not ready",
+      current(binding('theirs-down', { schedulerName: 'my-custom-scheduler', clusters: { down: 1 } })),
+      { needed: false, reason: 'OtherScheduler' },
+    ],
+    ["the default scheduler's, by name, is outrank's by default", binding('named', { schedulerName: 'default-scheduler' }), { needed: true, reason: 'NotPlaced' }],
+    ["an empty scheduler name is the default scheduler's (Karmada's schedulerNameFilter)", binding('empty', { schedulerName: '' }), { needed: true, reason: 'NotPlaced' }],
     ['scheduling suspension (003): a suspended binding is left alone', { ...binding('s'), spec: { ...binding('s').spec, suspension: { scheduling: true } } }, { needed: false, reason: 'Suspended' }],
     ['never scheduled: no placement yet', binding('new'), { needed: true, reason: 'NotPlaced' }],
     [
@@ -128,7 +136,13 @@ describe('does this binding need scheduling, and why (binding priority and preem
       { needed: false, reason: 'PlacementCurrent' },
     ],
   ])('%s', (_, subject, expected) => {
-    expect(schedulingNeed(subject, clusterOf, NOW)).toEqual(expected);
+    expect(schedulingNeed(subject, clusterOf, NOW, withConfig().schedulerNames)).toEqual(expected);
+  });
+
+  it("takes the bindings of the names it is configured with, and leaves the default scheduler's to it when that is not one of them", () => {
+    const names = withConfig({ schedulerNames: ['outrank', 'batch'] }).schedulerNames;
+    expect(schedulingNeed(binding('ours', { schedulerName: 'batch' }), clusterOf, NOW, names)).toEqual({ needed: true, reason: 'NotPlaced' });
+    expect(schedulingNeed(binding('default'), clusterOf, NOW, names)).toEqual({ needed: false, reason: 'OtherScheduler' });
   });
 
   it.each<[string, ResourceBinding, boolean]>([

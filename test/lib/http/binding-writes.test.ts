@@ -73,6 +73,11 @@ const REFUSALS: readonly Refusal[] = [
   },
   { name: 'the placement, by merge patch', request: { body: { spec: { clusters: [{ name: 'member1', replicas: 1 }] } }, contentType: MERGE }, field: 'spec.clusters' },
   { name: 'the status, by JSON patch', request: { body: [{ op: 'add', path: '/status/schedulerObservedGeneration', value: 9 }], contentType: JSON_PATCH }, field: 'status' },
+  {
+    name: "the status, by merge patch of the status subresource (as Karmada's scheduler writes it)",
+    request: { path: `${REPORT}/status`, body: { status: { schedulerObservedGeneration: 9 } }, contentType: MERGE },
+    field: 'status',
+  },
 ];
 
 describe('the write rule of bindings (scheduling suspension (003)): only spec.suspension and spec.rescheduleTriggeredAt may be changed, by any caller', () => {
@@ -94,7 +99,6 @@ describe('the write rule of bindings (scheduling suspension (003)): only spec.su
   it.each([
     ['PUT', REPORT],
     ['PUT', `${REPORT}/status`],
-    ['PATCH', `${REPORT}/status`],
   ])('%s %s: 405, nothing written', async (method, path) => {
     const api = await suspendedReport();
     const current = await stored(api);
@@ -204,5 +208,44 @@ describe('the uids of a binding', () => {
     await api.send('PATCH', REPORT, { body: { spec: { suspension: { scheduling: false } } }, contentType: MERGE });
     await api.seed({ ...job('report', 'team-a'), metadata: { ...job('report', 'team-a').metadata, labels: { changed: 'yes' } } });
     expect((await api.get(REPORT)).body.metadata.uid).toBe(binding.metadata.uid);
+  });
+});
+
+describe("another scheduler's binding, written as Karmada's scheduler writes it (patchScheduleResultForResourceBinding, then the status)", () => {
+  async function othersReport(cpu = '8'): Promise<Api> {
+    const api = new Api(TENANCY);
+    await api.seed(cluster('member1', cpu), propagationPolicy('theirs', 'team-a', { schedulerName: 'my-custom-scheduler' }), job('report', 'team-a'));
+    return api;
+  }
+
+  it('its placement with the applied-placement annotation by merge patch, then the status by a merge patch of the status subresource: both written', async () => {
+    const api = await othersReport();
+    const placed = await api.send('PATCH', REPORT, {
+      body: { metadata: { annotations: { 'policy.karmada.io/applied-placement': '{}' } }, spec: { clusters: [{ name: 'member1', replicas: 1 }] } },
+      contentType: MERGE,
+      identity: ADMIN,
+    });
+    expect(placed.statusCode).toBe(200);
+    expect(placed.body.spec.clusters).toEqual([{ name: 'member1', replicas: 1 }]);
+    const status = { schedulerObservedGeneration: placed.body.metadata.generation, conditions: [{ type: 'Scheduled', status: 'True', reason: 'Success', message: 'Binding has been scheduled' }] };
+    const observed = await api.send('PATCH', `${REPORT}/status`, { body: { status }, contentType: MERGE, identity: ADMIN });
+    expect(observed.statusCode).toBe(200);
+    expect(observed.body.status).toEqual(status);
+    await api.system.runUntilIdle();
+    expect((await stored(api)).spec.clusters).toEqual([{ name: 'member1', replicas: 1 }]);
+  });
+
+  it("a placement the cluster has no room for: 403 Forbidden, as a quota refuses, naming the cluster and the room; nothing written", async () => {
+    const api = await othersReport('500m');
+    const before = await api.snapshot();
+    const reply = await api.send('PATCH', REPORT, { body: { spec: { clusters: [{ name: 'member1', replicas: 1 }] } }, contentType: MERGE, identity: ADMIN });
+    expect(reply.statusCode).toBe(403);
+    expect(reply.body).toMatchObject({
+      kind: 'Status',
+      reason: 'Forbidden',
+      message: 'resourcebindings.work.karmada.io "report-job" is forbidden: exceeded room on cluster member1: requested: cpu=1,pods=1, placed: cpu=0,pods=0, capacity: cpu=500m,pods=110',
+      details: { name: 'report-job', group: 'work.karmada.io', kind: 'resourcebindings' },
+    });
+    expect(await api.snapshot()).toEqual(before);
   });
 });

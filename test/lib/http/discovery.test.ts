@@ -11,13 +11,21 @@ describe('discovery', () => {
     expect(reply.body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
   });
 
-  it('GET /api/v1 serves events only', async () => {
+  it('GET /api/v1 serves events, and the core kinds of an application bundle with their short names (Services in the category all)', async () => {
     const reply = await api.get('/api/v1');
+    const readWrite = ['create', 'delete', 'get', 'list', 'patch', 'update'];
     expect(reply.body).toEqual({
       kind: 'APIResourceList',
       apiVersion: 'v1',
       groupVersion: 'v1',
-      resources: [{ name: 'events', singularName: 'event', namespaced: true, kind: 'Event', verbs: ['get', 'list'], shortNames: ['ev'] }],
+      resources: [
+        { name: 'events', singularName: 'event', namespaced: true, kind: 'Event', verbs: ['get', 'list'], shortNames: ['ev'] },
+        { name: 'services', singularName: 'service', namespaced: true, kind: 'Service', verbs: readWrite, shortNames: ['svc'], categories: ['all'] },
+        { name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap', verbs: readWrite, shortNames: ['cm'] },
+        { name: 'secrets', singularName: 'secret', namespaced: true, kind: 'Secret', verbs: readWrite },
+        { name: 'serviceaccounts', singularName: 'serviceaccount', namespaced: true, kind: 'ServiceAccount', verbs: readWrite, shortNames: ['sa'] },
+        { name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: readWrite, shortNames: ['ns'] },
+      ],
     });
   });
 
@@ -26,7 +34,7 @@ describe('discovery', () => {
     expect(reply.body.kind).toBe('APIGroupList');
     expect(reply.body.apiVersion).toBe('v1');
     expect(reply.body.groups.map((g: { name: string }) => g.name).sort()).toEqual(
-      ['apps', 'batch', 'cluster.karmada.io', 'policy.karmada.io', 'scheduling.k8s.io', 'scheduling.outrank.io', 'work.karmada.io'],
+      ['apiextensions.k8s.io', 'apps', 'batch', 'cluster.karmada.io', 'policy.karmada.io', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'scheduling.outrank.io', 'work.karmada.io'],
     );
     expect(reply.body.groups).toContainEqual({
       name: 'work.karmada.io',
@@ -48,7 +56,25 @@ describe('discovery', () => {
   it.each([
     ['scheduling.k8s.io/v1', [['priorityclasses', 'PriorityClass', false, ['pc']]]],
     ['cluster.karmada.io/v1alpha1', [['clusters', 'Cluster', false, undefined]]],
-    ['policy.karmada.io/v1alpha1', [['propagationpolicies', 'PropagationPolicy', true, ['pp']], ['clusterpropagationpolicies', 'ClusterPropagationPolicy', false, ['cpp']]]],
+    [
+      'policy.karmada.io/v1alpha1',
+      [
+        ['propagationpolicies', 'PropagationPolicy', true, ['pp']],
+        ['clusterpropagationpolicies', 'ClusterPropagationPolicy', false, ['cpp']],
+        ['overridepolicies', 'OverridePolicy', true, ['op']],
+        ['clusteroverridepolicies', 'ClusterOverridePolicy', false, ['cop']],
+      ],
+    ],
+    [
+      'rbac.authorization.k8s.io/v1',
+      [
+        ['roles', 'Role', true, undefined],
+        ['rolebindings', 'RoleBinding', true, undefined],
+        ['clusterroles', 'ClusterRole', false, undefined],
+        ['clusterrolebindings', 'ClusterRoleBinding', false, undefined],
+      ],
+    ],
+    ['apiextensions.k8s.io/v1', [['customresourcedefinitions', 'CustomResourceDefinition', false, ['crd', 'crds']]]],
     ['work.karmada.io/v1alpha2', [['resourcebindings', 'ResourceBinding', true, ['rb']], ['clusterresourcebindings', 'ClusterResourceBinding', false, ['crb']]]],
     ['apps/v1', [['deployments', 'Deployment', true, ['deploy']], ['statefulsets', 'StatefulSet', true, ['sts']], ['replicasets', 'ReplicaSet', true, ['rs']]]],
     ['batch/v1', [['jobs', 'Job', true, undefined]]],

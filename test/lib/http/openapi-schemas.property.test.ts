@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { schemaOf } from '../../../lib/api/decode';
 import { groupVersionDocument, schemaName } from '../../../lib/http/openapi';
-import { SERVED_RESOURCES } from '../../../lib/http/served-resources';
+import { SERVED_RESOURCES, ServedResources } from '../../../lib/http/served-resources';
+import { BUNDLE_OBJECTS } from '../../support/bundle-objects';
 
 const pod = {
   metadata: { labels: { app: 'web' } },
@@ -139,6 +140,7 @@ const VALID: Record<string, object> = {
 };
 
 VALID.ClusterResourceBinding = { ...VALID.ResourceBinding!, kind: 'ClusterResourceBinding', metadata: { name: 'web-deployment' } };
+for (const [kind, object] of Object.entries(BUNDLE_OBJECTS)) VALID[kind] = object();
 
 type Path = ReadonlyArray<string | number>;
 
@@ -185,7 +187,7 @@ describe('OpenAPI schemas against the zod schemas that validate', () => {
   });
 
   it.each(kinds.map((resource) => [resource.info.kind, resource] as const))('%s: both accept the valid object, and agree on every change to it', (kind, resource) => {
-    const document = JSON.parse(groupVersionDocument(resource.group, resource.version)!);
+    const document = JSON.parse(groupVersionDocument(ServedResources.BUILT_IN, resource.group, resource.version)!);
     const validate = ajv.compile(document.components.schemas[schemaName(resource)]);
     const zod = schemaOf(resource.info.apiVersion, kind)!;
     const valid = VALID[kind]!;

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SERVED_RESOURCES } from '../../../lib/http/served-resources';
+import { handleApiRequest } from '../../../lib/http/handle-request';
 import { schemaName } from '../../../lib/http/openapi';
 import { Api } from './support';
 
@@ -91,7 +92,16 @@ describe('OpenAPI v3', () => {
     expect(binding.status.properties.aggregatedStatus.items.properties.health.enum).toEqual(['Healthy', 'Unhealthy', 'Unknown']);
   });
 
-  it.each(['/openapi/v2', '/openapi/v3/apis/example.com/v1', '/openapi/v3/apis/apps'])('%s is a 404 Status', async (path) => {
+  it('serves OpenAPI v2 empty, in protobuf as kubectl asks for it, so that kubectl skips what it does not define as against kube-apiserver', async () => {
+    const protobuf = await handleApiRequest(
+      { method: 'GET', path: '/openapi/v2', query: {}, headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' }, body: undefined },
+      { objects: api.system.objects, store: api.system.store, events: api.system.events },
+    );
+    expect(protobuf).toEqual({ statusCode: 200, headers: { 'content-type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf' }, body: '' });
+    expect((await api.get('/openapi/v2')).body).toEqual({ swagger: '2.0', info: { title: 'outrank', version: 'v2' }, paths: {} });
+  });
+
+  it.each(['/openapi/v2/apis', '/openapi/v3/apis/example.com/v1', '/openapi/v3/apis/apps'])('%s is a 404 Status', async (path) => {
     const reply = await api.get(path);
     expect(reply.statusCode).toBe(404);
     expect(reply.body).toMatchObject({ kind: 'Status', reason: 'NotFound' });

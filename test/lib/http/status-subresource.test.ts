@@ -1,6 +1,6 @@
 /** The status subresource: writes there change the status alone; a binding's status stays the scheduler's. */
 import { describe, expect, it } from 'vitest';
-import { Api, cluster, workload } from './support';
+import { Api, cluster, clusterPropagationPolicy, workload } from './support';
 
 const CLUSTER = '/apis/cluster.karmada.io/v1alpha1/clusters/member1';
 const DEPLOYMENT = '/apis/apps/v1/namespaces/default/deployments/web';
@@ -31,13 +31,16 @@ describe('status subresource', () => {
     expect(stale.statusCode).toBe(409);
   });
 
-  it('GET answers the object; a binding\'s status cannot be written (scheduling suspension (003): users change spec.suspension only)', async () => {
+  it("GET answers the object; the status of outrank's binding cannot be written (scheduling suspension (003): users change spec.suspension only), and it is never replaced", async () => {
     const api = new Api();
-    await api.seed(workload('apps/v1', 'Deployment', 'web'));
+    await api.seed(cluster(), clusterPropagationPolicy(), workload('apps/v1', 'Deployment', 'web'));
     expect((await api.get(`${DEPLOYMENT}/status`)).body.metadata.name).toBe('web');
     const bindingStatus = '/apis/work.karmada.io/v1alpha2/namespaces/default/resourcebindings/web-deployment/status';
-    const reply = await api.send('PATCH', bindingStatus, { contentType: 'application/merge-patch+json', body: { status: { conditions: [] } } });
-    expect(reply.statusCode).toBe(405);
+    const patched = await api.send('PATCH', bindingStatus, { contentType: 'application/merge-patch+json', body: { status: { conditions: [] } } });
+    expect(patched.statusCode).toBe(422);
+    expect(patched.body.details.causes).toContainEqual(expect.objectContaining({ field: 'status' }));
+    const current = (await api.get(bindingStatus)).body;
+    expect((await api.send('PUT', bindingStatus, { body: { ...current, status: {} } })).statusCode).toBe(405);
   });
 
   it('is not served where Kubernetes has none', async () => {

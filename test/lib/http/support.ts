@@ -1,4 +1,4 @@
-import { SYSTEM_KINDS, TEMPLATE_KINDS } from '../../../lib/api/kinds';
+import { BUILT_IN_KINDS } from '../../../lib/api/kinds';
 import { apiGroupOf } from '../../../lib/api/resource-template';
 import { Authorizer } from '../../../lib/auth/authorizer';
 import { storedPriorityClasses } from '../../../lib/auth/priority-class-lookup';
@@ -74,7 +74,7 @@ export class Api {
 
   /** Every stored object of every kind (ClusterAllocations included) and every event: what "nothing written" compares. */
   async snapshot(): Promise<unknown> {
-    const kinds = [...SYSTEM_KINDS, ...TEMPLATE_KINDS];
+    const kinds = BUILT_IN_KINDS;
     const objects = await Promise.all(kinds.map((k) => this.system.store.list(apiGroupOf(k.apiVersion), k.kind)));
     return { objects, events: await this.system.events.list() };
   }

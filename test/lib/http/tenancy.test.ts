@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CLUSTER_RESOURCE_BINDING } from '../../../lib/api/kinds';
 import { SERVED_RESOURCES, type ServedResource, type Verb } from '../../../lib/http/served-resources';
+import { BUNDLE_OBJECTS } from '../../support/bundle-objects';
 import { ADMIN, STRANGER, TEAM_A, TEAM_A_SESSION, TENANCY } from '../auth/support';
 import { Api, cluster, clusterPropagationPolicy, job, priorityClass, propagationPolicy, workload, type RequestOptions } from './support';
 
@@ -187,6 +188,7 @@ const SAMPLES: Readonly<Record<string, () => Record<string, any>>> = {
   StatefulSet: () => workload('apps/v1', 'StatefulSet', 'web', 'team-b'),
   ReplicaSet: () => workload('apps/v1', 'ReplicaSet', 'web', 'team-b'),
   Job: () => job('report', 'team-b'),
+  ...Object.fromEntries(Object.entries(BUNDLE_OBJECTS).map(([kind, object]) => [kind, () => object('team-b')])),
 };
 
 const WRITES: ReadonlyArray<{ method: string; verb: Verb; contentType?: string; body: (object: Record<string, any>) => unknown }> = [

@@ -369,3 +369,62 @@ describe('buildBinding: dispatching suspension, merged as Karmada merges it (pkg
     expect(build({ policy: pp('p', { suspension }) }).binding.spec.suspension).toEqual(suspension);
   });
 });
+
+describe("buildBinding: the scheduler, as Karmada's detector carries the policy's schedulerName (detector.go, BuildResourceBinding)", () => {
+  it("carries the policy's scheduler name", () => {
+    const { binding } = build({ policy: pp('p', { placement: policy.spec.placement, schedulerName: 'my-custom-scheduler' }) });
+    expect(binding.spec.schedulerName).toBe('my-custom-scheduler');
+  });
+
+  it("names the default scheduler when the policy names none (the policy CRD's default)", () => {
+    expect(build().binding.spec.schedulerName).toBe('default-scheduler');
+  });
+
+  it('moves to the scheduler of the policy that claims the template now, keeping the placement: a change of spec', () => {
+    const existing = stored(build().binding);
+    const built = build({ existing, policy: pp('p', { placement: policy.spec.placement, schedulerName: 'my-custom-scheduler' }) });
+    expect(built.changed).toBe(true);
+    expect(built.binding.spec.schedulerName).toBe('my-custom-scheduler');
+    expect(built.binding.metadata.generation).toBe(2);
+    expect(built.binding.spec.clusters).toEqual([{ name: 'm1', replicas: 3 }]);
+  });
+
+  it("leaves a binding stored before bindings carried the name as it is while it stays the default scheduler's: no spec change, no new generation", () => {
+    const written = stored(build().binding);
+    const { schedulerName: _, ...unnamed } = written.spec;
+    const built = build({ existing: { ...written, spec: unnamed } });
+    expect(built.changed).toBe(false);
+    expect(built.binding.spec).not.toHaveProperty('schedulerName');
+    expect(built.binding.metadata.generation).toBe(1);
+    const toAnother = build({ existing: { ...written, spec: unnamed }, policy: pp('p', { placement: policy.spec.placement, schedulerName: 'batch' }) });
+    expect(toAnother.binding.spec.schedulerName).toBe('batch');
+    expect(toAnother.changed).toBe(true);
+  });
+});
+
+describe("buildBinding: the template is the binding's controller owner, as Karmada's detector makes it (detector.go, BuildResourceBinding: metav1.NewControllerRef)", () => {
+  const TEMPLATE_UID = '4858ca61-3ff8-4095-8267-f3d059d8074c';
+  const withUid = { ...web, metadata: { ...web.metadata, uid: TEMPLATE_UID } };
+
+  it('names the template by apiVersion, kind, name and uid, as controller blocking its deletion', () => {
+    // The facts of Karmada's mcs_controller_test.go, TestBuildResourceBinding, "OwnerReferences Check", for the detector's binding.
+    expect(build({ template: withUid }).binding.metadata.ownerReferences).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: TEMPLATE_UID, controller: true, blockOwnerDeletion: true },
+    ]);
+  });
+
+  it('a ClusterResourceBinding is owned by its cluster-scoped template the same way', () => {
+    const widget = { ...template('w', { apiVersion: 'example.com/v1', kind: 'Widget', namespace: null, replicas: 2 }), metadata: { name: 'w', uid: 'w-uid' } };
+    const { binding } = build({ template: widget, policy: cpp('c', { resourceSelectors: [{ apiVersion: 'example.com/v1', kind: 'Widget' }] }) });
+    expect(binding.metadata.ownerReferences).toEqual([{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: 'w-uid', controller: true, blockOwnerDeletion: true }]);
+  });
+
+  it('adding the reference to a binding stored without one is a change of metadata: the generation stays (kube-apiserver)', () => {
+    const written = stored(build({ template: withUid }).binding);
+    const { ownerReferences: _, ...bare } = written.metadata;
+    const built = build({ template: withUid, existing: { ...written, metadata: bare } });
+    expect(built.changed).toBe(false);
+    expect(built.binding.metadata.generation).toBe(1);
+    expect(built.binding.metadata.ownerReferences).toHaveLength(1);
+  });
+});

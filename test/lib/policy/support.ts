@@ -2,7 +2,7 @@
 import { decodeObject } from '../../../lib/api/decode';
 import type { PriorityClass } from '../../../lib/api/priority-class';
 import type { AnyPropagationPolicy, ClusterPropagationPolicy, PropagationPolicy } from '../../../lib/api/propagation-policy';
-import type { ResourceTemplate } from '../../../lib/api/resource-template';
+import type { WorkloadTemplate } from '../../../lib/api/resource-template';
 
 export interface TemplateOptions {
   readonly apiVersion?: string;
@@ -16,7 +16,7 @@ export interface TemplateOptions {
   readonly initContainers?: readonly Record<string, unknown>[];
 }
 
-export function template(name: string, options: TemplateOptions = {}): ResourceTemplate {
+export function template(name: string, options: TemplateOptions = {}): WorkloadTemplate {
   const namespace = options.namespace === undefined ? 'default' : options.namespace;
   return decodeObject({
     apiVersion: options.apiVersion ?? 'apps/v1',
@@ -33,7 +33,7 @@ export function template(name: string, options: TemplateOptions = {}): ResourceT
         },
       },
     },
-  }) as ResourceTemplate;
+  }) as WorkloadTemplate;
 }
 
 export const DEPLOYMENTS = { apiVersion: 'apps/v1', kind: 'Deployment' } as const;

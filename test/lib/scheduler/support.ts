@@ -60,6 +60,8 @@ export interface BindingOptions {
   /** When the scheduler last placed it (status.lastScheduledTime), and when a fresh division was asked for. */
   readonly lastScheduledTime?: string;
   readonly rescheduleTriggeredAt?: string;
+  /** spec.schedulerName; none by default (the default scheduler's). */
+  readonly schedulerName?: string;
 }
 
 /** A binding; by default priority 0, PreemptLowerPriority, preemptible, 1 replica of 1 cpu, unplaced, any cluster. */
@@ -81,6 +83,7 @@ export function binding(name: string, options: BindingOptions = {}): ResourceBin
       replicas: options.replicas ?? 1,
       ...(Object.keys(request).length > 0 ? { replicaRequirements: { resourceRequest: request } } : {}),
       ...(options.placement ? { placement: options.placement } : {}),
+      ...(options.schedulerName === undefined ? {} : { schedulerName: options.schedulerName }),
       schedulePriority: { priority: options.priority ?? 0, preemptionPolicy: options.preemptionPolicy ?? 'PreemptLowerPriority' },
       preemptibility: options.preemptible === false ? 'non-preemptible' : 'preemptible',
       ...(options.clusters ? { clusters: Object.entries(options.clusters).map(([clusterName, replicas]) => ({ name: clusterName, replicas })) } : {}),
