@@ -6,6 +6,8 @@ export const involvedObjectSchema = z.strictObject({
   kind: z.string().max(63),
   namespace: z.string().max(63).optional(),
   name: z.string().max(253),
+  /** Which object of that name: a binding deleted and made again under the same name has another uid. */
+  uid: z.string().max(128).optional(),
 });
 export type InvolvedObject = z.infer<typeof involvedObjectSchema>;
 
@@ -27,12 +29,13 @@ export const eventSchema = z.strictObject({
 export type KubeEvent = z.infer<typeof eventSchema>;
 
 /** How an event names the object it is about. */
-export function involvedObjectOf(object: { apiVersion: string; kind: string; metadata: { namespace?: string; name: string } }): InvolvedObject {
+export function involvedObjectOf(object: { apiVersion: string; kind: string; metadata: { namespace?: string; name: string; uid?: string } }): InvolvedObject {
   return {
     apiVersion: object.apiVersion,
     kind: object.kind,
     ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
     name: object.metadata.name,
+    ...(object.metadata.uid ? { uid: object.metadata.uid } : {}),
   };
 }
 

@@ -280,6 +280,10 @@ describe(`what happens to a victim (${SPEC.priority}, "Preemption order" and "Ri
     expect(preempted!.message).toContain('default/preemptor-deployment');
     expect(preempted!.message).toContain('m1');
     expect(preempted!.related).toMatchObject({ kind: 'ResourceBinding', namespace: 'default', name: 'preemptor-deployment' });
+    // By uid, so that the event tells these bindings from earlier ones of the same names.
+    expect(preempted!.involvedObject.uid).toBe(victim.metadata.uid);
+    expect(preempted!.related!.uid).toBe((await bindingOf(system, 'preemptor')).metadata.uid);
+    expect(victim.metadata.uid).toMatch(/\S/);
     expect(preempted!.metadata.annotations).toEqual({
       'outrank.io/preemptor-priority': '10',
       'outrank.io/victim-priority': '1',
