@@ -1,6 +1,6 @@
 /** What the console derives from the API's objects (console/model.ts), rule by rule. */
 import { describe, expect, it } from 'vitest';
-import { bandOf, duration, historyOf, pendingRows, placedOn, preemptionRows, resourceUse, type Binding, type KubeEvent } from '../../console/model';
+import { bandOf, duration, pendingRows, placedOn, preemptionRows, type Binding, type KubeEvent } from '../../console/model';
 
 const BANDS = [
   { name: 'system', minPriority: 1_000_000_000 },
@@ -13,7 +13,7 @@ function binding(name: string, priority: number, extra: Partial<Binding['spec']>
   return {
     kind: 'ResourceBinding',
     metadata: { name, namespace: 'default', creationTimestamp: created },
-    spec: { resource: { kind: 'Deployment', name }, schedulePriority: { priority }, ...extra },
+    spec: { resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name }, schedulePriority: { priority }, ...extra },
     ...(status ? { status } : {}),
   };
 }
@@ -54,17 +54,15 @@ describe('console model', () => {
     expect(rows[0]).toMatchObject({ reason: 'Unschedulable', message: 'no room' });
   });
 
-  it('shows what is placed on a cluster against its allocatable, in its units (preemptibility separate from priority (001))', () => {
-    const cluster = { metadata: { name: 'm1' }, status: { resourceSummary: { allocatable: { cpu: '8', memory: '32Gi', pods: 110 } } } };
-    expect(resourceUse(cluster, { metadata: { name: 'm1' }, spec: { placed: { cpu: 2_500, memory: 4 * 1024 ** 3 } } }).map((use) => use.label)).toEqual(['2500m / 8', '4Gi / 32Gi', '0 / 110']);
+  it('lists the bindings placed on a cluster, highest priority first, with what each replica asks (preemptibility separate from priority (001))', () => {
     const rows = placedOn('m1', [
-      binding('a', 1, { clusters: [{ name: 'm1', replicas: 2 }] }),
+      binding('a', 1, { clusters: [{ name: 'm1', replicas: 2 }], replicaRequirements: { resourceRequest: { 'nvidia.com/gpu': '1', cpu: '500m', memory: '1Gi' } } }),
       binding('b', 7, { clusters: [{ name: 'm2', replicas: 1 }, { name: 'm1', replicas: 1 }], preemptibility: 'non-preemptible' }),
       binding('c', 3, { clusters: [{ name: 'm2', replicas: 3 }] }),
     ]);
-    expect(rows.map((row) => [row.name, row.replicas, row.preemptible])).toEqual([
-      ['b', 1, false],
-      ['a', 2, true],
+    expect(rows.map((row) => [row.namespace, row.name, row.replicas, row.preemptible, row.request])).toEqual([
+      ['default', 'b', 1, false, ''],
+      ['default', 'a', 2, true, 'cpu 500m, memory 1Gi, nvidia.com/gpu 1'],
     ]);
   });
 
@@ -83,11 +81,6 @@ describe('console model', () => {
     const rows = preemptionRows([event('e1', 'Preempted', '2026-01-01T00:01:00Z'), event('e2', 'ScheduleBindingSucceed', '2026-01-01T00:02:00Z'), event('e3', 'Preempted', '2026-01-01T00:03:00Z')]);
     expect(rows.map((row) => row.time)).toEqual(['2026-01-01T00:03:00Z', '2026-01-01T00:01:00Z']);
     expect(rows[0]).toMatchObject({ victim: 'default/victim', preemptor: 'default/preemptor', preemptorPriority: '10', victimPriority: '2', victimPreemptibility: 'preemptible' });
-  });
-
-  it('gives a binding\'s history oldest first, and only its own', () => {
-    const events = [event('late', 'Preempted', '2026-01-01T00:05:00Z'), event('other', 'X', '2026-01-01T00:00:00Z', { involvedObject: { kind: 'ResourceBinding', namespace: 'default', name: 'other' } }), event('early', 'ScheduleBindingSucceed', '2026-01-01T00:01:00Z')];
-    expect(historyOf('default', 'victim', events).map((e) => e.metadata.name)).toEqual(['early', 'late']);
   });
 
   it.each([
