@@ -29,6 +29,50 @@ function chromiumInstalled(): boolean {
   return false;
 }
 
+/** A GPU cluster whose four GPUs one Deployment takes, and another that waits for one more, in namespace ml. */
+const GPU_FLEET = [
+  { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name: 'gpu1' }, status: { resourceSummary: { allocatable: { cpu: '32', memory: '128Gi', pods: '110', 'nvidia.com/gpu': '4' } } } },
+  {
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'PropagationPolicy',
+    metadata: { name: 'gpus', namespace: 'ml' },
+    spec: { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment' }], placement: { clusterAffinity: { clusterNames: ['gpu1'] } } },
+  },
+  ...(
+    [
+      ['trainer', 4],
+      ['trainer-extra', 1],
+    ] as const
+  ).map(([name, replicas]) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'ml' },
+    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'trainer', resources: { requests: { cpu: '1', 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } } }] } } },
+  })),
+];
+
+interface Layout {
+  /** How much wider than the screen the page is. */
+  readonly overflow: number;
+  /** Elements out of the screen, but for what is inside a table's scrolling region. */
+  readonly cut: string[];
+  readonly regions: ReadonlyArray<{ readonly overflowX: string; readonly wider: boolean }>;
+}
+
+/** The page's layout as Layout, run in the page (a string: this file is not compiled with the DOM's types). */
+const LAYOUT = `(() => {
+  const width = document.documentElement.clientWidth;
+  const cut = [];
+  for (const element of document.querySelectorAll('body *')) {
+    const region = element.closest('.table-scroll');
+    if (region && region !== element) continue;
+    const box = element.getBoundingClientRect();
+    if (box.width > 0 && (box.right > width + 0.5 || box.left < -0.5)) cut.push(element.tagName + ' ' + (element.getAttribute('class') ?? ''));
+  }
+  const regions = [...document.querySelectorAll('.table-scroll')].map((region) => ({ overflowX: getComputedStyle(region).overflowX, wider: region.scrollWidth > region.clientWidth }));
+  return { overflow: document.documentElement.scrollWidth - width, cut, regions };
+})()`;
+
 let api: TestApi;
 let assets: ConsoleAssets;
 let built: string;
@@ -55,6 +99,8 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     await buildConsole(built);
     assets = consoleAssets((file) => readFileSync(join(built, file), 'utf8'));
     api = await startTestApi('after-each-request', assets);
+    // The API's time is the wall clock's, as in the local runtime: the page ages and charts against it (the Date header).
+    api.system.clock.advance(Date.now() - api.system.clock.now());
     expect((await outrank('apply', '-f', 'examples/000-binding-preemption.yaml', '--server', api.url)).code).toBe(0);
     // attacker.example resolves to this machine, as a DNS rebinding attacker makes it do.
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--host-resolver-rules=MAP attacker.example 127.0.0.1'] });
@@ -73,6 +119,10 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
       ['default', 'default/batch-p2-deployment', '2', 'preemptible', 'Unschedulable', 'Unschedulable'],
     ]);
     expect((await cells(page, 'table.depths')).map((row) => row[0])).toContain('schedule-default');
+    // The last hour, as inline SVG: what waits now is the last minute's column of its band.
+    const now = page.locator('.waiting-chart rect[data-column="59"]');
+    expect(await now.evaluateAll((bars) => bars.map((bar) => [bar.getAttribute('data-series'), bar.getAttribute('data-value')]))).toEqual([['default', '1']]);
+    expect(await page.locator('.queue-chart svg').count()).toBe(1);
     await page.screenshot({ path: join(ARTEFACTS, 'queue.png'), fullPage: true });
     // Kept up to date by watch, from the list's version, as an informer is.
     expect(api.requests.some((request) => /^GET \/apis\/work\.karmada\.io\/v1alpha2\/resourcebindings\?watch=1&resourceVersion=\d+/.test(request))).toBe(true);
@@ -89,19 +139,42 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     await page.close();
   });
 
-  it('Clusters: placed against allocatable, and the bindings placed there by priority with their preemptibility', async () => {
+  it('Clusters: every resource the clusters report, GPUs among them: a cluster whose GPUs are all placed is full for GPUs, however much cpu it has left', async () => {
+    for (const object of GPU_FLEET) await api.system.objects.apply(object);
+    await api.system.runUntilIdle();
     const page = await open('#/clusters');
-    await page.waitForSelector('[data-cluster="member1"] tbody tr');
-    const rows = await cells(page, '[data-cluster="member1"]');
-    expect(rows.map((row) => [row[0], row[2]])).toEqual([
-      ['urgent-deployment', '10'],
-      ['batch-p3-deployment', '3'],
-      ['batch-p1-deployment', '1'],
-      ['batch-p0-deployment', '0'],
-    ]);
-    expect(await page.textContent('[data-cluster="member1"] .usage')).toContain('cpu');
+    await page.waitForSelector('tr[data-cluster="gpu1"]');
+    expect(await page.$$eval('table.clusters thead th', (headers) => headers.map((header) => header.textContent))).toEqual(['Cluster', 'Ready', 'Fullest', 'cpu', 'memory', 'pods', 'nvidia.com/gpu', 'Taints']);
+    const gpu = await cells(page, 'table.clusters');
+    expect(gpu.find((row) => row[0] === 'gpu1')).toEqual(['gpu1', 'Ready', 'nvidia.com/gpu 100%', '4 / 32', '0 / 128Gi', '4 / 110', '4 / 4', '']);
+    expect(gpu.find((row) => row[0] === 'member1')).toEqual(['member1', 'Ready', 'cpu 100%', '10 / 10', '0 / 64Gi', '4 / 110', '—', '']);
+    expect(await page.getAttribute('tr[data-cluster="gpu1"] .fill[data-resource="nvidia.com/gpu"]', 'data-fraction')).toBe('1');
+    expect(await page.getAttribute('tr[data-cluster="gpu1"] .fill[data-resource="nvidia.com/gpu"] meter', 'value')).toBe('1');
+    // The fleet's fill of GPUs: its one GPU cluster in the "full" bin, drawn as inline SVG.
+    const full = page.locator('.fill-charts[data-resource="nvidia.com/gpu"] .fill-now rect[data-value]');
+    expect(await full.evaluateAll((bars) => bars.map((bar) => [bar.getAttribute('data-column'), bar.getAttribute('data-value'), bar.querySelector('title')?.textContent]))).toEqual([['10', '1', 'full — 1 clusters']]);
+    expect(await page.textContent('.fill-charts[data-resource="nvidia.com/gpu"] .fill-now figcaption')).toBe('nvidia.com/gpu: clusters by fill now (the fleet 100% placed)');
+    expect(await page.locator('.fill-charts[data-resource="nvidia.com/gpu"] .fill-history rect[data-row="full"][data-value="1"]').count()).toBe(1);
     await page.screenshot({ path: join(ARTEFACTS, 'clusters.png'), fullPage: true });
+
+    await page.click('a[href="#/clusters/gpu1"]');
+    await page.waitForSelector('table.placed tbody tr');
+    expect((await cells(page, 'table.resources')).map((row) => [row[0], row[2], row[3]])).toEqual([
+      ['cpu', '4', '32'],
+      ['memory', '0', '128Gi'],
+      ['pods', '4', '110'],
+      ['nvidia.com/gpu', '4', '4'],
+    ]);
+    expect(await cells(page, 'table.placed')).toEqual([['ml/trainer-deployment', '4', 'cpu 1, nvidia.com/gpu 1', '0', 'preemptible']]);
+    await page.screenshot({ path: join(ARTEFACTS, 'cluster.png'), fullPage: true });
     await page.close();
+
+    // What waits for the full GPU cluster is listed with its namespace and why it waits.
+    const queue = await open('#/queue');
+    await queue.waitForSelector('[data-binding="ml/trainer-extra-deployment"]');
+    const waiting = (await cells(queue, 'table.pending')).find((row) => row[1] === 'ml/trainer-extra-deployment')!;
+    expect([waiting[4], waiting[7]]).toEqual(['Unschedulable', 'clusters without room for all 1 replicas: gpu1 (0 available)']);
+    await queue.close();
   });
 
   it('What if: shows the victims outrank simulate finds for the same manifest, and writes nothing', async () => {
@@ -179,6 +252,9 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     const page = await open('#/preemptions');
     await page.waitForSelector('h1#preemptions-title');
     const before = (await cells(page, 'table.preemptions').catch(() => [])).length;
+    // Each preemption of the last hour is counted in its minute's column, by the victim's band.
+    expect(await page.getAttribute('.preemptions-chart', 'data-total')).toBe(String(before));
+    expect(await page.locator('.preemptions-chart rect[data-series="default"]').count()).toBeGreaterThan(0);
     const preemptor = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -198,13 +274,96 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     await page.close();
   });
 
-  it('a binding\'s page shows its history, and is readable on a narrow screen', async () => {
-    const page = await open('#/bindings/default/batch-p2-deployment', { width: 390, height: 844 });
+  it('a binding\'s page: its Scheduled reason and message, policy, requests, priority and where it comes from, and who preempted it, as a link to the preemptor\'s page listing its victims', async () => {
+    const page = await open('#/bindings/default/batch-p2-deployment');
     await page.waitForSelector('table.history tbody tr');
-    expect((await cells(page, 'table.history')).map((row) => row[2])).toContain('ScheduleBindingFailed');
-    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-    expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(ARTEFACTS, 'binding-narrow.png'), fullPage: true });
+    expect(await page.getAttribute('.scheduled', 'data-status')).toBe('False');
+    expect(await page.textContent('.scheduled .reason')).toBe('Unschedulable');
+    expect(await page.textContent('.scheduled .message')).toMatch(/\S/);
+    expect(await page.textContent('.facts .policy')).toBe('PropagationPolicy default/by-pod-priority');
+    expect(await page.textContent('.facts .requests')).toBe('cpu 5 per replica × 1 replica');
+    expect(await page.textContent('.facts .priority')).toBe('2 (preemption policy Never)');
+    await page.waitForSelector('.facts .priority-source:not(:has-text("…"))');
+    expect(await page.textContent('.facts .priority-source')).toBe('PriorityClass p2 (value 2), named by the pod template’s priorityClassName (PropagationPolicy default/by-pod-priority: priorityClassSource PodPriorityClass)');
+    expect((await cells(page, 'table.history')).map((row) => row[2])).toEqual(expect.arrayContaining(['ScheduleBindingSucceed', 'Preempted', 'ScheduleBindingFailed']));
+    // Times are ages, with the time itself on hover.
+    const created = page.locator('.facts time').first();
+    expect(await created.textContent()).toMatch(/^\d+[smhd] ago$/);
+    expect(Date.parse((await created.getAttribute('datetime'))!)).not.toBeNaN();
+    expect(await created.getAttribute('title')).toMatch(/\d{2}:\d{2}:\d{2}/);
+
+    await page.click('.preemptors a[href="#/bindings/default/urgent-deployment"]');
+    await page.waitForSelector('table.victims tbody tr');
+    expect(await page.textContent('h1')).toBe('default/urgent-deployment');
+    expect((await cells(page, 'table.victims')).map((row) => [row[1], row[2]])).toEqual([['default/batch-p2-deployment', '2']]);
+    expect(await page.getAttribute('table.victims a', 'href')).toBe('#/bindings/default/batch-p2-deployment');
+    expect(await page.textContent('.scheduled .reason')).toBe('Success');
+    await page.close();
+  });
+
+  it('a binding\'s history is its own: not that of an earlier binding of the same name', async () => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'again', namespace: 'default' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'again' } }, template: { metadata: { labels: { app: 'again' } }, spec: { priorityClassName: 'p0', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '100m' } } }] } } },
+    };
+    const path = `${api.url}/apis/apps/v1/namespaces/default/deployments`;
+    const binding = `${api.url}/apis/work.karmada.io/v1alpha2/namespaces/default/resourcebindings/again-deployment`;
+    expect((await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(deployment) })).status).toBe(201);
+    const first = ((await (await fetch(binding)).json()) as { metadata: { uid: string } }).metadata.uid;
+    await fetch(`${path}/again`, { method: 'DELETE' });
+    expect((await fetch(binding)).status).toBe(404);
+    expect((await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(deployment) })).status).toBe(201);
+    const second = ((await (await fetch(binding)).json()) as { metadata: { uid: string } }).metadata.uid;
+    expect(second).not.toBe(first);
+    const selector = encodeURIComponent('involvedObject.kind=ResourceBinding,involvedObject.name=again-deployment,involvedObject.namespace=default');
+    const events = ((await (await fetch(`${api.url}/api/v1/events?fieldSelector=${selector}`)).json()) as { items: Array<{ reason: string; involvedObject: { uid?: string } }> }).items;
+    // Both bindings' events are listed under the name; each names its binding's uid.
+    expect(new Set(events.map((event) => event.involvedObject.uid))).toEqual(new Set([first, second]));
+    const own = events.filter((event) => event.involvedObject.uid === second).length;
+
+    const page = await open('#/bindings/default/again-deployment');
+    await page.waitForSelector('table.history tbody tr');
+    expect(await cells(page, 'table.history')).toHaveLength(own);
+    expect(own).toBeLessThan(events.length);
+    await page.close();
+    await fetch(`${path}/again`, { method: 'DELETE' });
+  });
+
+  it('narrow screens (380 px): every page keeps its width, wide tables scroll inside their own region, and nothing is cut off', async () => {
+    const pages = [
+      ['#/queue', 'table.pending'],
+      ['#/clusters', 'table.clusters'],
+      ['#/clusters/member1', 'table.placed'],
+      ['#/preemptions', 'table.preemptions'],
+      ['#/what-if', 'textarea'],
+      ['#/bindings/default/batch-p2-deployment', 'table.history'],
+      ['#/bindings/default/urgent-deployment', 'table.victims'],
+    ] as const;
+    for (const [hash, shown] of pages) {
+      const page = await open(hash, { width: 380, height: 800 });
+      await page.waitForSelector(shown);
+      const layout = await page.evaluate<Layout>(LAYOUT);
+      expect({ hash, overflow: layout.overflow, cut: layout.cut }).toEqual({ hash, overflow: 0, cut: [] });
+      expect(layout.regions.every((region) => region.overflowX === 'auto')).toBe(true);
+      if (hash === '#/queue') {
+        expect(layout.regions.some((region) => region.wider)).toBe(true);
+        await page.screenshot({ path: join(ARTEFACTS, 'queue-narrow.png'), fullPage: true });
+      }
+      if (hash.startsWith('#/bindings/default/batch-p2')) await page.screenshot({ path: join(ARTEFACTS, 'binding-narrow.png'), fullPage: true });
+      await page.close();
+    }
+  });
+
+  it('What if: a validation error is said once, with no table left empty under it', async () => {
+    const page = await open('#/what-if');
+    await page.fill('#manifests', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: broken, namespace: default}\nspec: {replicas: many}\n');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('[role=alert]');
+    expect(await page.locator('[role=alert]').first().textContent()).toMatch(/replicas/);
+    expect(await page.locator('table').count()).toBe(0);
+    expect(await page.locator('th').count()).toBe(0);
     await page.close();
   });
 
