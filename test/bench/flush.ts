@@ -17,9 +17,9 @@ const CLUSTERS = 100;
 const WORKLOADS = 10_000;
 const WAITING = 1_250;
 const FLUSH_MS = 5 * 60_000;
-const CALIBRATE = fileURLToPath(new URL('../../../shared/bench/calibrate.mjs', import.meta.url));
+const CALIBRATE = process.env.OUTRANK_CALIBRATE ?? fileURLToPath(new URL('../../../shared/bench/calibrate.mjs', import.meta.url));
 
-/** The host's reference time (../shared/bench/calibrate.mjs), or undefined where the script is not beside the project. */
+/** The host's reference time (../shared/bench/calibrate.mjs, or the script OUTRANK_CALIBRATE names), or undefined where there is none. */
 export function referenceSeconds(): number | undefined {
   try {
     return Number(execFileSync(process.execPath, [CALIBRATE], { encoding: 'utf8' }).trim());
