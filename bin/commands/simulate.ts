@@ -7,7 +7,7 @@ import type { CommandContext } from './context';
 import { readSimulationInput } from './input';
 
 interface SimulateOptions {
-  readonly filename: string;
+  readonly filename: readonly string[];
   readonly output: 'table' | 'wide' | 'json' | 'yaml';
   readonly events?: boolean;
   readonly allowRejections?: boolean;
@@ -17,7 +17,7 @@ interface SimulateOptions {
 export function simulateCommand(context: CommandContext): Command {
   return new Command('simulate')
     .description('run a scenario, or manifests as one step, on the in-memory scheduler and summarize what happened')
-    .requiredOption('-f, --filename <file>', 'scenario or manifests (YAML or JSON, "-" for standard input)')
+    .requiredOption('-f, --filename <file>', 'scenario, or manifests (a file or a directory; YAML or JSON, "-" for standard input); given again, each further manifests a step of its own', collectFiles, [])
     .addOption(
       new Option('-o, --output <format>', 'a summary (table), with every binding, cluster and preemption (wide), or all of it as data')
         .choices(['table', 'wide', 'json', 'yaml'])
@@ -42,4 +42,9 @@ export function simulateCommand(context: CommandContext): Command {
         context.failed = true;
       }
     });
+}
+
+/** Each -f adds one source, in the order given, as kubectl collects its -f flags. */
+function collectFiles(file: string, files: readonly string[]): readonly string[] {
+  return [...files, file];
 }

@@ -45,6 +45,19 @@ describe('outrank apply -f <manifests>', () => {
     expect(high.description).toBe('most important work');
   });
 
+  it('applies a directory as kubectl apply -f DIR does: its manifest files in name order', async () => {
+    const url = await server();
+    expect(await outrank('apply', '-f', 'examples/kubectl', '--server', url)).toMatchObject({ code: 0, stderr: '' });
+    const shop = await outrank('apply', '-f', 'examples/kubectl/shop', '--server', url);
+    expect(shop).toMatchObject({ code: 0, stderr: '' });
+    expect(shop.stdout.trimEnd().split('\n')).toEqual([
+      'deployment.apps/web created',
+      'propagationpolicy.policy.karmada.io/shop created',
+      'service/web created',
+      'configmap/web-config created',
+    ]);
+  });
+
   it('puts objects that name no namespace in the one -n gives', async () => {
     const url = await server();
     const file = await tempFile('system.yaml', SYSTEM_YAML);

@@ -67,6 +67,37 @@ spec: {replicas: 3, template: {spec: {containers: [{name: a, image: b, resources
     expect(stdout).toMatch(/^1\s+0s\s+apply 3 objects \(1 Cluster, 1 Deployment, 1 PropagationPolicy\)\s+0\s+1\s+0\s+0\s+0$/m);
   });
 
+  it('runs a directory of manifests as one step, its .yaml, .yml and .json files in name order, not its subdirectories (kubectl apply -f DIR)', async () => {
+    const { stdout, code } = await outrank('simulate', '-f', 'examples/kubectl', '-o', 'json');
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.steps).toHaveLength(1);
+    expect(result.steps[0].kinds).toEqual({ Cluster: 2, Deployment: 2, PriorityClass: 2, PropagationPolicy: 1 });
+  });
+
+  it('runs each further -f as a step of its own: the README\'s kubectl quick start, in memory', async () => {
+    const { stdout, code } = await outrank('simulate', '-f', 'examples/kubectl/fleet.yaml', '-f', 'examples/kubectl/batch.yaml', '-f', 'examples/kubectl/shop/', '-o', 'json');
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.steps.map((step: { objects: number }) => step.objects)).toEqual([4, 3, 4]);
+    expect(result.preemptions).toHaveLength(1);
+    expect(result.preemptions[0]).toMatchObject({ step: 3, preemptor: { name: 'web-deployment' } });
+    expect(result.preemptions[0].victims).toHaveLength(1);
+  });
+
+  it('refuses a scenario among several -f, and a scenario file inside a directory', async () => {
+    expect(await outrank('simulate', '-f', 'examples/kubectl/fleet.yaml', '-f', EXAMPLE)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${EXAMPLE}: a scenario must be the only -f given to simulate\n`,
+    });
+    expect(await outrank('simulate', '-f', 'examples')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${EXAMPLE}: a scenario must be given as a file, not in a directory\n`,
+    });
+  });
+
   it('names a missing file as kubectl does', async () => {
     const result = await outrank('simulate', '-f', 'no-such-scenario.yaml');
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: the path "no-such-scenario.yaml" does not exist\n' });

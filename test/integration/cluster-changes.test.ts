@@ -59,7 +59,7 @@ describe('cluster label and taint changes on the local AWS endpoint (Karmada upd
   let store: DynamoDbObjectStore;
   beforeAll(async () => {
     pipeline = await Pipeline.start();
-    store = new DynamoDbObjectStore(pipeline.aws.clients.documents, pipeline.aws.resources.objectsTable);
+    store = pipeline.store;
   });
   afterAll(() => pipeline.stop());
 

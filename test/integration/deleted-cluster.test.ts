@@ -46,7 +46,7 @@ describe('a deleted cluster on the local AWS endpoint (binding priority and pree
   let store: DynamoDbObjectStore;
   beforeAll(async () => {
     pipeline = await Pipeline.start();
-    store = new DynamoDbObjectStore(pipeline.aws.clients.documents, pipeline.aws.resources.objectsTable);
+    store = pipeline.store;
   });
   afterAll(() => pipeline.stop());
 

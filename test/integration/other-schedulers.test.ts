@@ -49,7 +49,7 @@ describe('another scheduler beside outrank on the local AWS endpoint (binding pr
   let store: DynamoDbObjectStore;
   beforeAll(async () => {
     pipeline = await Pipeline.start();
-    store = new DynamoDbObjectStore(pipeline.aws.clients.documents, pipeline.aws.resources.objectsTable);
+    store = pipeline.store;
   });
   afterAll(() => pipeline.stop());
 

@@ -8,6 +8,7 @@ import type { QueueRedelivery } from '../../functions/adapters/definitions';
 import type { OutrankSettingsWithTenancy } from '../../functions/environment';
 import { collectionPath } from '../support/api-paths';
 import { provisionTestAws, type TestAws } from '../support/aws';
+import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
 
 interface Locator {
   apiVersion: string;
@@ -41,6 +42,11 @@ export class Pipeline {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     return new Pipeline(aws, functions, server, `http://localhost:${port}`, errors);
+  }
+
+  /** The objects table, read directly as the functions read it. */
+  get store(): DynamoDbObjectStore {
+    return new DynamoDbObjectStore(this.aws.clients.documents, this.aws.resources.objectsTable);
   }
 
   async stop(): Promise<void> {

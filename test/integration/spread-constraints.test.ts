@@ -71,7 +71,7 @@ describe('spread by region on the local AWS endpoint (Karmada spread constraints
   let store: DynamoDbObjectStore;
   beforeAll(async () => {
     pipeline = await Pipeline.start();
-    store = new DynamoDbObjectStore(pipeline.aws.clients.documents, pipeline.aws.resources.objectsTable);
+    store = pipeline.store;
   });
   afterAll(() => pipeline.stop());
 

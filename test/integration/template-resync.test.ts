@@ -3,7 +3,6 @@
  * Deployment whose binding went missing behind the controllers' back gets it again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
 import { Pipeline } from './pipeline';
 
 const POLICY = {
@@ -40,7 +39,7 @@ describe('template resync on the local AWS endpoint', () => {
     await pipeline.settle();
     expect(await pipeline.bindings()).toHaveLength(1);
     // Straight from the table, as a partial restore would: no controller hears of a binding write it did not make.
-    const store = new DynamoDbObjectStore(pipeline.aws.clients.documents, pipeline.aws.resources.objectsTable);
+    const store = pipeline.store;
     const ref = { group: 'work.karmada.io', kind: 'ResourceBinding', namespace: 'default', name: 'web-deployment' };
     const [stored] = await store.getMany([ref]);
     await store.transact([{ op: 'delete', ref, expectedVersion: stored!.metadata.resourceVersion! }]);

@@ -5,19 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeObject, decodeObjectWith, isTemplate } from '../../../lib/api/decode';
-import { InvalidObjectError } from '../../../lib/api/invalid-object-error';
 import { isWorkloadTemplate, type ResourceTemplate } from '../../../lib/api/resource-template';
 import { BUNDLE_OBJECTS } from '../../support/bundle-objects';
+import { refusalCauses } from '../../support/refusal-causes';
 
-function causesOf(raw: unknown): Array<{ field: string; message: string }> {
-  try {
-    decodeObject(raw);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidObjectError);
-    return (error as InvalidObjectError).causes.map(({ field, message }) => ({ field, message }));
-  }
-  throw new Error('expected the object to be refused');
-}
+const causesOf = (raw: unknown) => refusalCauses(() => decodeObject(raw));
 
 const service = (spec: Record<string, unknown>, name = 'web') => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
 const secret = (fields: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, ...fields });

@@ -8,20 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { CustomKinds } from '../../../lib/api/custom-kinds';
 import { customResourceDefinitionSchema, withDefinitionStatus, type CustomResourceDefinition } from '../../../lib/api/custom-resource-definition';
 import { decodeObject, decodeObjectWith } from '../../../lib/api/decode';
-import { InvalidObjectError } from '../../../lib/api/invalid-object-error';
 import { isWorkloadTemplate, type ResourceTemplate } from '../../../lib/api/resource-template';
 import { templateUpdateCauses } from '../../../lib/api/template-update-rules';
 import { cronTab, cronTabDefinition } from '../../support/bundle-objects';
+import { refusalCauses } from '../../support/refusal-causes';
 
-function causesOf(decode: () => unknown): Array<{ field: string; message: string }> {
-  try {
-    decode();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidObjectError);
-    return (error as InvalidObjectError).causes.map(({ field, message }) => ({ field, message }));
-  }
-  throw new Error('expected the object to be refused');
-}
+const causesOf = refusalCauses;
 
 const definition = (change: (crd: Record<string, any>) => void = () => {}) => {
   const crd = cronTabDefinition();

@@ -5,18 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeObject, isOverridePolicy, isTemplate } from '../../../lib/api/decode';
-import { InvalidObjectError } from '../../../lib/api/invalid-object-error';
 import { BUNDLE_OBJECTS } from '../../support/bundle-objects';
+import { refusalCauses } from '../../support/refusal-causes';
 
-function causesOf(raw: unknown): Array<{ field: string; message: string }> {
-  try {
-    decodeObject(raw);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidObjectError);
-    return (error as InvalidObjectError).causes.map(({ field, message }) => ({ field, message }));
-  }
-  throw new Error('expected the object to be refused');
-}
+const causesOf = (raw: unknown) => refusalCauses(() => decodeObject(raw));
 
 const override = (spec: Record<string, unknown>, kind = 'OverridePolicy') => ({
   apiVersion: 'policy.karmada.io/v1alpha1',

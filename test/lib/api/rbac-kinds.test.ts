@@ -5,20 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeObject } from '../../../lib/api/decode';
-import { InvalidObjectError } from '../../../lib/api/invalid-object-error';
 import { BUNDLE_OBJECTS } from '../../support/bundle-objects';
+import { refusalCauses } from '../../support/refusal-causes';
 
 const RBAC = 'rbac.authorization.k8s.io';
 
-function causesOf(raw: unknown): Array<{ field: string; message: string }> {
-  try {
-    decodeObject(raw);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidObjectError);
-    return (error as InvalidObjectError).causes.map(({ field, message }) => ({ field, message }));
-  }
-  throw new Error('expected the object to be refused');
-}
+const causesOf = (raw: unknown) => refusalCauses(() => decodeObject(raw));
 
 const role = (rules: unknown[], kind = 'Role', name = 'reader') => ({ apiVersion: `${RBAC}/v1`, kind, metadata: { name }, rules });
 const roleBinding = (fields: Record<string, unknown>, kind = 'RoleBinding') => ({

@@ -9,7 +9,7 @@ import { listBindings } from '../../../lib/controllers/binding-requests';
 import { INLINE_CLAIMS } from '../../../lib/controllers/template-claims';
 import { MemorySystem, type FunctionName } from '../../../lib/runtime/memory-system';
 import { CountingStore, type StoreCounts } from '../../support/counting-store';
-import { cluster, deployment, propagationPolicy, type Manifest } from './support';
+import { applyAll, cluster, deployment, propagationPolicy, type Manifest } from './support';
 
 const FUNCTIONS: readonly FunctionName[] = ['api', 'policy-change', 'binding-enqueue', 'schedule-cycle', 'reconcile'];
 
@@ -135,5 +135,42 @@ describe('a policy write over many templates claims a bounded number of them in 
     await system.runUntilIdle();
     expect(system.handlerErrors).toEqual([]);
     expect((await listBindings(system.context)).length).toBe(count);
+  });
+});
+
+describe('a template without replicas costs the scheduling cycle its placement only (whole application bundles)', () => {
+  const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { mode: 'fast' } });
+  const claimingConfigMap = (name: string) => propagationPolicy(name, { resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', name }] });
+
+  /** The schedule cycle's store counts for `change`, on a fleet of `size` workloads and `size` bound ConfigMaps. */
+  async function cycleCostOf(size: number, change: Change): Promise<StoreCounts> {
+    const counts = await costOf(size, async (system, instance) => {
+      if (instance === 1) for (let i = 0; i < size; i++) await applyAll(system, [claimingConfigMap(`config-${i}`), configMap(`config-${i}`)]);
+      await change(system, instance);
+    });
+    return counts['schedule-cycle'];
+  }
+
+  const newConfigMap: Change = async (system, instance) => applyAll(system, [claimingConfigMap(`new-config-${instance}`), configMap(`new-config-${instance}`)]);
+  const newDeployment: Change = async (system, instance) => {
+    await system.objects.apply(byName(`new-${instance}`));
+    await system.objects.apply(deployment(`new-${instance}`, { requests: { cpu: '10m' } }));
+  };
+
+  it('a ConfigMap claimed: no more store calls or reads than a Deployment claimed, and one item fewer written (no allocation record moves)', async () => {
+    const plain = await cycleCostOf(20, newConfigMap);
+    const workload = await cycleCostOf(20, newDeployment);
+    expect(plain.calls).toBeLessThanOrEqual(workload.calls);
+    expect(plain.itemsRead).toBeLessThanOrEqual(workload.itemsRead);
+    expect(plain.itemsWritten).toBe(workload.itemsWritten - 1);
+  });
+
+  it.each([
+    ['a ConfigMap claimed', newConfigMap],
+    ['a Deployment claimed', newDeployment],
+  ])('%s: the same schedule-cycle store calls and items read with 20 and with 200 ConfigMaps bound beside the workloads', async (_, change) => {
+    const small = await cycleCostOf(20, change);
+    const large = await cycleCostOf(200, change);
+    expect({ calls: large.calls, read: large.itemsRead, written: large.itemsWritten }).toEqual({ calls: small.calls, read: small.itemsRead, written: small.itemsWritten });
   });
 });
