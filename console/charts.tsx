@@ -12,6 +12,10 @@ export interface Series {
   readonly values: ReadonlyArray<number | undefined>;
 }
 
+/** The colours the style sheet gives series (s0 … s7), taken again in turn past the eighth series. */
+const COLOURS = 8;
+const seriesClass = (index: number) => `s${index % COLOURS}`;
+
 const WIDTH = 360;
 const TOP = 6;
 const PLOT = 80;
@@ -31,7 +35,7 @@ function Legend({ series }: { series: readonly Series[] }) {
     <ul class="legend">
       {series.map((entry, index) => (
         <li key={entry.name}>
-          <span class={`swatch s${index}`} aria-hidden="true" />
+          <span class={`swatch ${seriesClass(index)}`} aria-hidden="true" />
           {entry.name}
         </li>
       ))}
@@ -73,7 +77,7 @@ export function ColumnChart({ label, className, columnTitle, axis, unit, series 
             if (!value) return null;
             base -= height(value);
             return (
-              <rect key={`${column}/${index}`} class={`s${index}`} x={LEFT + column * step + step * 0.1} y={base} width={step * 0.8} height={height(value)} data-column={column} data-series={entry.name} data-value={value}>
+              <rect key={`${column}/${index}`} class={seriesClass(index)} x={LEFT + column * step + step * 0.1} y={base} width={step * 0.8} height={height(value)} data-column={column} data-series={entry.name} data-value={value}>
                 <title>{`${columnTitle(column)} — ${series.length > 1 ? `${entry.name}: ` : ''}${value} ${unit}`}</title>
               </rect>
             );
