@@ -198,9 +198,11 @@ export interface PreemptionRow {
   readonly key: string;
   readonly time: string;
   readonly victim: string;
+  readonly victimRef: InvolvedObject;
   readonly victimPriority: string;
   readonly victimPreemptibility: string;
   readonly preemptor: string;
+  readonly preemptorRef: InvolvedObject | undefined;
   readonly preemptorPriority: string;
   readonly message: string;
 }
@@ -227,9 +229,11 @@ export function preemptionRows(events: readonly KubeEvent[]): PreemptionRow[] {
         key: event.metadata.uid ?? event.metadata.name,
         time: eventTime(event),
         victim: qualified(event.involvedObject),
+        victimRef: event.involvedObject,
         victimPriority: annotations['outrank.io/victim-priority'] ?? '',
         victimPreemptibility: annotations['outrank.io/victim-preemptibility'] ?? '',
         preemptor: event.related ? qualified(event.related) : '',
+        preemptorRef: event.related,
         preemptorPriority: annotations['outrank.io/preemptor-priority'] ?? '',
         message: event.message,
       };

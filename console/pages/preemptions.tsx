@@ -2,7 +2,7 @@ import { useMemo } from 'preact/hooks';
 import type { Snapshot } from '../api';
 import { Ago } from '../ago';
 import { ColumnChart } from '../charts';
-import { bandOf, preemptionRows } from '../model';
+import { bandOf, bindingHref, preemptionRows, qualified, type InvolvedObject } from '../model';
 import { columnStart, countPerMinute } from '../series';
 import { Table } from '../table';
 import { clockTime } from '../time';
@@ -16,7 +16,7 @@ export function PreemptionsPage({ snapshot }: { snapshot: Snapshot }) {
   const rows = useMemo(() => preemptionRows(snapshot.events), [snapshot.events]);
   const names = bands.map((band) => band.name);
   const perMinute = countPerMinute(rows, (row) => Date.parse(row.time), (row) => bandOf(Number(row.victimPriority), bands), names, now);
-  const link = (binding: string) => <a href={`#/bindings/${binding}`}>{binding}</a>;
+  const link = (binding: InvolvedObject) => <a href={bindingHref(binding)}>{qualified(binding)}</a>;
   return (
     <section aria-labelledby="preemptions-title">
       <h1 id="preemptions-title">Preemptions ({rows.length})</h1>
@@ -35,9 +35,9 @@ export function PreemptionsPage({ snapshot }: { snapshot: Snapshot }) {
           {rows.slice(0, SHOWN).map((row) => (
             <tr key={row.key} data-victim={row.victim}>
               <td><Ago time={row.time} now={now} /></td>
-              <td>{row.preemptor && link(row.preemptor)}</td>
+              <td>{row.preemptorRef && link(row.preemptorRef)}</td>
               <td class="number">{row.preemptorPriority}</td>
-              <td>{link(row.victim)}</td>
+              <td>{link(row.victimRef)}</td>
               <td class="number">{row.victimPriority}</td>
               <td>{row.victimPreemptibility}</td>
               <td class="message">{row.message}</td>

@@ -269,6 +269,10 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     const rows = await cells(page, 'table.preemptions');
     expect(rows).toHaveLength(before + 1);
     expect(rows[0]![1]).toBe('default/late-urgent-deployment');
+    expect(await page.locator('table.preemptions tbody tr').first().locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual([
+      '#/bindings/default/late-urgent-deployment',
+      `#/bindings/default/${rows[0]![3]!.split('/')[1]}`,
+    ]);
     expect(Number(rows[0]![2])).toBeGreaterThan(Number(rows[0]![4]));
     await page.screenshot({ path: join(ARTEFACTS, 'preemptions.png'), fullPage: true });
     await page.close();
