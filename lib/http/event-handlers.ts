@@ -17,9 +17,9 @@ const EVENT_FIELDS: FieldGetters<KubeEvent> = {
   'involvedObject.kind': (e) => e.involvedObject.kind,
   'involvedObject.name': (e) => e.involvedObject.name,
   'involvedObject.namespace': (e) => e.involvedObject.namespace ?? '',
-  // Outrank's events do not record the uid of the object they are about; kubectl describe sends the
-  // object's, and matching it against nothing would hide every event.
-  'involvedObject.uid': () => undefined,
+  // kubectl describe sends the object's uid: it selects that object's events, not an earlier one's of
+  // the same name. An event recorded without one (before events kept uids) is not excluded by it.
+  'involvedObject.uid': (e) => e.involvedObject.uid,
   reason: (e) => e.reason,
   type: (e) => e.type,
   source: (e) => e.source?.component ?? '',

@@ -116,6 +116,14 @@ describe('events', () => {
     expect(reply.body.items).toHaveLength(5);
   });
 
+  it('are selected by uid as kubectl describe selects them: the object\'s own, not those of an earlier object of the same name', async () => {
+    const api = await withEvents();
+    const binding = (await api.get('/apis/work.karmada.io/v1alpha2/namespaces/tenant-a/resourcebindings/report-job')).body as { metadata: { uid: string } };
+    const describe = (uid: string) => ({ fieldSelector: `involvedObject.name=report-job,involvedObject.namespace=tenant-a,involvedObject.kind=ResourceBinding,involvedObject.uid=${uid}`, limit: '500' });
+    expect(messages(await api.get('/api/v1/namespaces/tenant-a/events', describe(binding.metadata.uid)))).toEqual(['ResourceBinding/report-job: ScheduleBindingSucceed']);
+    expect(messages(await api.get('/api/v1/namespaces/tenant-a/events', describe('00000000-0000-0000-0000-000000000000')))).toEqual([]);
+  });
+
   it.each([
     [
       'kubectl describe of a namespaced object',
@@ -125,7 +133,7 @@ describe('events', () => {
     ],
     ['kubectl describe of a cluster-scoped object', '/api/v1/events', 'involvedObject.name=member1,involvedObject.namespace=,involvedObject.kind=Cluster', ['Cluster/member1: Tested']],
     ['a kind and a name', '/api/v1/events', 'involvedObject.kind=Deployment,involvedObject.name=web', ['Deployment/web: Tested']],
-    ['a uid, which outrank does not record', '/api/v1/namespaces/tenant-b/events', 'involvedObject.kind=Deployment,involvedObject.name=web,involvedObject.namespace=tenant-b,involvedObject.uid=1234', ['Deployment/web: Tested']],
+    ['a uid, on an event recorded without one: not excluded by it', '/api/v1/namespaces/tenant-b/events', 'involvedObject.kind=Deployment,involvedObject.name=web,involvedObject.namespace=tenant-b,involvedObject.uid=1234', ['Deployment/web: Tested']],
     ['a name in a namespace it is not in', '/api/v1/namespaces/tenant-b/events', 'involvedObject.name=report-job', []],
     ['the type', '/api/v1/events', 'type=Warning', ['Deployment/batch: Preempted', 'Deployment/web: Tested']],
     ['no kind', '/api/v1/namespaces/tenant-a/events', 'involvedObject.kind!=ResourceBinding', ['Deployment/batch: Preempted', 'Job/report-job: Tested']],
