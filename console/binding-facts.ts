@@ -50,8 +50,8 @@ export interface PriorityClassObject {
 
 /**
  * Where the API serves the binding's template. The plural is guessed from the kind as client-go's
- * UnsafeGuessKindToResource guesses it, which is right for every kind outrank claims (Deployment,
- * StatefulSet, ReplicaSet, Job).
+ * UnsafeGuessKindToResource guesses it: right for the workload kinds whose pod template can name a
+ * PriorityClass (Deployment, StatefulSet, ReplicaSet, Job), the only templates the page reads.
  */
 export function templatePath(binding: Binding): string {
   const { apiVersion, kind, namespace, name } = binding.spec.resource;
