@@ -81,7 +81,10 @@ class BindingOrder implements PriorityOrder {
   }
 }
 
-/** A cluster's residents as ranks in a PriorityOrder, with the replicas each has there. */
+/**
+ * A cluster's residents as ranks in a PriorityOrder, ascending (the victim search's order), with the
+ * replicas each has there: preemption reads a cluster's lowest ranks first and may stop early.
+ */
 export interface RankedResidents {
   readonly ranks: Int32Array;
   readonly replicas: Float64Array;
@@ -141,14 +144,17 @@ class ClusterRoom implements ClusterState {
   /** The residents by their rank in `order`, kept while neither the residents nor the order change. */
   rankedResidents(order: PriorityOrder): RankedResidents {
     if (this.ranked?.order !== order) {
-      const ranks = new Int32Array(this.residents.size);
-      const replicas = new Float64Array(this.residents.size);
+      const unsorted = new Int32Array(this.residents.size);
+      const counts = new Float64Array(this.residents.size);
       let index = 0;
       // forEach rather than for…of: no [key, value] array per resident.
       this.residents.forEach((count, key) => {
-        ranks[index] = order.rank.get(key)!;
-        replicas[index++] = count;
+        unsorted[index] = order.rank.get(key)!;
+        counts[index++] = count;
       });
+      const byRank = Int32Array.from(unsorted.keys()).sort((a, b) => unsorted[a]! - unsorted[b]!);
+      const ranks = Int32Array.from(byRank, (at) => unsorted[at]!);
+      const replicas = Float64Array.from(byRank, (at) => counts[at]!);
       this.ranked = { order, ranks, replicas };
     }
     return this.ranked;
@@ -156,24 +162,26 @@ class ClusterRoom implements ClusterState {
 }
 
 function withResident({ ranks, replicas }: RankedResidents, rank: number, count: number): RankedResidents {
-  const at = ranks.indexOf(rank);
-  if (at >= 0) {
+  const at = firstAtOrAbove(ranks, rank);
+  if (ranks[at] === rank) {
     const updated = replicas.slice();
     updated[at] = count;
     return { ranks, replicas: updated };
   }
   const grownRanks = new Int32Array(ranks.length + 1);
   const grownReplicas = new Float64Array(ranks.length + 1);
-  grownRanks.set(ranks);
-  grownReplicas.set(replicas);
-  grownRanks[ranks.length] = rank;
-  grownReplicas[ranks.length] = count;
+  grownRanks.set(ranks.subarray(0, at));
+  grownRanks.set(ranks.subarray(at), at + 1);
+  grownReplicas.set(replicas.subarray(0, at));
+  grownReplicas.set(replicas.subarray(at), at + 1);
+  grownRanks[at] = rank;
+  grownReplicas[at] = count;
   return { ranks: grownRanks, replicas: grownReplicas };
 }
 
 function withoutResident({ ranks, replicas }: RankedResidents, rank: number): RankedResidents {
-  const at = ranks.indexOf(rank);
-  if (at < 0) return { ranks, replicas };
+  const at = firstAtOrAbove(ranks, rank);
+  if (ranks[at] !== rank) return { ranks, replicas };
   const shrunkRanks = new Int32Array(ranks.length - 1);
   const shrunkReplicas = new Float64Array(ranks.length - 1);
   shrunkRanks.set(ranks.subarray(0, at));
@@ -181,6 +189,18 @@ function withoutResident({ ranks, replicas }: RankedResidents, rank: number): Ra
   shrunkReplicas.set(replicas.subarray(0, at));
   shrunkReplicas.set(replicas.subarray(at + 1), at);
   return { ranks: shrunkRanks, replicas: shrunkReplicas };
+}
+
+/** The first index of ascending `ranks` whose rank is not below `rank` (ranks.length when none). */
+function firstAtOrAbove(ranks: Int32Array, rank: number): number {
+  let low = 0;
+  let high = ranks.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (ranks[mid]! < rank) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /**

@@ -79,7 +79,7 @@ export function candidatePlacements(
 }
 
 /** The first rank whose priority is not below `priority`: every rank before it is strictly lower. */
-function firstRankAtOrAbove(priorities: Float64Array, priority: number): number {
+export function firstRankAtOrAbove(priorities: Float64Array, priority: number): number {
   let low = 0;
   let high = priorities.length;
   while (low < high) {
