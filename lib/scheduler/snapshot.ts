@@ -5,7 +5,7 @@ import { BINDING_GROUP, bindingPriority, type ResourceBinding, type TargetCluste
 import { accumulate, add, amountOf, scale, subtract, toResourceList, type ResourceList } from '../resources';
 import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
 import { filterClusters, type FilteredClusters } from './cluster-filter';
-import { compareVictimCandidates } from './preemption/victim-search';
+import { victimKeyHash } from './preemption/victim-tie-order';
 import { isPlainBinding } from './replica-strategy';
 
 /** What the scheduler knows of a binding: priority, preemptibility, per-replica request and placement. */
@@ -40,12 +40,16 @@ export interface ClusterState {
   readonly residents: ReadonlyMap<string, number>;
 }
 
-/** Every binding of a snapshot by priority, then key; `rank` is a key's position in `states`. */
+/**
+ * Every binding of a snapshot by priority, then key hash, then key (victim-tie-order.ts: each preemptor's
+ * victim order rotates each priority's ranks); `rank` is a key's position in `states`.
+ */
 export interface PriorityOrder {
   readonly states: readonly BindingState[];
   readonly rank: ReadonlyMap<string, number>;
   /** By rank, as flat arrays: preemption reads them for thousands of bindings per decision. */
   readonly priorities: Float64Array;
+  readonly keyHashes: Uint32Array;
   readonly mayBeVictim: Uint8Array;
   /** Each binding's per-replica request of `resource`, by rank. */
   requests(resource: string): Float64Array;
@@ -57,11 +61,16 @@ class BindingOrder implements PriorityOrder {
   readonly rank: ReadonlyMap<string, number>;
   readonly priorities: Float64Array;
   readonly mayBeVictim: Uint8Array;
+  readonly keyHashes: Uint32Array;
   private readonly columns = new Map<string, Float64Array>();
 
   constructor(bindings: Iterable<BindingState>) {
-    // The victim search's own order, so that candidates read in rank order need no sorting.
-    this.states = [...bindings].sort(compareVictimCandidates);
+    // Each priority's ranks are then a preemptor's victim order rotated: candidates read in rank order
+    // need no sorting, only the rotation.
+    const hashed = [...bindings].map((state) => ({ state, hash: victimKeyHash(state.key) }));
+    hashed.sort((a, b) => compareNumbers(a.state.priority, b.state.priority) || a.hash - b.hash || compareKeys(a.state.key, b.state.key));
+    this.states = hashed.map(({ state }) => state);
+    this.keyHashes = Uint32Array.from(hashed, ({ hash }) => hash);
     this.rank = new Map(this.states.map((state, rank) => [state.key, rank]));
     this.priorities = Float64Array.from(this.states, (state) => state.priority);
     this.mayBeVictim = Uint8Array.from(this.states, (state) => (state.mayBeVictim ? 1 : 0));
@@ -367,8 +376,8 @@ export class SchedulingSnapshot {
   }
 
   /**
-   * Every binding by priority, then key (the order the victim search uses), with each key's rank, so that
-   * preemption sorts its candidates by number rather than comparing keys; built when first asked after
+   * Every binding by priority, then key hash, then key (each priority's victim order rotated), with each
+   * key's rank, so that preemption orders its candidates by number rather than comparing keys; built when first asked after
    * a binding was added, removed or changed priority.
    */
   priorityOrder(): PriorityOrder {
@@ -402,4 +411,13 @@ export class SchedulingSnapshot {
       cluster.release(previous, target.replicas, rank);
     }
   }
+}
+
+function compareNumbers(a: number, b: number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Code-unit order, independent of locale. */
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

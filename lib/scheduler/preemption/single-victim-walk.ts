@@ -2,6 +2,7 @@ import { amountOf, type ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
 import { firstRankAtOrAbove } from './preemption-candidates';
+import { preemptorStart, tieRun } from './victim-tie-order';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
 export type SingleVictimWalk =
@@ -12,10 +13,11 @@ export type SingleVictimWalk =
 
 /**
  * One victim is the commonest answer, and when one is enough the best is the first candidate in the
- * victim search's order (lowest priority, then key) that is enough alone: any single victim beats any
+ * victim search's order (lowest priority, then the preemptor's order among equals, victim-tie-order.ts)
+ * that is enough alone: any single victim beats any
  * set of two or more, and among single victims the order is the tie-break itself (victim-search.ts).
- * This walks the snapshot's priority order from the lowest rank and stops at that candidate, reading
- * only the bindings before it, so that its cost follows where the victim is in the order, not how many
+ * This merges the clusters' residents (kept by rank) in that order, priority by priority, and stops at
+ * that candidate, reading only the residents before it, so that its cost follows where the victim is in the order, not how many
  * bindings the clusters hold; the full search then never lays the clusters' residents out.
  *
  * A candidate is what candidatePlacements reads: a binding below the preemptor's priority that may be a
@@ -68,35 +70,48 @@ export function walkToSingleVictim(
   const { priorities, mayBeVictim } = order;
   const below = firstRankAtOrAbove(priorities, preemptor.priority);
   const own = order.rank.get(preemptor.key) ?? -1;
-  const residents = new LowestRanksFirst(clusters.map((cluster) => snapshot.rankedResidents(cluster)), below);
+  const residents = new LowestRanksFirst(clusters.map((cluster) => snapshot.rankedResidents(cluster)));
   const columns = resources.map((resource) => order.requests(resource));
+  const start = preemptorStart(preemptor.key);
   const freed = new Float64Array(slots);
-  for (let read = 0; read < limit; read++) {
-    const rank = residents.next();
-    if (rank < 0) break;
-    if (mayBeVictim[rank] !== 1 || rank === own) continue;
-    let gained = 0;
-    let filled = 0;
-    for (let entry = 0; entry < residents.entries; entry++) {
-      const at = residents.clusterOf[entry]!;
-      const replicas = residents.replicasOf[entry]!;
-      for (let slot = 0; slot < slots; slot++) freed[slot] = columns[slot]![rank]! * replicas;
-      const after = replicasWith(free, at, amounts, freed);
-      if (requirement.type === 'per-cluster') {
-        if (before[at]! < shares[at]! && after >= shares[at]!) filled++;
-      } else {
-        gained += Math.min(after, requirement.replicas) - Math.min(before[at]!, requirement.replicas);
+  let read = 0;
+  // Priority by priority, each in the preemptor's order among equals: from its split on, then before it.
+  for (let first = 0; first < below && read < limit; ) {
+    const run = tieRun(order, first, start);
+    for (const [from, to] of [
+      [run.split, run.end],
+      [run.first, run.split],
+    ] as const) {
+      residents.within(from, to);
+      for (let rank = residents.next(); rank >= 0 && read < limit; rank = residents.next(), read++) {
+        if (mayBeVictim[rank] !== 1 || rank === own) continue;
+        let gained = 0;
+        let filled = 0;
+        for (let entry = 0; entry < residents.entries; entry++) {
+          const at = residents.clusterOf[entry]!;
+          const replicas = residents.replicasOf[entry]!;
+          for (let slot = 0; slot < slots; slot++) freed[slot] = columns[slot]![rank]! * replicas;
+          const after = replicasWith(free, at, amounts, freed);
+          if (requirement.type === 'per-cluster') {
+            if (before[at]! < shares[at]! && after >= shares[at]!) filled++;
+          } else {
+            gained += Math.min(after, requirement.replicas) - Math.min(before[at]!, requirement.replicas);
+          }
+        }
+        if (requirement.type === 'per-cluster' ? filled === short.length : gained >= missing) return { found: 'victim', victim: order.states[rank]! };
       }
     }
-    if (requirement.type === 'per-cluster' ? filled === short.length : gained >= missing) return { found: 'victim', victim: order.states[rank]! };
+    // A priority none of the clusters holds costs a read too: the walk's cost stays bounded.
+    read++;
+    first = run.end;
   }
   return { found: 'undecided' };
 }
 
 /**
- * The residents of several clusters merged in rank order, below a rank: a heap of the clusters by their
- * lowest rank not read yet. A binding on several of the clusters is one rank, read with every cluster
- * it is on (its entries).
+ * The residents of several clusters merged in rank order, within a range of ranks: a heap of the
+ * clusters by their lowest rank not read yet. A binding on several of the clusters is one rank, read
+ * with every cluster it is on (its entries).
  */
 class LowestRanksFirst {
   /** The rank read last: its entries, each a cluster (index in the lists) and the replicas there. */
@@ -105,18 +120,26 @@ class LowestRanksFirst {
   readonly replicasOf: Float64Array;
   private readonly heap: number[] = [];
   private readonly cursor: Int32Array;
+  private readonly stop: Int32Array;
 
-  constructor(
-    private readonly lists: readonly RankedResidents[],
-    private readonly below: number,
-  ) {
+  constructor(private readonly lists: readonly RankedResidents[]) {
     this.cursor = new Int32Array(lists.length);
+    this.stop = new Int32Array(lists.length);
     this.clusterOf = new Int32Array(lists.length);
     this.replicasOf = new Float64Array(lists.length);
-    lists.forEach((_, at) => this.push(at));
   }
 
-  /** The lowest rank not read yet, with its entries; −1 when none is left below the limit. */
+  /** Reads the ranks in [from, to) from now on. */
+  within(from: number, to: number): void {
+    this.heap.length = 0;
+    this.lists.forEach(({ ranks }, at) => {
+      this.cursor[at] = firstAtOrAbove(ranks, from);
+      this.stop[at] = firstAtOrAbove(ranks, to);
+      this.push(at);
+    });
+  }
+
+  /** The lowest rank not read yet, with its entries; −1 when none is left in the range. */
   next(): number {
     this.entries = 0;
     if (this.heap.length === 0) return -1;
@@ -136,8 +159,7 @@ class LowestRanksFirst {
   }
 
   private push(at: number): void {
-    const ranks = this.lists[at]!.ranks;
-    if (this.cursor[at]! >= ranks.length || ranks[this.cursor[at]!]! >= this.below) return;
+    if (this.cursor[at]! >= this.stop[at]!) return;
     const heap = this.heap;
     let child = heap.push(at) - 1;
     while (child > 0) {
@@ -180,4 +202,16 @@ function replicasWith(free: Float64Array, at: number, amounts: readonly number[]
     replicas = Math.min(replicas, (available - (available % amount)) / amount);
   }
   return replicas;
+}
+
+/** The first index of ascending `ranks` not below `rank` (ranks.length when none). */
+function firstAtOrAbove(ranks: Int32Array, rank: number): number {
+  let low = 0;
+  let high = ranks.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (ranks[mid]! < rank) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
