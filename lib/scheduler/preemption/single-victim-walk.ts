@@ -77,7 +77,11 @@ export function walkToSingleVictim(
   let read = 0;
   // Priority by priority, each in the preemptor's order among equals: from its split on, then before it.
   for (let first = 0; first < below && read < limit; ) {
-    const run = tieRun(order, first, start);
+    // The next priority any of the clusters holds: priorities none holds are passed over at once.
+    residents.within(first, below);
+    const lowest = residents.peek();
+    if (lowest < 0) break;
+    const run = tieRun(order, firstRankAtOrAbove(priorities, priorities[lowest]!), start);
     for (const [from, to] of [
       [run.split, run.end],
       [run.first, run.split],
@@ -101,8 +105,6 @@ export function walkToSingleVictim(
         if (requirement.type === 'per-cluster' ? filled === short.length : gained >= missing) return { found: 'victim', victim: order.states[rank]! };
       }
     }
-    // A priority none of the clusters holds costs a read too: the walk's cost stays bounded.
-    read++;
     first = run.end;
   }
   return { found: 'undecided' };
@@ -137,6 +139,11 @@ class LowestRanksFirst {
       this.stop[at] = firstAtOrAbove(ranks, to);
       this.push(at);
     });
+  }
+
+  /** The lowest rank not read yet, −1 when none is left in the range; it is not read. */
+  peek(): number {
+    return this.heap.length === 0 ? -1 : this.head(this.heap[0]!);
   }
 
   /** The lowest rank not read yet, with its entries; −1 when none is left in the range. */
