@@ -5,7 +5,7 @@ import { BINDING_GROUP, bindingPriority, type ResourceBinding, type TargetCluste
 import { accumulate, add, amountOf, scale, subtract, toResourceList, type ResourceList } from '../resources';
 import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
 import { filterClusters, type FilteredClusters } from './cluster-filter';
-import { compareVictimCandidates } from './preemption/victim-search';
+import { victimKeyHash } from './preemption/victim-tie-order';
 import { isPlainBinding } from './replica-strategy';
 
 /** What the scheduler knows of a binding: priority, preemptibility, per-replica request and placement. */
@@ -40,12 +40,16 @@ export interface ClusterState {
   readonly residents: ReadonlyMap<string, number>;
 }
 
-/** Every binding of a snapshot by priority, then key; `rank` is a key's position in `states`. */
+/**
+ * Every binding of a snapshot by priority, then key hash, then key (victim-tie-order.ts: each preemptor's
+ * victim order rotates each priority's ranks); `rank` is a key's position in `states`.
+ */
 export interface PriorityOrder {
   readonly states: readonly BindingState[];
   readonly rank: ReadonlyMap<string, number>;
   /** By rank, as flat arrays: preemption reads them for thousands of bindings per decision. */
   readonly priorities: Float64Array;
+  readonly keyHashes: Uint32Array;
   readonly mayBeVictim: Uint8Array;
   /** Each binding's per-replica request of `resource`, by rank. */
   requests(resource: string): Float64Array;
@@ -57,11 +61,16 @@ class BindingOrder implements PriorityOrder {
   readonly rank: ReadonlyMap<string, number>;
   readonly priorities: Float64Array;
   readonly mayBeVictim: Uint8Array;
+  readonly keyHashes: Uint32Array;
   private readonly columns = new Map<string, Float64Array>();
 
   constructor(bindings: Iterable<BindingState>) {
-    // The victim search's own order, so that candidates read in rank order need no sorting.
-    this.states = [...bindings].sort(compareVictimCandidates);
+    // Each priority's ranks are then a preemptor's victim order rotated: candidates read in rank order
+    // need no sorting, only the rotation.
+    const hashed = [...bindings].map((state) => ({ state, hash: victimKeyHash(state.key) }));
+    hashed.sort((a, b) => compareNumbers(a.state.priority, b.state.priority) || a.hash - b.hash || compareKeys(a.state.key, b.state.key));
+    this.states = hashed.map(({ state }) => state);
+    this.keyHashes = Uint32Array.from(hashed, ({ hash }) => hash);
     this.rank = new Map(this.states.map((state, rank) => [state.key, rank]));
     this.priorities = Float64Array.from(this.states, (state) => state.priority);
     this.mayBeVictim = Uint8Array.from(this.states, (state) => (state.mayBeVictim ? 1 : 0));
@@ -81,7 +90,10 @@ class BindingOrder implements PriorityOrder {
   }
 }
 
-/** A cluster's residents as ranks in a PriorityOrder, with the replicas each has there. */
+/**
+ * A cluster's residents as ranks in a PriorityOrder, ascending (the victim search's order), with the
+ * replicas each has there: preemption reads a cluster's lowest ranks first and may stop early.
+ */
 export interface RankedResidents {
   readonly ranks: Int32Array;
   readonly replicas: Float64Array;
@@ -141,14 +153,17 @@ class ClusterRoom implements ClusterState {
   /** The residents by their rank in `order`, kept while neither the residents nor the order change. */
   rankedResidents(order: PriorityOrder): RankedResidents {
     if (this.ranked?.order !== order) {
-      const ranks = new Int32Array(this.residents.size);
-      const replicas = new Float64Array(this.residents.size);
+      const unsorted = new Int32Array(this.residents.size);
+      const counts = new Float64Array(this.residents.size);
       let index = 0;
       // forEach rather than for…of: no [key, value] array per resident.
       this.residents.forEach((count, key) => {
-        ranks[index] = order.rank.get(key)!;
-        replicas[index++] = count;
+        unsorted[index] = order.rank.get(key)!;
+        counts[index++] = count;
       });
+      const byRank = Int32Array.from(unsorted.keys()).sort((a, b) => unsorted[a]! - unsorted[b]!);
+      const ranks = Int32Array.from(byRank, (at) => unsorted[at]!);
+      const replicas = Float64Array.from(byRank, (at) => counts[at]!);
       this.ranked = { order, ranks, replicas };
     }
     return this.ranked;
@@ -156,24 +171,26 @@ class ClusterRoom implements ClusterState {
 }
 
 function withResident({ ranks, replicas }: RankedResidents, rank: number, count: number): RankedResidents {
-  const at = ranks.indexOf(rank);
-  if (at >= 0) {
+  const at = firstAtOrAbove(ranks, rank);
+  if (ranks[at] === rank) {
     const updated = replicas.slice();
     updated[at] = count;
     return { ranks, replicas: updated };
   }
   const grownRanks = new Int32Array(ranks.length + 1);
   const grownReplicas = new Float64Array(ranks.length + 1);
-  grownRanks.set(ranks);
-  grownReplicas.set(replicas);
-  grownRanks[ranks.length] = rank;
-  grownReplicas[ranks.length] = count;
+  grownRanks.set(ranks.subarray(0, at));
+  grownRanks.set(ranks.subarray(at), at + 1);
+  grownReplicas.set(replicas.subarray(0, at));
+  grownReplicas.set(replicas.subarray(at), at + 1);
+  grownRanks[at] = rank;
+  grownReplicas[at] = count;
   return { ranks: grownRanks, replicas: grownReplicas };
 }
 
 function withoutResident({ ranks, replicas }: RankedResidents, rank: number): RankedResidents {
-  const at = ranks.indexOf(rank);
-  if (at < 0) return { ranks, replicas };
+  const at = firstAtOrAbove(ranks, rank);
+  if (ranks[at] !== rank) return { ranks, replicas };
   const shrunkRanks = new Int32Array(ranks.length - 1);
   const shrunkReplicas = new Float64Array(ranks.length - 1);
   shrunkRanks.set(ranks.subarray(0, at));
@@ -181,6 +198,18 @@ function withoutResident({ ranks, replicas }: RankedResidents, rank: number): Ra
   shrunkReplicas.set(replicas.subarray(0, at));
   shrunkReplicas.set(replicas.subarray(at + 1), at);
   return { ranks: shrunkRanks, replicas: shrunkReplicas };
+}
+
+/** The first index of ascending `ranks` whose rank is not below `rank` (ranks.length when none). */
+function firstAtOrAbove(ranks: Int32Array, rank: number): number {
+  let low = 0;
+  let high = ranks.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (ranks[mid]! < rank) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /**
@@ -347,8 +376,8 @@ export class SchedulingSnapshot {
   }
 
   /**
-   * Every binding by priority, then key (the order the victim search uses), with each key's rank, so that
-   * preemption sorts its candidates by number rather than comparing keys; built when first asked after
+   * Every binding by priority, then key hash, then key (each priority's victim order rotated), with each
+   * key's rank, so that preemption orders its candidates by number rather than comparing keys; built when first asked after
    * a binding was added, removed or changed priority.
    */
   priorityOrder(): PriorityOrder {
@@ -382,4 +411,13 @@ export class SchedulingSnapshot {
       cluster.release(previous, target.replicas, rank);
     }
   }
+}
+
+function compareNumbers(a: number, b: number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Code-unit order, independent of locale. */
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

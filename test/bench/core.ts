@@ -9,6 +9,7 @@ import { replicaStrategy } from '../../lib/scheduler/replica-strategy';
 import { scheduleBinding, type ScheduleDecision, type ScheduleOptions } from '../../lib/scheduler/schedule-binding';
 import { SchedulingSnapshot } from '../../lib/scheduler/snapshot';
 import { pendingBindings, randomFleet, type Fleet } from './fleet';
+import { referenceSeconds } from './flush';
 import { Random } from './random';
 import { fmt, median, summarize, table } from './stats';
 
@@ -122,6 +123,58 @@ function medianMs<T>(prepare: () => T, work: (prepared: T) => unknown): number {
   );
 }
 
+/** Bindings per cluster at which a preemption decision's cost is compared (100 clusters). */
+const DENSITIES = [30, 300];
+
+/**
+ * A preemption decision at 30 and at 300 bindings per cluster, side by side: the fleet-full scenario's
+ * fleet and preemptors at both sizes, on one thread, with the host's reference time measured in the
+ * same run (../shared/bench/calibrate.mjs), so that the figures compare across hosts.
+ */
+function densityComparison(log: (line: string) => void): string {
+  const reference = referenceSeconds();
+  const rows: (string | number)[][] = [];
+  const means: number[] = [];
+  for (const perCluster of DENSITIES) {
+    log(`core: preemption at ${perCluster} bindings per cluster`);
+    const random = new Random(1);
+    const fleet = randomFleet(random, CLUSTERS, CLUSTERS * perCluster, 1);
+    const pending = pendingBindings(random, CLUSTERS, 1_200, 'urgent', {
+      priority: 1_000_000,
+      preemptionPolicy: 'PreemptLowerPriority',
+      cpuMilli: [1_000, 2_000, 4_000],
+      replicas: [1, 4],
+    });
+    const { samples, cpuMs } = run({ name: `${perCluster} per cluster`, target: 0, fleet, pending, warmup: 200, maxMs: 60_000 });
+    const decide = summarize(samples.map((s) => s.decideMs));
+    const p50Of = (part: readonly Sample[]) => (part.length === 0 ? 0 : summarize(part.map((s) => s.decideMs)).p50Ms * 1000);
+    const meanUs = (samples.reduce((sum, s) => sum + s.decideMs, 0) / samples.length) * 1000;
+    means.push(meanUs);
+    rows.push([
+      perCluster,
+      samples.length,
+      fmt(meanUs),
+      fmt(decide.p50Ms * 1000),
+      fmt(decide.p99Ms * 1000),
+      fmt(p50Of(samples.filter((s) => s.victims === 1))),
+      fmt(p50Of(samples.filter((s) => s.victims > 1))),
+      fmt((samples.length / cpuMs) * 1000),
+      reference === undefined ? 'n/a' : fmt((meanUs / 1000 / (reference * 1000)) * 1e3),
+    ]);
+  }
+  return [
+    `A preemption decision (\`scheduleBinding\` alone) on the fleet-full scenario at ${DENSITIES.join(' and ')} bindings per cluster (${CLUSTERS} clusters,`,
+    `${DENSITIES.map((d) => (d * CLUSTERS).toLocaleString('en-US')).join(' and ')} running bindings), 1,000 decisions each after 200 to warm up. Reference time of this host`,
+    `(../shared/bench/calibrate.mjs, same run): ${reference === undefined ? 'not available' : `${fmt(reference)} s`}.`,
+    `Mean at ${DENSITIES[1]} ÷ mean at ${DENSITIES[0]}: ${fmt(means[1]! / means[0]!)}.`,
+    '',
+    table(
+      ['bindings per cluster', 'decisions', 'mean µs', 'p50 µs', 'p99 µs', 'p50 µs, one victim', 'p50 µs, several', 'per CPU-s', 'mean ÷ reference (ms per s)'],
+      rows,
+    ),
+  ].join('\n');
+}
+
 export function coreBenchmark(log: (line: string) => void): string {
   const random = new Random(1);
   const roomy = randomFleet(random, CLUSTERS, RUNNING, 0.7);
@@ -223,5 +276,7 @@ export function coreBenchmark(log: (line: string) => void): string {
     `Building a \`SchedulingSnapshot\` of ${CLUSTERS} clusters and ${RUNNING.toLocaleString('en-US')} bindings (what a cold start of schedule-cycle does once):`,
     `${fmt(fresh)} ms from objects not seen before (as read from DynamoDB), ${fmt(seen)} ms from objects already`,
     `read (the in-memory store's), median of 5; the first preemption in a snapshot also orders its bindings by priority, ${fmt(order)} ms.`,
+    '',
+    densityComparison(log),
   ].join('\n');
 }

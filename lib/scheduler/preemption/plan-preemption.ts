@@ -6,24 +6,28 @@
  * 1. Relevant clusters: the feasible clusters of the affinity term being tried that the requirement
  *    can use (every one for a pooled or spread requirement; the clusters that must each hold replicas
  *    otherwise).
- * 2. Candidates (preemption-candidates.ts): the residents of those clusters that may be victims —
+ * 2. A single victim (single-victim-walk.ts): the clusters' residents are read from the lowest rank
+ *    up, and the first candidate that is enough alone is the answer, proven best, before anything is
+ *    laid out; when none is among the first ranks read, the steps below decide.
+ * 3. Candidates (preemption-candidates.ts): the residents of those clusters that may be victims —
  *    ResourceBindings of strictly lower priority, preemptible, requesting resources — read from the
  *    snapshot's per-rank arrays in the victim search's order (lowest priority first, then key).
- * 3. Oracle (placement-oracle.ts): given a set of candidates evicted, can the preemptor's requirement
+ * 4. Oracle (placement-oracle.ts): given a set of candidates evicted, can the preemptor's requirement
  *    be met? It also bounds how many more victims a partial set needs (victim-count-bound.ts) and which
  *    single candidates could complete it.
- * 4. Search (victim-search.ts): a single victim if one is enough; else the greedy reprieve for an upper
+ * 5. Search (victim-search.ts): a single victim if one is enough; else the greedy reprieve for an upper
  *    bound, an exchange step, and an exact branch-and-bound search for the fewest victims (ties: the
  *    lower highest priority, then the lower sum, then the less important most important victim), all
  *    within `searchBudget` oracle calls; when the budget runs out the best set found so far is used,
  *    never worse than the greedy, and the plan says it is not exact (metric VictimSearches{result}).
- * 5. Nothing to gain: when evicting every candidate would not be enough, nobody is preempted.
+ * 6. Nothing to gain: when evicting every candidate would not be enough, nobody is preempted.
  *
  * Worked example (the capacity-10 example of 000): member1 has 10 cpu, filled by bindings of priority
- * 0, 1, 2 and 3 requesting 1, 2, 5 and 2 cpu; a priority-10 binding needs 5 cpu. Step 2 lists all four
- * as candidates. Step 4 tries single victims first: evicting the priority-2 binding frees 5 cpu, which
- * the oracle accepts; no other single victim does (the next largest frees 2). One victim beats any set
- * of two or more, so the plan is {priority 2}, exact.
+ * 0, 1, 2 and 3 requesting 1, 2, 5 and 2 cpu; a priority-10 binding needs 5 cpu. Step 2 reads them
+ * from the lowest priority up: the priority-0 and priority-1 bindings free too little alone, the
+ * priority-2 binding frees 5 cpu, which is enough. One victim beats any set of two or more, and among
+ * single victims the first enough in that order is the best (the lower priority), so the plan is
+ * {priority 2}, exact, and the priority-3 binding is never read.
  */
 import { PlacementOracle } from './placement-oracle';
 import { candidatePlacements } from './preemption-candidates';
@@ -31,6 +35,13 @@ import type { ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
 import { selectVictims } from './victim-search';
+import { walkToSingleVictim } from './single-victim-walk';
+
+/**
+ * Ranks the walk for a single victim reads before it leaves the decision to the search: most single
+ * victims are among the lowest ranks of the clusters, and past this the search's own scan is cheaper.
+ */
+const SINGLE_VICTIM_WALK = 256;
 
 export interface PreemptionPlan {
   readonly victims: readonly BindingState[];
@@ -66,6 +77,9 @@ export function planPreemption(
   const relevant = [
     ...new Map(clusters.filter((c) => requirement.type !== 'per-cluster' || requirement.need.has(c.name)).map((c) => [c.name, c])).values(),
   ];
+  const walk = walkToSingleVictim(preemptor, relevant, requirement, snapshot, room, SINGLE_VICTIM_WALK);
+  if (walk.found === 'nothing-needed') return null;
+  if (walk.found === 'victim') return { victims: [walk.victim], exact: true };
   const placements = candidatePlacements(relevant, snapshot, preemptor);
   const { candidates } = placements;
   const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement, room);

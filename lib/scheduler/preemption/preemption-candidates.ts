@@ -1,11 +1,12 @@
 import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } from '../snapshot';
+import { inVictimOrder, preemptorStart } from './victim-tie-order';
 
 /**
  * The victim candidates on a set of clusters and where each is placed among them, as flat arrays: the
  * victim search asks about them thousands of times per decision.
  */
 export interface CandidatePlacements {
-  /** By priority, then key: the order the victim search itself uses. */
+  /** By priority, then the preemptor's order among equals (victim-tie-order.ts): the order the victim search uses. */
   readonly candidates: readonly BindingState[];
   /** The snapshot's priority order when the candidates were read, and each candidate's rank in it. */
   readonly order: PriorityOrder;
@@ -21,7 +22,8 @@ export interface CandidatePlacements {
  * The victim candidates of `preemptor` (isVictimCandidate) on the clusters, read from their residents
  * (a binding once, however many of the clusters it is on) as ranks in the snapshot's priority order:
  * the candidates are the residents below the preemptor's priority that may be victims, other than the
- * preemptor, and nothing is sorted or read from a binding per decision; keys are looked up only when a
+ * preemptor, in rank order with each priority's ranks rotated to the preemptor's start, and nothing is
+ * sorted or read from a binding per decision; keys are looked up only when a
  * cluster's residents have changed (SchedulingSnapshot.rankedResidents).
  */
 export function candidatePlacements(
@@ -41,19 +43,18 @@ export function candidatePlacements(
   for (const { ranks } of residents) {
     for (let r = 0; r < ranks.length; r++) if (ranks[r]! < below) resident[ranks[r]! >>> 5]! |= 1 << (ranks[r]! & 31);
   }
-  // By rank: 1 + its index for a candidate.
-  const slot = new Int32Array(below);
-  const candidates: BindingState[] = [];
-  const candidateRanks: number[] = [];
+  const ascending: number[] = [];
   for (let word = 0; word < resident.length; word++) {
     for (let bits = resident[word]!; bits !== 0; bits &= bits - 1) {
       const position = (word << 5) + 31 - Math.clz32(bits & -bits);
-      if (mayBeVictim[position] === 1 && position !== own) {
-        candidateRanks.push(position);
-        slot[position] = candidates.push(states[position]!);
-      }
+      if (mayBeVictim[position] === 1 && position !== own) ascending.push(position);
     }
   }
+  const candidateRanks = inVictimOrder(order, ascending, preemptorStart(preemptor.key));
+  // By rank: 1 + its index for a candidate.
+  const slot = new Int32Array(below);
+  const candidates: BindingState[] = [];
+  for (const position of candidateRanks) slot[position] = candidates.push(states[position]!);
 
   const firstEntry = new Int32Array(candidates.length + 1);
   for (const { ranks } of residents) {
@@ -75,11 +76,11 @@ export function candidatePlacements(
       entryReplicas[entry] = replicas[r]!;
     }
   });
-  return { candidates, order, ranks: Int32Array.from(candidateRanks), firstEntry, entryCluster, entryReplicas };
+  return { candidates, order, ranks: candidateRanks, firstEntry, entryCluster, entryReplicas };
 }
 
 /** The first rank whose priority is not below `priority`: every rank before it is strictly lower. */
-function firstRankAtOrAbove(priorities: Float64Array, priority: number): number {
+export function firstRankAtOrAbove(priorities: Float64Array, priority: number): number {
   let low = 0;
   let high = priorities.length;
   while (low < high) {

@@ -5,9 +5,10 @@
  * number of preempted bindings, even if that means preempting a higher-priority binding
  * while lower-priority ones keep running. Ties go to the lower highest victim priority,
  * then to the lower sum of victim priorities. Remaining ties, so that the answer is
- * deterministic, compare the victims most important first (priority, then key, then index)
- * and go to the set whose first differing victim is the less important: the order in which
- * the exact search meets the sets, so that ties cost it nothing to settle.
+ * deterministic, compare the victims most important first (priority, then key, then index;
+ * or, for candidates listed in search order, priority, then their place in the list) and go
+ * to the set whose first differing victim is the less important: the order in which the
+ * exact search meets the sets, so that ties cost it nothing to settle.
  *
  * The module knows nothing about Kubernetes objects: the caller describes candidates by
  * key and priority and answers feasibility questions through an incremental oracle.
@@ -57,8 +58,9 @@ export interface VictimSearchOptions {
    */
   readonly searchBudget?: number;
   /**
-   * The candidates are listed by priority, then key already (compareVictimCandidates), as the
-   * scheduler lists them; the search then takes their order as it is instead of sorting them.
+   * The candidates are listed by priority already, and their order among equal priorities is the
+   * tie order (the scheduler's is the preemptor's own, victim-tie-order.ts); the search then takes
+   * their order as it is instead of sorting them by priority, then key (compareVictimCandidates).
    * Not checked, nor are the priorities checked to be finite (as they are when sorting): the
    * scheduler's come from a sorted priority order, and reading thousands of candidates would cost
    * more than the search.
@@ -585,7 +587,7 @@ class ExactSearch {
 
   /** Adopts `victims` (sorted indexes) if it beats the best. */
   private improve(victims: number[]): boolean {
-    if (compareVictimSets(this.candidates, victims, this.bestVictims) >= 0) return false;
+    if (compareVictimSets(this.candidates, victims, this.bestVictims, this.indexesArePositions) >= 0) return false;
     const key = victimKey(this.candidates, victims);
     this.bestVictims = victims;
     this.bestCount = key.count;
@@ -608,8 +610,9 @@ function compareVictimSets(
   candidates: readonly VictimCandidate[],
   a: readonly number[],
   b: readonly number[],
+  indexesArePositions = false,
 ): number {
-  const compare = (x: number, y: number) => compareCandidates(candidates, x, y);
+  const compare = (x: number, y: number) => (indexesArePositions ? compareByPosition(candidates, x, y) : compareCandidates(candidates, x, y));
   const mostImportantFirst = (victims: readonly number[]) => victims.slice().sort((x, y) => compare(y, x));
   return (
     compareVictimKeys(victimKey(candidates, a), victimKey(candidates, b)) ||
@@ -620,6 +623,11 @@ function compareVictimSets(
 /** The search order: priority, then key (code units, whatever the locale). */
 export function compareVictimCandidates(a: VictimCandidate, b: VictimCandidate): number {
   return compareNumbers(a.priority, b.priority) || compareStrings(a.key, b.key);
+}
+
+/** The search order of candidates listed in it (VictimSearchOptions.inSearchOrder): priority, then index. */
+function compareByPosition(candidates: readonly VictimCandidate[], a: number, b: number): number {
+  return compareNumbers(candidateAt(candidates, a).priority, candidateAt(candidates, b).priority) || a - b;
 }
 
 /** The search order of candidates by index: compareVictimCandidates, then index. */

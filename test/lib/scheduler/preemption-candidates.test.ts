@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isVictimCandidate } from '../../../lib/scheduler/preemption/plan-preemption';
 import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
+import { preemptorStart, victimKeyHash } from '../../../lib/scheduler/preemption/victim-tie-order';
 import { bindingState, SchedulingSnapshot, type BindingState } from '../../../lib/scheduler/snapshot';
 import { binding, cluster } from './support';
 
@@ -27,11 +28,17 @@ type Draft = typeof draft extends fc.Arbitrary<infer T> ? T : never;
 const bindingOf = (d: Draft) =>
   binding(d.name, { kind: d.kind, priority: d.priority, preemptible: d.preemptible, request: d.requests ? { cpu: 1 } : {}, clusters: d.clusters });
 
-/** The definition: residents of `names` that isVictimCandidate admits, by priority then key, with their replicas there. */
+/** How far round the circle of key hashes a key is from where the preemptor starts (victim-tie-order.ts). */
+const fromStart = (key: string, preemptor: BindingState) => (victimKeyHash(key) - preemptorStart(preemptor.key)) >>> 0;
+
+/**
+ * The definition: residents of `names` that isVictimCandidate admits, by priority, then by how far their
+ * key hash is round the circle from the preemptor's start, then key, with their replicas there.
+ */
 function expected(snapshot: SchedulingSnapshot, names: readonly string[], preemptor: BindingState) {
   return [...snapshot.bindings.values()]
     .filter((state) => isVictimCandidate(state, preemptor) && names.some((name) => snapshot.clusters.get(name)!.residents.has(state.key)))
-    .sort((a, b) => a.priority - b.priority || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .sort((a, b) => a.priority - b.priority || fromStart(a.key, preemptor) - fromStart(b.key, preemptor) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map((state) => ({
       key: state.key,
       rank: snapshot.priorityOrder().rank.get(state.key),

@@ -168,7 +168,7 @@ describe('SchedulingSnapshot priority order and residents by rank', () => {
     remove: fc.boolean(),
   });
 
-  it('stay what a fresh snapshot of the same bindings reads, through upserts and removals', () => {
+  it('stay what a fresh snapshot of the same bindings reads, and in rank order, through upserts and removals', () => {
     fc.assert(
       fc.property(fc.array(change, { maxLength: 25 }), (changes) => {
         const snapshot = new SchedulingSnapshot(names.map((name) => cluster(name, { allocatable: { cpu: 100 } })), []);
@@ -195,6 +195,12 @@ describe('SchedulingSnapshot priority order and residents by rank', () => {
           };
         };
         expect(view(snapshot)).toEqual(view(fresh));
+        // Ascending, so that preemption can read a cluster's lowest ranks first.
+        for (const name of names) {
+          const { ranks } = snapshot.rankedResidents(snapshot.clusters.get(name)!);
+          expect([...ranks]).toEqual([...ranks].sort((a, b) => a - b));
+          expect(new Set(ranks).size).toBe(ranks.length);
+        }
       }),
       { numRuns: 500 },
     );

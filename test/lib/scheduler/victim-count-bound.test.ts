@@ -43,7 +43,11 @@ function oracleFor(fleet: Fleet) {
   const preemptor = bindingState(binding('pending', { priority: 100, request: fleet.preemptor }));
   const states = CLUSTERS.map((name) => snapshot.clusters.get(name)!);
   const placements = candidatePlacements(states, snapshot, preemptor);
-  return { oracle: new PlacementOracle(preemptor, states, placements, snapshot, fleet.requirement), size: placements.candidates.length };
+  return {
+    oracle: new PlacementOracle(preemptor, states, placements, snapshot, fleet.requirement),
+    size: placements.candidates.length,
+    keys: placements.candidates.map((candidate) => candidate.key),
+  };
 }
 
 function feasibleSets(oracle: PlacementOracle, size: number): boolean[] {
@@ -151,11 +155,12 @@ describe(`victim count bounds (${SPEC}, fewest victims)`, () => {
       preemptor: { cpu: 2, memory: 0 },
       requirement: { type: 'per-cluster', need: new Map([['m1', 1], ['m2', 1]]) },
     };
-    // By priority then key: a, both, c. Only "both" frees 2 cpu on m1 and on m2.
-    expect(Array.from(oracleFor(f).oracle.completions([], 3))).toEqual([1]);
+    // Only "both" frees 2 cpu on m1 and on m2.
+    const { oracle, keys } = oracleFor(f);
+    expect(Array.from(oracle.completions([], 3), (index) => keys[index])).toEqual(['ResourceBinding.work.karmada.io/default/both']);
   });
 
-  const onM1 = (name: string, cpu: number, memory = 0) => binding(name, { request: { cpu, memory }, clusters: { m1: 1 } });
+  const onM1 = (name: string, cpu: number, memory = 0, priority = 0) => binding(name, { priority, request: { cpu, memory }, clusters: { m1: 1 } });
   const full = (cpu: number, memory = 0) => [{ cpu, memory }, { cpu: 0, memory: 0 }, { cpu: 0, memory: 0 }];
   const need = (entries: Record<string, number>): Requirement => ({ type: 'per-cluster', need: new Map(Object.entries(entries)) });
 
@@ -227,7 +232,8 @@ describe(`victim count bounds (${SPEC}, fewest victims)`, () => {
       'only candidates below a limit left: the shortfall over the largest of them (3 cpu short, 1 cpu each)',
       {
         capacity: full(9),
-        running: [onM1('a', 1), onM1('b', 1), onM1('c', 1), onM1('d', 6)],
+        // d last in any preemptor's order (its priority is higher): the limit leaves a, b and c.
+        running: [onM1('a', 1), onM1('b', 1), onM1('c', 1), onM1('d', 6, 0, 1)],
         preemptor: { cpu: 3, memory: 0 },
         requirement: need({ m1: 1 }),
       },
@@ -239,7 +245,7 @@ describe(`victim count bounds (${SPEC}, fewest victims)`, () => {
       'pooled, only candidates below a limit left: what is missing over their largest gain (e alone gains 3)',
       {
         capacity: full(16),
-        running: [onM1('a', 2), onM1('b', 2), onM1('c', 2), onM1('d', 2), onM1('e', 8)],
+        running: [onM1('a', 2), onM1('b', 2), onM1('c', 2), onM1('d', 2), onM1('e', 8, 0, 1)],
         preemptor: { cpu: 2, memory: 0 },
         requirement: { type: 'pooled', replicas: 3 },
       },
@@ -249,7 +255,7 @@ describe(`victim count bounds (${SPEC}, fewest victims)`, () => {
     ],
     [
       'only candidates below a limit left, and all of them together fall short: no finite bound',
-      { capacity: full(6), running: [onM1('a', 1), onM1('b', 1), onM1('c', 4)], preemptor: { cpu: 3, memory: 0 }, requirement: need({ m1: 1 }) },
+      { capacity: full(6), running: [onM1('a', 1), onM1('b', 1), onM1('c', 4, 0, 1)], preemptor: { cpu: 3, memory: 0 }, requirement: need({ m1: 1 }) },
       [],
       Number.POSITIVE_INFINITY,
       2,

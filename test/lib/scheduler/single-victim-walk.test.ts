@@ -1,0 +1,94 @@
+/**
+ * The walk for a single victim answers before the candidates are laid out; its answers must be the full
+ * search's (binding priority and preemption (000), "Preemption order"): the same one victim when one is
+ * enough, nothing to preempt when the requirement is met already, and no single victim when it gives up
+ * having read every candidate.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
+import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
+import { walkToSingleVictim } from '../../../lib/scheduler/preemption/single-victim-walk';
+import { selectVictims } from '../../../lib/scheduler/preemption/victim-search';
+import type { Requirement } from '../../../lib/scheduler/replica-strategy';
+import { bindingState, SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
+import { binding, cluster } from './support';
+
+const SPEC = 'binding priority and preemption (000)';
+const CLUSTERS = ['m1', 'm2', 'm3', 'm4'];
+
+const resident = fc.record({
+  name: fc.integer({ min: 0, max: 39 }).map((n) => `b${n}`),
+  kind: fc.constantFrom('ResourceBinding' as const, 'ResourceBinding' as const, 'ClusterResourceBinding' as const),
+  priority: fc.integer({ min: 0, max: 4 }),
+  preemptible: fc.boolean(),
+  cpu: fc.integer({ min: 0, max: 4 }),
+  memory: fc.integer({ min: 0, max: 3 }),
+  clusters: fc.dictionary(fc.constantFrom(...CLUSTERS), fc.integer({ min: 1, max: 3 }), { minKeys: 1, maxKeys: 3 }),
+});
+
+const requirement: fc.Arbitrary<(names: readonly string[]) => Requirement> = fc.oneof(
+  fc.integer({ min: 0, max: 6 }).map((replicas) => () => ({ type: 'pooled' as const, replicas })),
+  fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 4, maxLength: 4 }).map(
+    (shares) => (names: readonly string[]) => ({ type: 'per-cluster' as const, need: new Map(names.map((name, i) => [name, shares[i]!])) }),
+  ),
+);
+
+describe(`walkToSingleVictim (${SPEC}, "Preemption order")`, () => {
+  it('answers as the full search does: the same single victim, nothing needed, or no single victim after reading them all', () => {
+    fc.assert(
+      fc.property(
+        fc.array(resident, { maxLength: 40 }),
+        fc.subarray(CLUSTERS, { minLength: 1 }),
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 4, maxLength: 4 }),
+        requirement,
+        fc.record({ priority: fc.integer({ min: 0, max: 5 }), cpu: fc.integer({ min: 1, max: 4 }), memory: fc.integer({ min: 0, max: 2 }), placedOn: fc.boolean() }),
+        fc.integer({ min: 1, max: 50 }),
+        (residents, names, spare, requirementOn, pending, limit) => {
+          // Capacity: what the residents take on each cluster, plus a little to spare.
+          const taken = new Map(CLUSTERS.map((name) => [name, { cpu: 0, memory: 0 }]));
+          const byName = new Map(residents.map((r) => [r.name, r]));
+          for (const r of byName.values()) {
+            for (const [name, replicas] of Object.entries(r.clusters)) {
+              taken.get(name)!.cpu += r.cpu * replicas;
+              taken.get(name)!.memory += r.memory * replicas;
+            }
+          }
+          const clusters = CLUSTERS.map((name, i) =>
+            cluster(name, { allocatable: { cpu: taken.get(name)!.cpu + spare[i]!, memory: `${taken.get(name)!.memory + (spare[i]! % 3)}` } }),
+          );
+          const preemptor = binding('pending', {
+            priority: pending.priority,
+            request: pending.memory > 0 ? { cpu: pending.cpu, memory: pending.memory } : { cpu: pending.cpu },
+            ...(pending.placedOn ? { clusters: { m1: 1 } } : {}),
+          });
+          const snapshot = new SchedulingSnapshot(clusters, [
+            ...[...byName.values()].map((r) =>
+              binding(r.name, { kind: r.kind, priority: r.priority, preemptible: r.preemptible, request: r.cpu + r.memory > 0 ? { cpu: r.cpu, memory: r.memory } : {}, clusters: r.clusters }),
+            ),
+            preemptor,
+          ]);
+          const state = bindingState(preemptor);
+          const states = names.map((name) => snapshot.clusters.get(name)!);
+          const wanted = requirementOn(names);
+          const room = (c: (typeof states)[number]) => snapshot.free(c, state);
+
+          const walk = walkToSingleVictim(state, states, wanted, snapshot, room, limit);
+          const placements = candidatePlacements(states, snapshot, state);
+          const oracle = new PlacementOracle(state, states, placements, snapshot, wanted, room);
+          const full = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
+          if (walk.found === 'nothing-needed') {
+            expect(oracle.feasible()).toBe(true);
+          } else if (walk.found === 'victim') {
+            expect(full?.victims.map((index) => placements.candidates[index]!.key)).toEqual([walk.victim.key]);
+          } else {
+            const unlimited = walkToSingleVictim(state, states, wanted, snapshot, room, Number.POSITIVE_INFINITY);
+            if (unlimited.found === 'undecided') expect(full === null || full.victims.length > 1).toBe(true);
+            else expect(unlimited.found).toBe('victim');
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
