@@ -87,6 +87,24 @@ describe('watch on npm start', { timeout: 120_000 }, () => {
     await Promise.all([fromNow.stop(), fromList.stop()]);
   });
 
+  it('from a list\'s version: nothing for the objects the list returned, ADDED for a creation, resumed from an event\'s version exactly once', async () => {
+    // Written a moment before the list: inside the feed's overlap, which a watch reads again.
+    for (const name of ['listed-a', 'listed-b']) expect((await running.post(DEPLOYMENTS, deployment(name, 1))).status).toBe(201);
+    const list = (await (await fetch(`${running.url}${DEPLOYMENTS}`)).json()) as { metadata: { resourceVersion: string } };
+    const fromList = new Watching(`${running.url}${DEPLOYMENTS}?watch=true&resourceVersion=${list.metadata.resourceVersion}`);
+    expect((await running.post(DEPLOYMENTS, deployment('created', 1))).status).toBe(201);
+    const [added] = await fromList.until((events) => events.some((event) => event.object.metadata.name === 'created'));
+    await fromList.stop();
+    expect(changes(fromList.events)).toEqual([['ADDED', 'created', 1]]);
+    // Resumed from the ADDED's version: the patch after it, and nothing before.
+    const patched = await fetch(`${running.url}${DEPLOYMENTS}/created`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { replicas: 2 } }) });
+    expect(patched.status).toBe(200);
+    const resumed = new Watching(`${running.url}${DEPLOYMENTS}?watch=true&resourceVersion=${added!.object.metadata.resourceVersion}`);
+    await resumed.until((events) => events.some((event) => event.type === 'MODIFIED'));
+    await resumed.stop();
+    expect(changes(resumed.events)).toEqual([['MODIFIED', 'created', 2]]);
+  });
+
   it('answers a version older than the feed keeps with an ERROR event: 410 Expired', async () => {
     const watching = new Watching(`${running.url}${DEPLOYMENTS}?watch=1&resourceVersion=000000001000000000000`);
     const [event] = await watching.until((events) => events.length >= 1);
