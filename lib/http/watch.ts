@@ -1,6 +1,8 @@
 import { refKey } from '../api/kinds';
 import { compareRevisions, type ChangePage, type StoredChange, type StoredObject } from '../ports/object-store';
 import type { ApiDependencies, ApiRequest } from './api-types';
+import { EVENT_FIELDS } from './event-handlers';
+import { EventWatch } from './event-watch';
 import { FeedSubscription } from './feed-subscription';
 import { METADATA_FIELDS, selectionOf, type Selection } from './lists';
 import type { ResourceRoute } from './routes';
@@ -62,6 +64,17 @@ export interface WatchTiming {
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
+/** What a watch request asks, checked. */
+export interface WatchOptions {
+  /** Where the client is: undefined to start with every object there is (no version, "0", sendInitialEvents). */
+  readonly resourceVersion: string | undefined;
+  readonly timeoutMs: number;
+  /** allowWatchBookmarks. */
+  readonly bookmarks: boolean;
+  /** sendInitialEvents: a bookmark marks where the ADDED of what exists end. */
+  readonly initialEventsEnd: boolean;
+}
+
 /** A watch whose request was checked: run it to stream its events until it times out or its reader goes. */
 export interface OpenWatch {
   run(sink: WatchSink): Promise<void>;
@@ -106,13 +119,13 @@ class StoreWatch implements OpenWatch {
     private readonly route: ResourceRoute,
     private readonly deps: ApiDependencies,
     private readonly selection: Selection<StoredObject>,
-    private readonly resourceVersion: string | undefined,
-    private readonly timeoutMs: number,
-    private readonly bookmarks: boolean,
+    private readonly options: WatchOptions,
     private readonly timing: WatchTiming,
-    /** sendInitialEvents: a bookmark marks where the ADDED of what exists end. */
-    private readonly initialEventsEnd: boolean,
   ) {}
+
+  private get resourceVersion(): string | undefined {
+    return this.options.resourceVersion;
+  }
 
   /**
    * Whether the watch starts by reading the kind: from now, for the ADDED of every object; with a
@@ -127,7 +140,7 @@ class StoreWatch implements OpenWatch {
   async run(sink: WatchSink): Promise<void> {
     const { group, info } = this.route.resource;
     const store = this.deps.store;
-    const deadline = this.timing.now() + this.timeoutMs;
+    const deadline = this.timing.now() + this.options.timeoutMs;
     const from = this.resourceVersion === undefined ? undefined : store.cursorAt(this.resourceVersion);
     if (this.resourceVersion !== undefined && from === undefined) {
       await sink.send({ type: 'ERROR', object: failureStatus('Expired', `too old resource version: ${this.resourceVersion}`) });
@@ -146,7 +159,7 @@ class StoreWatch implements OpenWatch {
       for (const change of initial?.changes ?? []) if (this.holdsAsRead(change)) this.know(change);
       let cursor = sinceVersion?.cursor ?? initial!.cursor;
       if (this.resourceVersion === undefined) await this.sendInitial(initial!.changes, sink);
-      if (this.initialEventsEnd) await sink.send(this.bookmark(cursor, { 'k8s.io/initial-events-end': 'true' }));
+      if (this.options.initialEventsEnd) await sink.send(this.bookmark(cursor, { 'k8s.io/initial-events-end': 'true' }));
       let page: ChangePage | undefined = sinceVersion;
       let nextBookmark = this.timing.now() + this.timing.bookmarkIntervalMs;
       while (!sink.signal.aborted && this.timing.now() < deadline) {
@@ -154,7 +167,7 @@ class StoreWatch implements OpenWatch {
           cursor = page.cursor;
           for (const change of [...page.changes].sort((a, b) => compareRevisions(a.revision, b.revision))) await this.apply(change, sink);
         }
-        if (this.bookmarks && this.timing.now() >= nextBookmark) {
+        if (this.options.bookmarks && this.timing.now() >= nextBookmark) {
           await sink.send(this.bookmark(cursor));
           nextBookmark = this.timing.now() + this.timing.bookmarkIntervalMs;
         }
@@ -254,15 +267,15 @@ class StoreWatch implements OpenWatch {
  */
 export function openWatch(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies, timing: WatchTiming): OpenWatch {
   if (route.name !== undefined || route.subresource !== undefined) throw new ApiError('MethodNotAllowed', 'watch a collection, with fieldSelector=metadata.name=<name> for one object');
-  if (route.resource.source !== 'store') throw new ApiError('MethodNotAllowed', `watch of ${route.resource.info.plural} is not served: list them instead`);
-  const selection = selectionOf<StoredObject>(request, METADATA_FIELDS);
   const version = request.query.resourceVersion;
   const timeoutSeconds = timeoutOf(request.query.timeoutSeconds, timing.maxTimeoutSeconds);
   const bookmarks = request.query.allowWatchBookmarks === 'true';
-  const initialEvents = sendsInitialEvents(request, bookmarks);
+  const initialEventsEnd = sendsInitialEvents(request, bookmarks);
   // With initial events the state sent is the current one, which is not older than any version given.
-  const from = initialEvents || version === undefined || version === '' || version === '0' ? undefined : version;
-  return new StoreWatch(route, deps, selection, from, timeoutSeconds * 1000, bookmarks, timing, initialEvents);
+  const from = initialEventsEnd || version === undefined || version === '' || version === '0' ? undefined : version;
+  const options: WatchOptions = { resourceVersion: from, timeoutMs: timeoutSeconds * 1000, bookmarks, initialEventsEnd };
+  if (route.resource.source === 'events') return new EventWatch(route, deps, selectionOf(request, EVENT_FIELDS, route.namespace), options, timing);
+  return new StoreWatch(route, deps, selectionOf<StoredObject>(request, METADATA_FIELDS), options, timing);
 }
 
 /** sendInitialEvents=true, checked as kube-apiserver checks it: with resourceVersionMatch=NotOlderThan and bookmarks. */

@@ -160,6 +160,49 @@ describe('watch', () => {
     expect('statusCode' in served && served.body).toContain(message);
   });
 
+  describe('of events', () => {
+    const EVENTS = '/api/v1/namespaces/default/events';
+    const about = (name: string, namespace = 'default') => ({ apiVersion: 'apps/v1', kind: 'Deployment', namespace, name });
+    const record = (api: Api, name: string, namespace?: string) => api.system.events.record({ type: 'Normal', reason: 'Seen', object: about(name, namespace), message: `saw ${name}` });
+    const messages = (events: readonly WatchEvent[]) => events.filter((e) => e.type !== 'BOOKMARK').map((e) => [e.type, (e.object as { message: string }).message]);
+
+    it('from a list\'s version: ADDED for each event recorded after it in the namespace, none listed, each once', async () => {
+      const api = new Api();
+      await record(api, 'listed');
+      const list = await api.get(EVENTS);
+      expect(list.body.items.map((event: { message: string }) => event.message)).toEqual(['saw listed']);
+      const watching = watch(api, request(EVENTS, { resourceVersion: list.body.metadata.resourceVersion }));
+      await record(api, 'elsewhere', 'team');
+      await record(api, 'a');
+      await delay(20);
+      await record(api, 'b');
+      const events = await watching.until((e) => e.length >= 2);
+      expect(messages(events)).toEqual([['ADDED', 'saw a'], ['ADDED', 'saw b']]);
+      // Resumed from the first event's version: the second only.
+      const resumed = await watch(api, request(EVENTS, { resourceVersion: version(events[0]!) })).until((e) => e.length >= 1);
+      expect(messages(resumed)).toEqual([['ADDED', 'saw b']]);
+    });
+
+    it('without a version: ADDED for the events there are, then for those recorded, selected by field', async () => {
+      const api = new Api();
+      await record(api, 'a');
+      await record(api, 'b');
+      const watching = watch(api, request('/api/v1/events', { fieldSelector: 'involvedObject.name!=b' }));
+      await delay(20);
+      await record(api, 'c');
+      expect(messages(await watching.until((e) => e.length >= 2))).toEqual([['ADDED', 'saw a'], ['ADDED', 'saw c']]);
+    });
+
+    it('with bookmarks: a bookmark carries the log\'s version; a version it never gave is 410 Expired', async () => {
+      const api = new Api();
+      const events = await watch(api, request(EVENTS, { allowWatchBookmarks: 'true' })).until((e) => e.some((event) => event.type === 'BOOKMARK'));
+      expect(events.find((event) => event.type === 'BOOKMARK')?.object).toEqual({ apiVersion: 'v1', kind: 'Event', metadata: { resourceVersion: '0' } });
+      const expired = watch(api, request(EVENTS, { resourceVersion: '99' }));
+      await expired.ended;
+      expect(expired.events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ code: 410, reason: 'Expired' }) }]);
+    });
+  });
+
   it('resumes from a bookmark without missing a change', async () => {
     const api = new Api();
     await api.seed(workload('apps/v1', 'Deployment', 'a'));
@@ -247,7 +290,6 @@ describe('watch', () => {
   });
 
   it.each([
-    ['events, which the store does not keep', '/api/v1/namespaces/default/events', {}, 405],
     ['one object by its URL', `${DEFAULT}/a`, {}, 405],
     ['a negative timeoutSeconds', DEFAULT, { timeoutSeconds: '-1' }, 400],
     ['a kind not served', '/apis/apps/v1/namespaces/default/daemonsets', {}, 404],
