@@ -165,9 +165,13 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
     });
   }
 
-  /** Now less the feed's overlap, as a version: an event written after the call, or being written at it, is later. */
+  /**
+   * Now, as a version: every event written after the call is later, and a list read after it holds
+   * every event before it, so a watch from the list's version sends none of them again. (A batch
+   * whose write is in flight as the call is made may be older, and be in neither.)
+   */
   currentVersion(): string {
-    return eventVersion(this.clock.now() - FEED_OVERLAP_MS, '0'.repeat(12));
+    return eventVersion(this.clock.now(), '0'.repeat(12));
   }
 
   /**
@@ -179,7 +183,8 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
     const now = this.clock.now();
     const from = Number.parseInt(version.slice(0, TIME_DIGITS), 36) - FEED_OVERLAP_MS;
     if (from < now - EVENT_TTL_SECONDS * 1000) return undefined;
-    const next = this.currentVersion();
+    // Where the next read goes on from: now less the overlap, so that a batch in flight now is read then.
+    const next = eventVersion(now - FEED_OVERLAP_MS, '0'.repeat(12));
     const partitions: string[] = [];
     for (let minute = Math.floor(from / 60_000) * 60_000; minute <= now; minute += 60_000) {
       for (let shard = 0; shard < EVENT_FEED_SHARDS; shard++) partitions.push(writeMinute(minute, shard));

@@ -42,8 +42,9 @@ export interface EventFeedPage {
 /** Where Kubernetes-style events about objects are written and read back (kubectl describe). */
 export interface EventLog {
   /**
-   * A version every event recorded after the call (or on its way to the log as it is made) is later
-   * than: what a list of events answers with, so that a watch from it misses none.
+   * A version every event recorded after the call is later than, and no event a list read after the
+   * call returns is: what a list of events answers with, so that a watch from it sends each event
+   * recorded since once and none listed again.
    */
   currentVersion(): string;
   /**
