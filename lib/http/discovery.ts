@@ -58,7 +58,8 @@ export function apiResourceList(served: ServedResources, group: string, version:
         singularName: r.custom?.kind.definition.spec.names.singular ?? r.info.kind.toLowerCase(),
         namespaced: r.info.namespaced,
         kind: r.info.kind,
-        verbs: r.verbs,
+        // Whatever can be listed can be watched (watch-request.ts), as discovery tells kube-apiserver's clients.
+        verbs: r.verbs.includes('list') ? [...r.verbs, 'watch'] : r.verbs,
         ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
         ...(r.categories.length > 0 ? { categories: r.categories } : {}),
       },
