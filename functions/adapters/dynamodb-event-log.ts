@@ -176,7 +176,8 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
 
   /**
    * The feed index's partitions of each minute from the version (less the overlap) to now, read from
-   * that time on: a read costs the events written since, a few Queries a minute. Events last an hour.
+   * that time on: a read costs the events written since, one Query per shard for each minute it spans
+   * (four, or eight across a minute's end, for a watch reading every second). Events last an hour.
    */
   async recordedAfter(version: string): Promise<EventFeedPage | undefined> {
     if (!EVENT_VERSION.test(version)) return undefined;
