@@ -314,9 +314,12 @@ export class DynamoDbObjectStore implements ObjectStore {
     return `${timePrefix(Number(cursor) - FEED_OVERLAP_MS)}${'0'.repeat(RANDOM_HEX_DIGITS)}`;
   }
 
-  /** Now, as a version (less the overlap, as versionAt): every change committed after the call, or in flight at it, is later. */
+  /**
+   * Now, as a version: no later than any change committed after the call, and not earlier than any
+   * committed before it, so that a list read after it holds every write it is later than.
+   */
   currentVersion(): string {
-    return this.versionAt(String(Date.now()));
+    return `${timePrefix(Date.now())}${'0'.repeat(RANDOM_HEX_DIGITS)}`;
   }
 
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {

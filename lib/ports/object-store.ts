@@ -179,9 +179,10 @@ export interface ObjectStore {
    */
   versionAt(cursor: string): string;
   /**
-   * A resourceVersion that every change committed after the call (or still in flight at it) is later
-   * than: what a list read after it answers with when it holds nothing newer, so that a watch from the
-   * list's version misses nothing and is never too old to start.
+   * A resourceVersion that every change committed after the call is later than, and every change
+   * committed before it is not: what a list read after it answers with when it holds nothing newer, so
+   * that a watch from the list's version sends what came after the list and nothing the list holds, and
+   * is never too old to start. (On DynamoDB a write in flight as the call is made may be earlier.)
    */
   currentVersion(): string;
 }
