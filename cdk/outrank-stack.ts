@@ -210,14 +210,15 @@ export class OutrankStack extends Stack {
       : undefined;
 
     // Informers read the objects table's change feed, its index by version (dynamodb-object-store.ts);
-    // the API lists Preempted events from the events table's index by reason (dynamodb-event-log.ts).
+    // the API lists Preempted events from the events table's index by reason, and a watch of events
+    // reads its index by write time (dynamodb-event-log.ts).
     for (const fn of [api, watch, policyChangeFunction, bindingEnqueueFunction, scheduleCycle, reconcile]) {
       NagSuppressions.addResourceSuppressions(
         fn.role!,
         [
           {
             id: 'AwsSolutions-IAM5',
-            reason: 'Each table has one index (objects: the change feed byVersion; events: byReason); the grant names the table\'s indexes as DynamoDB grants do',
+            reason: 'The grant names the tables\' indexes (objects: the change feed byVersion; events: byReason and the watch feed byWriteTime) as DynamoDB grants do',
             appliesTo: [{ regex: '/^Resource::<(ObjectsTable|EventsTable)[A-Za-z0-9]*\\.Arn>\\/index\\/\\*$/g' }],
           },
         ],

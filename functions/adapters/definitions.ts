@@ -31,6 +31,13 @@ export interface GlobalIndexDefinition {
  */
 export const EVENTS_BY_REASON_INDEX: GlobalIndexDefinition = { name: 'byReason', partitionKey: 'indexedReason', sortKey: 'sk' };
 
+/**
+ * The events table's index of every event by the time it was written, the feed a watch of events
+ * reads: partitioned by the minute written and one of EVENT_FEED_SHARDS shards (so that a burst of
+ * events spreads over several partitions), ordered by the event's version (dynamodb-event-log.ts).
+ */
+export const EVENTS_BY_WRITE_TIME_INDEX: GlobalIndexDefinition = { name: 'byWriteTime', partitionKey: 'writeMinute', sortKey: 'written' };
+
 export interface LocalIndexDefinition {
   readonly name: string;
   readonly sortKey: string;
@@ -92,7 +99,7 @@ export function resourceDefinitions(prefix: string, bands: readonly PriorityBand
       // Every committed write of a policy, template or cluster reaches policy-change through it (object-stream.ts).
       keysStream: true,
     },
-    eventsTable: { name: `${prefix}-events`, partitionKey: 'pk', sortKey: 'sk', timeToLiveAttribute: 'expiresAt', globalIndexes: [EVENTS_BY_REASON_INDEX] },
+    eventsTable: { name: `${prefix}-events`, partitionKey: 'pk', sortKey: 'sk', timeToLiveAttribute: 'expiresAt', globalIndexes: [EVENTS_BY_REASON_INDEX, EVENTS_BY_WRITE_TIME_INDEX] },
     policyChangeQueue: fifoQueue(prefix, 'policy-change', 60, redelivery),
     bindingEnqueueQueue: fifoQueue(prefix, 'binding-enqueue', 60, redelivery),
     // As long as schedule-cycle may run (a minute): a tick or band message held by a cycle that died

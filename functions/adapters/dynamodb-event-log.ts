@@ -2,9 +2,9 @@ import { BatchWriteCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClie
 import { randomBytes } from 'node:crypto';
 import type { InvolvedObject, KubeEvent } from '../../lib/api/event';
 import type { Clock } from '../../lib/ports/clock';
-import { EventPositionError, INDEXED_REASONS, isSelected, kubeEvent, type EventLog, type EventPage, type EventRecord, type EventSelection } from '../../lib/ports/event-log';
+import { EventPositionError, INDEXED_REASONS, isSelected, kubeEvent, type EventFeedPage, type EventLog, type EventPage, type EventRecord, type EventSelection } from '../../lib/ports/event-log';
 import { randomUids } from '../../lib/ports/uids';
-import { EVENTS_BY_REASON_INDEX } from './definitions';
+import { EVENTS_BY_REASON_INDEX, EVENTS_BY_WRITE_TIME_INDEX } from './definitions';
 import { currentOutbox, type HoldingTable } from './outbox';
 
 /** Events expire after this long, as a Kubernetes API server's event TTL (one hour by default). */
@@ -25,6 +25,29 @@ function positionKey(position: string): { pk: string; sk: string } {
   throw new EventPositionError(`not a position of this event log: ${position.slice(0, 100)}`);
 }
 
+/**
+ * How far back a read of the feed looks before the version it reads after: an event's version is taken
+ * as its batch is sent, so one can become readable after a read that started later than its version.
+ */
+const FEED_OVERLAP_MS = 5_000;
+
+/** The partitions of each minute of the feed index (EVENTS_BY_WRITE_TIME_INDEX). */
+const EVENT_FEED_SHARDS = 4;
+
+const TIME_DIGITS = 9;
+
+/** An event version: the time it was written in fixed-width base 36, then its sort key's twelve hex digits (sequence and random). */
+function eventVersion(ms: number, uniqueHex: string): string {
+  return `${ms.toString(36).padStart(TIME_DIGITS, '0')}${uniqueHex}`;
+}
+
+const EVENT_VERSION = /^[0-9a-z]{9}[0-9a-f]{12}$/;
+
+/** The feed index's partition of a minute and shard. */
+function writeMinute(ms: number, shard: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16)}#${shard}`;
+}
+
 /** DynamoDB's limit on the writes of one BatchWriteItem. */
 const MAX_BATCH_WRITE_ITEMS = 25;
 
@@ -35,6 +58,10 @@ type EventItem = {
   readonly event: string;
   /** The event's reason when it is indexed (INDEXED_REASONS): the key of EVENTS_BY_REASON_INDEX. */
   readonly indexedReason?: string;
+  /** The event's version, set as it is written: the sort key of EVENTS_BY_WRITE_TIME_INDEX. */
+  readonly written?: string;
+  /** The minute it was written and its shard: the partition key of EVENTS_BY_WRITE_TIME_INDEX. */
+  readonly writeMinute?: string;
 };
 
 type BatchWriteRequest = { PutRequest: { Item: Record<string, unknown> } };
@@ -74,9 +101,18 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
     else await this.writeHeld([item]);
   }
 
+  /**
+   * Each event gets its version as its batch is written, not when it was recorded (an outbox holds
+   * events until its invocation's end): the feed then needs to look back only as far as a write takes.
+   */
   async writeHeld(items: readonly EventItem[]): Promise<void> {
     for (let start = 0; start < items.length; start += MAX_BATCH_WRITE_ITEMS) {
-      let pending: BatchWriteRequest[] = items.slice(start, start + MAX_BATCH_WRITE_ITEMS).map((Item) => ({ PutRequest: { Item } }));
+      const now = this.clock.now();
+      const batch = items.slice(start, start + MAX_BATCH_WRITE_ITEMS).map((item) => {
+        const unique = item.sk.slice(-12);
+        return { ...item, written: eventVersion(now, unique), writeMinute: writeMinute(now, Number.parseInt(unique.slice(-2), 16) % EVENT_FEED_SHARDS) };
+      });
+      let pending: BatchWriteRequest[] = batch.map((Item) => ({ PutRequest: { Item } }));
       for (let attempt = 1; pending.length > 0; attempt += 1) {
         // Items left unprocessed were throttled (the table or its index): give them a moment, as the SDK's own retries do.
         if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** (attempt - 2), 1_000)));
@@ -120,10 +156,63 @@ export class DynamoDbEventLog implements EventLog, HoldingTable<EventItem> {
     return { events, ...(startKey ? { next: JSON.stringify({ pk: startKey.pk, sk: startKey.sk }) } : {}) };
   }
 
-  /** The events of the items read that have not expired: DynamoDB removes expired items days late. */
+  /** The events of the items read that have not expired (DynamoDB removes expired items days late), with their versions. */
   private unexpired(items: readonly Record<string, unknown>[]): KubeEvent[] {
     const now = Math.floor(this.clock.now() / 1000);
-    return items.filter((item) => Number(item.expiresAt) > now).map((item) => JSON.parse(String(item.event)) as KubeEvent);
+    return items.filter((item) => Number(item.expiresAt) > now).map((item) => {
+      const event = JSON.parse(String(item.event)) as KubeEvent;
+      return typeof item.written === 'string' ? { ...event, metadata: { ...event.metadata, resourceVersion: item.written } } : event;
+    });
+  }
+
+  /**
+   * Now, as a version: every event written after the call is later, and a list read after it holds
+   * every event before it, so a watch from the list's version sends none of them again. (A batch
+   * whose write is in flight as the call is made may be older, and be in neither.)
+   */
+  currentVersion(): string {
+    return eventVersion(this.clock.now(), '0'.repeat(12));
+  }
+
+  /**
+   * The feed index's partitions of each minute from the version (less the overlap) to now, read from
+   * that time on: a read costs the events written since, one Query per shard for each minute it spans
+   * (four, or eight across a minute's end, for a watch reading every second). Events last an hour.
+   */
+  async recordedAfter(version: string): Promise<EventFeedPage | undefined> {
+    if (!EVENT_VERSION.test(version)) return undefined;
+    const now = this.clock.now();
+    const from = Number.parseInt(version.slice(0, TIME_DIGITS), 36) - FEED_OVERLAP_MS;
+    if (from < now - EVENT_TTL_SECONDS * 1000) return undefined;
+    // Where the next read goes on from: now less the overlap, so that a batch in flight now is read then.
+    const next = eventVersion(now - FEED_OVERLAP_MS, '0'.repeat(12));
+    const partitions: string[] = [];
+    for (let minute = Math.floor(from / 60_000) * 60_000; minute <= now; minute += 60_000) {
+      for (let shard = 0; shard < EVENT_FEED_SHARDS; shard++) partitions.push(writeMinute(minute, shard));
+    }
+    const items = (await Promise.all(partitions.map((partition) => this.writtenSince(partition, eventVersion(from, ''))))).flat();
+    items.sort((a, b) => (String(a.written) < String(b.written) ? -1 : 1));
+    return { events: this.unexpired(items), version: next };
+  }
+
+  private async writtenSince(partition: string, since: string): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: EVENTS_BY_WRITE_TIME_INDEX.name,
+          KeyConditionExpression: '#minute = :minute AND #written >= :since',
+          ExpressionAttributeNames: { '#minute': EVENTS_BY_WRITE_TIME_INDEX.partitionKey, '#written': EVENTS_BY_WRITE_TIME_INDEX.sortKey },
+          ExpressionAttributeValues: { ':minute': partition, ':since': since },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...(result.Items ?? []));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return items;
   }
 
   /** The request for one page of `selection`'s events recorded at `since` or later (by sort key). */

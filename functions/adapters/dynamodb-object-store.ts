@@ -5,6 +5,7 @@ import {
   PutCommand,
   QueryCommand,
   TransactWriteCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
@@ -66,6 +67,8 @@ interface Item {
   readonly object: string;
   /** For an object moved by adds: the spec field its counters are, each a number attribute COUNTER_PREFIX<name>. */
   readonly counted?: string;
+  /** The version that created the object; absent on items written before it was kept. */
+  readonly created?: string;
 }
 
 /** An object as an item holds it: JSON, without its resourceVersion (the item's `version`). */
@@ -117,12 +120,20 @@ function addUpdate(write: AddWrite, version: string) {
     // Below zero even a missing counter (zero) would pass the limit: then the counter must be there.
     conditions.push(limit - amount < 0 ? `#c${index} <= :m${index}` : `(attribute_not_exists(#c${index}) OR #c${index} <= :m${index})`);
   }
+  names['#created'] = 'created';
   return {
-    UpdateExpression: `SET #version = :version, #object = if_not_exists(#object, :object), #counted = :field${adds.length > 0 ? ` ADD ${adds.join(', ')}` : ''}`,
+    UpdateExpression: `SET #version = :version, #object = if_not_exists(#object, :object), #created = if_not_exists(#created, :version), #counted = :field${adds.length > 0 ? ` ADD ${adds.join(', ')}` : ''}`,
     ConditionExpression: conditions.join(' AND '),
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
+}
+
+/** An object's item as a change of the feed: the object as it is now, and the version that created it. */
+function changeOf<T extends StoredObject>(item: Record<string, unknown>): StoredChange<T> {
+  const object = fromItem<T>(item);
+  const created = (item as unknown as Item).created;
+  return { ref: refOf(object), object, revision: object.metadata.resourceVersion ?? '', ...(created === undefined ? {} : { createdRevision: created }) };
 }
 
 function refOfSortKey(group: string, kind: string, sk: string): ObjectRef {
@@ -159,6 +170,20 @@ async function orUnavailable<T>(request: Promise<T>): Promise<T> {
     if (error instanceof Error && gotNoAnswer(error)) throw new StoreTimeoutError(`the object store did not answer: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * A put that replaces an object as one Update: its JSON and version set, its `created` kept (a Put
+ * would drop it), on the condition that the version is the one the writer read.
+ */
+function replacement(object: StoredObject, version: string, expectedVersion: string) {
+  return {
+    Key: keyOf(refOf(object)),
+    UpdateExpression: 'SET #object = :object, #version = :version REMOVE #counted',
+    ConditionExpression: '#version = :expected',
+    ExpressionAttributeNames: { '#object': 'object', '#version': 'version', '#counted': 'counted' },
+    ExpressionAttributeValues: { ':object': objectJson(object), ':version': version, ':expected': expectedVersion },
+  };
 }
 
 function condition(expectedVersion: string | null) {
@@ -246,8 +271,13 @@ export class DynamoDbObjectStore implements ObjectStore {
   async changes<T extends StoredObject>(group: string, kind: string, cursor?: string): Promise<ChangePage<T>> {
     const startedAt = Date.now();
     if (cursor === undefined) {
-      const objects = await this.list<T>(group, kind);
-      const changes = objects.map((object) => ({ ref: refOf(object), object, revision: object.metadata.resourceVersion ?? '' }));
+      const changes: StoredChange<T>[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const result = await this.queryKind(group, kind, undefined, startKey);
+        for (const item of result.Items ?? []) changes.push(changeOf<T>(item));
+        startKey = result.LastEvaluatedKey;
+      } while (startKey);
       return { changes, cursor: String(startedAt) };
     }
     const changed = await this.changedKeys(group, kind, timePrefix(Number(cursor) - FEED_OVERLAP_MS));
@@ -261,10 +291,7 @@ export class DynamoDbObjectStore implements ObjectStore {
       return { ref: refOfSortKey(group, kind, key.sk.slice(DELETION_MARKER_PREFIX.length)), object: undefined, ...(last ? { last } : {}), revision: key.version };
     });
     // What was written since may have been written again or deleted: the items as they are now.
-    for (const item of await this.itemsAt(written.map(({ pk, sk }) => ({ pk, sk })))) {
-      const object = fromItem<T>(item);
-      changes.push({ ref: refOf(object), object, revision: object.metadata.resourceVersion ?? '' });
-    }
+    for (const item of await this.itemsAt(written.map(({ pk, sk }) => ({ pk, sk })))) changes.push(changeOf<T>(item));
     return { changes, cursor: String(startedAt) };
   }
 
@@ -279,13 +306,20 @@ export class DynamoDbObjectStore implements ObjectStore {
     return ms < Date.now() - DELETION_MARKER_TTL_SECONDS * 1000 ? undefined : String(ms);
   }
 
+  /**
+   * The cursor's time less the feed's overlap, as a version: a write still in flight when the read at
+   * the cursor began took its version before that time, and at most the overlap before it.
+   */
   versionAt(cursor: string): string {
-    return `${timePrefix(Number(cursor))}${'0'.repeat(RANDOM_HEX_DIGITS)}`;
+    return `${timePrefix(Number(cursor) - FEED_OVERLAP_MS)}${'0'.repeat(RANDOM_HEX_DIGITS)}`;
   }
 
-  /** Now, as a version: the feed read from it (less its overlap) holds every change committed after the call. */
+  /**
+   * Now, as a version: no later than any change committed after the call, and not earlier than any
+   * committed before it, so that a list read after it holds every write it is later than.
+   */
   currentVersion(): string {
-    return this.versionAt(String(Date.now()));
+    return `${timePrefix(Date.now())}${'0'.repeat(RANDOM_HEX_DIGITS)}`;
   }
 
   async transact(writes: readonly Write[]): Promise<Array<StoredObject | undefined>> {
@@ -318,8 +352,9 @@ export class DynamoDbObjectStore implements ObjectStore {
     );
   }
 
+  /** A created object's item: created at its first version. */
   private item(object: StoredObject, version: string): Item {
-    return { ...keyOf(refOf(object)), version, object: objectJson(object) };
+    return { ...keyOf(refOf(object)), version, object: objectJson(object), created: version };
   }
 
   /** The deletion marker of a delete: the deletion's version, and the object as it was deleted when the writer gave it. */
@@ -330,14 +365,20 @@ export class DynamoDbObjectStore implements ObjectStore {
   }
 
   private async putOne(write: Extract<Write, { op: 'put' }>, version: string): Promise<void> {
-    await orUnavailable(this.client.send(new PutCommand({ TableName: this.tableName, Item: this.item(write.object, version), ...condition(write.expectedVersion) })));
+    if (write.expectedVersion === null) {
+      await orUnavailable(this.client.send(new PutCommand({ TableName: this.tableName, Item: this.item(write.object, version), ...condition(null) })));
+    } else {
+      await orUnavailable(this.client.send(new UpdateCommand({ TableName: this.tableName, ...replacement(write.object, version, write.expectedVersion) })));
+    }
   }
 
   /** The writes in one transaction; a delete and its deletion marker count as two items, the marker last. */
   private async writeAll(writes: readonly Write[], versions: ReadonlyArray<string | undefined>): Promise<void> {
     const items = writes.map((write, index) => {
       if (write.op === 'put') {
-        return { Put: { TableName: this.tableName, Item: this.item(write.object, versions[index]!), ...condition(write.expectedVersion) } };
+        return write.expectedVersion === null
+          ? { Put: { TableName: this.tableName, Item: this.item(write.object, versions[index]!), ...condition(null) } }
+          : { Update: { TableName: this.tableName, ...replacement(write.object, versions[index]!, write.expectedVersion) } };
       }
       if (write.op === 'add') {
         return { Update: { TableName: this.tableName, Key: keyOf(refOf(write.object)), ...addUpdate(write, versions[index]!) } };

@@ -1,4 +1,4 @@
-import type { ServedResource, ServedResources } from './served-resources';
+import { discoveryVerbs, type ServedResource, type ServedResources } from './served-resources';
 
 /**
  * The Kubernetes release whose API this one follows. kubectl warns when the server is more than one
@@ -58,7 +58,7 @@ export function apiResourceList(served: ServedResources, group: string, version:
         singularName: r.custom?.kind.definition.spec.names.singular ?? r.info.kind.toLowerCase(),
         namespaced: r.info.namespaced,
         kind: r.info.kind,
-        verbs: r.verbs,
+        verbs: discoveryVerbs(r),
         ...(r.shortNames.length > 0 ? { shortNames: r.shortNames } : {}),
         ...(r.categories.length > 0 ? { categories: r.categories } : {}),
       },

@@ -11,7 +11,7 @@ import type { ResourceRoute } from './routes';
 /** Handlers for core/v1 Events, which outrank records in its event log rather than the object store. */
 
 /** The fields kubectl describe selects an object's events by, and the others Kubernetes supports that outrank records. */
-const EVENT_FIELDS: FieldGetters<KubeEvent> = {
+export const EVENT_FIELDS: FieldGetters<KubeEvent> = {
   ...METADATA_FIELDS,
   'involvedObject.apiVersion': (e) => e.involvedObject.apiVersion ?? '',
   'involvedObject.kind': (e) => e.involvedObject.kind,
@@ -39,7 +39,7 @@ function eventSelection(equalities: ReadonlyMap<string, string>): EventSelection
   return reason === undefined ? undefined : { reason };
 }
 
-function isInRoute(route: ResourceRoute, event: KubeEvent): boolean {
+export function isInRoute(route: ResourceRoute, event: KubeEvent): boolean {
   return route.namespace === undefined || (event.metadata.namespace ?? '') === route.namespace;
 }
 
@@ -50,19 +50,21 @@ function inNamespace(route: ResourceRoute, events: readonly KubeEvent[]): KubeEv
 /**
  * A list of events. Paged without a field selector that names what to read (kubectl get events, whose
  * chunks are 500), each page is read from the log in its own order from the continue token's position,
- * reading about a page; otherwise what the selector names is read, ordered and paged here.
+ * reading about a page; otherwise what the selector names is read, ordered and paged here. It answers
+ * with the log's version from before the read, which a watch of events goes on from (kubectl get -w).
  */
 export async function listEvents(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const selection = selectionOf(request, EVENT_FIELDS, route.namespace);
+  const version = deps.events.currentVersion();
   const readable = eventSelection(selection.fieldEqualities);
   const { limit, after, position } = selection.page;
   if (readable === undefined && (limit !== undefined || position !== undefined)) {
     if (after !== undefined) throw notOurToken();
     const inRoute = { ...selection, matches: (event: KubeEvent) => isInRoute(route, event) && selection.matches(event) };
-    return positionPageResponse(route.resource, (pageLimit, from) => readEventPage(deps, pageLimit, from), inRoute);
+    return positionPageResponse(route.resource, (pageLimit, from) => readEventPage(deps, pageLimit, from), inRoute, version);
   }
   if (position !== undefined) throw notOurToken();
-  return listResponse(route.resource, inNamespace(route, await deps.events.list(readable)), selection);
+  return listResponse(route.resource, inNamespace(route, await deps.events.list(readable)), selection, version);
 }
 
 async function readEventPage(deps: ApiDependencies, limit: number, from: string | undefined) {

@@ -156,7 +156,7 @@ export type PositionReader<T extends StoredObject> = (limit: number, from: strin
  * log ends, each read asking for no more than the page still lacks (at most STORE_READ_LIMIT), so that
  * the next page starts where the last read stopped.
  */
-export async function positionPageResponse<T extends StoredObject>(resource: ServedResource, read: PositionReader<T>, selection: Selection<T>): Promise<ApiResponse> {
+export async function positionPageResponse<T extends StoredObject>(resource: ServedResource, read: PositionReader<T>, selection: Selection<T>, version = UNVERSIONED): Promise<ApiResponse> {
   const limit = selection.page.limit ?? Number.POSITIVE_INFINITY;
   const items: T[] = [];
   let position = selection.page.position;
@@ -165,6 +165,6 @@ export async function positionPageResponse<T extends StoredObject>(resource: Ser
     items.push(...page.items.filter(selection.matches));
     position = page.next;
   } while (position !== undefined && items.length < limit);
-  const listed = selection.page.version ?? UNVERSIONED;
+  const listed = selection.page.version ?? version;
   return listBody(resource, items, { resourceVersion: listed, ...(position === undefined ? {} : { continue: continueToken({ position }, selection.page.scope, listed) }) });
 }

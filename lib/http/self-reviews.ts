@@ -4,7 +4,7 @@ import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { messageField, messageFields, ProtobufError, stringField, unwrapEnvelope } from './protobuf-fields';
 import { mediaTypeOf, readObjectBody } from './request-body';
 import { jsonResponse } from './response';
-import { SERVED_RESOURCES, servedResourcesWith, type ServedResource } from './served-resources';
+import { discoveryVerbs, SERVED_RESOURCES, servedResourcesWith, type ServedResource } from './served-resources';
 import { ApiError } from './status';
 
 /**
@@ -38,7 +38,7 @@ interface Verdict {
   readonly reason: string;
 }
 
-const READ_VERBS = new Set(['get', 'list']);
+const READ_VERBS = new Set(['get', 'list', 'watch']);
 const WRITE_VERBS = new Set<string>(['create', 'update', 'patch', 'delete']);
 
 /** The resource the attributes name: one of outrank's own, else one a stored CustomResourceDefinition registers. */
@@ -50,7 +50,7 @@ async function servedResource(attributes: ResourceAttributes, deps: ApiDependenc
 
 /** The verbs of a resource or of one of its subresources (none when it has not that subresource). */
 function verbsOf(resource: ServedResource, subresource: string | undefined): readonly string[] {
-  if (!subresource) return resource.verbs;
+  if (!subresource) return discoveryVerbs(resource);
   const writable = resource.verbs.includes('update');
   if (subresource === 'scale' && resource.scalable) return ['get', 'patch', 'update'];
   if (subresource === 'status' && resource.hasStatus) return writable ? ['get', 'patch', 'update'] : ['get'];

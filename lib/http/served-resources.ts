@@ -17,6 +17,11 @@ import { apiGroupOf } from '../api/resource-template';
 /** Kubernetes verbs, as discovery lists them and as requests map onto them. */
 export type Verb = 'create' | 'delete' | 'get' | 'list' | 'patch' | 'update';
 
+/** The verbs discovery lists for a resource: those of its requests, and watch for whatever can be listed (watch-request.ts). */
+export function discoveryVerbs(resource: Pick<ServedResource, 'verbs'>): readonly string[] {
+  return resource.verbs.includes('list') ? [...resource.verbs, 'watch'] : resource.verbs;
+}
+
 /** A resource served under /api/v1 or /apis/<group>/<version>. */
 export interface ServedResource {
   readonly info: KindInfo;

@@ -1,6 +1,8 @@
 import { refKey } from '../api/kinds';
 import { compareRevisions, type ChangePage, type StoredChange, type StoredObject } from '../ports/object-store';
 import type { ApiDependencies, ApiRequest } from './api-types';
+import { EVENT_FIELDS } from './event-handlers';
+import { EventWatch } from './event-watch';
 import { FeedSubscription } from './feed-subscription';
 import { METADATA_FIELDS, selectionOf, type Selection } from './lists';
 import type { ResourceRoute } from './routes';
@@ -11,16 +13,22 @@ import { ApiError, failureStatus } from './status';
  * Watch with Kubernetes semantics (`?watch=1`), read from the store's change feed of the kind — the
  * same feed the controllers' informers read, so its cost is in the changes, not the objects.
  *
- * - Without a resourceVersion (or "0"): ADDED for every object that matches now, then its changes.
- * - From a resourceVersion (a list's, an event's, a bookmark's): every change committed after it. On
- *   the memory store versions are the commit sequence and nothing repeats; on DynamoDB versions are
- *   write times, so the first read repeats the changes of the feed's overlap before the version (a
- *   MODIFIED the client already has) rather than miss one committed late — all but the write the
- *   version itself names. A version the feed no longer
- *   reaches is an ERROR event with a 410 Expired Status, and the client lists again. Without a
- *   selector nothing but those changes is read (informers watch again every few minutes, and the
- *   kind may hold 10,000 bindings): a DELETED carries the object as the feed's deletion kept it (as it
- *   was deleted), or its name and the deletion's version when the deleter did not give it.
+ * - Without a resourceVersion (or "0"), or with sendInitialEvents: ADDED for every object that matches
+ *   now, then its changes; with sendInitialEvents, a BOOKMARK annotated k8s.io/initial-events-end
+ *   between the two, as kube-apiserver's streaming lists send.
+ * - From a resourceVersion (a list's, an event's, a bookmark's): every change with a later version,
+ *   each once, none the client holds at that version (a list's objects are not sent again). A version
+ *   the feed no longer reaches is an ERROR event with a 410 Expired Status, and the client lists again.
+ *   Without a selector nothing but those changes is read (informers watch again every few minutes, and
+ *   the kind may hold 10,000 bindings): a DELETED carries the object as the feed's deletion kept it (as
+ *   it was deleted), or its name and the deletion's version when the deleter did not give it.
+ * - ADDED for an object created after the client's version (the store keeps the revision that created
+ *   each object), MODIFIED for one it held; an object deleted and created again while the watch looked
+ *   away is DELETED, then ADDED.
+ * - On the memory store versions are the commit sequence, so all this is exact. On DynamoDB versions
+ *   are write times taken as a write begins: a write still in flight when a later one was read and
+ *   its version handed out is not sent to a watch from that later version (writes of one object are
+ *   never reordered; only writes of different objects racing within the same moment can be).
  * - Label and field selectors as in Kubernetes: an object that comes to match is ADDED, one that stops
  *   matching is DELETED. From a version, such a watch reads the kind once to know what the client
  *   holds; the store keeps no earlier states, so an object changed between the version and that read
@@ -54,6 +62,17 @@ export interface WatchTiming {
   readonly maxTimeoutSeconds: number;
   readonly now: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** What a watch request asks, checked. */
+export interface WatchOptions {
+  /** Where the client is: undefined to start with every object there is (no version, "0", sendInitialEvents). */
+  readonly resourceVersion: string | undefined;
+  readonly timeoutMs: number;
+  /** allowWatchBookmarks. */
+  readonly bookmarks: boolean;
+  /** sendInitialEvents: a bookmark marks where the ADDED of what exists end. */
+  readonly initialEventsEnd: boolean;
 }
 
 /** A watch whose request was checked: run it to stream its events until it times out or its reader goes. */
@@ -91,16 +110,22 @@ class StoreWatch implements OpenWatch {
   private readonly known = new Map<string, StoredObject>();
   /** The revision last sent per object, so that a change the feed gives twice is sent once. */
   private readonly sent = new Map<string, string>();
+  /** The revision that created each object known, to tell an object created again from a change of it. */
+  private readonly knownCreation = new Map<string, string>();
+  /** The latest version sent, so that a bookmark never takes the client back. */
+  private latestSent: string | undefined;
 
   constructor(
     private readonly route: ResourceRoute,
     private readonly deps: ApiDependencies,
     private readonly selection: Selection<StoredObject>,
-    private readonly resourceVersion: string | undefined,
-    private readonly timeoutMs: number,
-    private readonly bookmarks: boolean,
+    private readonly options: WatchOptions,
     private readonly timing: WatchTiming,
   ) {}
+
+  private get resourceVersion(): string | undefined {
+    return this.options.resourceVersion;
+  }
 
   /**
    * Whether the watch starts by reading the kind: from now, for the ADDED of every object; with a
@@ -115,7 +140,7 @@ class StoreWatch implements OpenWatch {
   async run(sink: WatchSink): Promise<void> {
     const { group, info } = this.route.resource;
     const store = this.deps.store;
-    const deadline = this.timing.now() + this.timeoutMs;
+    const deadline = this.timing.now() + this.options.timeoutMs;
     const from = this.resourceVersion === undefined ? undefined : store.cursorAt(this.resourceVersion);
     if (this.resourceVersion !== undefined && from === undefined) {
       await sink.send({ type: 'ERROR', object: failureStatus('Expired', `too old resource version: ${this.resourceVersion}`) });
@@ -131,9 +156,10 @@ class StoreWatch implements OpenWatch {
       const first = await feed.begun(sink.signal);
       if (!first) return;
       const [initial, sinceVersion] = first;
-      for (const change of initial?.changes ?? []) if (this.holdsAsRead(change)) this.known.set(refKey(change.ref), change.object!);
-      if (this.resourceVersion === undefined) await this.sendInitial(initial!.changes, sink);
+      for (const change of initial?.changes ?? []) if (this.holdsAsRead(change)) this.know(change);
       let cursor = sinceVersion?.cursor ?? initial!.cursor;
+      if (this.resourceVersion === undefined) await this.sendInitial(initial!.changes, sink);
+      if (this.options.initialEventsEnd) await sink.send(this.bookmark(cursor, { 'k8s.io/initial-events-end': 'true' }));
       let page: ChangePage | undefined = sinceVersion;
       let nextBookmark = this.timing.now() + this.timing.bookmarkIntervalMs;
       while (!sink.signal.aborted && this.timing.now() < deadline) {
@@ -141,8 +167,8 @@ class StoreWatch implements OpenWatch {
           cursor = page.cursor;
           for (const change of [...page.changes].sort((a, b) => compareRevisions(a.revision, b.revision))) await this.apply(change, sink);
         }
-        if (this.bookmarks && this.timing.now() >= nextBookmark) {
-          await sink.send({ type: 'BOOKMARK', object: { apiVersion: info.apiVersion, kind: info.kind, metadata: { resourceVersion: store.versionAt(cursor) } } });
+        if (this.options.bookmarks && this.timing.now() >= nextBookmark) {
+          await sink.send(this.bookmark(cursor));
           nextBookmark = this.timing.now() + this.timing.bookmarkIntervalMs;
         }
         page = await feed.next(Math.max(0, deadline - this.timing.now()), sink.signal);
@@ -150,6 +176,40 @@ class StoreWatch implements OpenWatch {
     } finally {
       leave();
     }
+  }
+
+  /**
+   * A BOOKMARK at the feed's cursor: a version every change not yet sent is later than (and none sent
+   * is), carried by an object of the kind with nothing but it (and `annotations`), as kube-apiserver's.
+   */
+  private bookmark(cursor: string, annotations?: Record<string, string>): WatchEvent {
+    const { info } = this.route.resource;
+    let version = this.deps.store.versionAt(cursor);
+    for (const held of [this.latestSent, this.resourceVersion]) if (held !== undefined && compareRevisions(held, version) > 0) version = held;
+    return { type: 'BOOKMARK', object: { apiVersion: info.apiVersion, kind: info.kind, metadata: { resourceVersion: version, ...(annotations ? { annotations } : {}) } } };
+  }
+
+  private know(change: StoredChange): void {
+    const key = refKey(change.ref);
+    this.known.set(key, change.object!);
+    if (change.createdRevision === undefined) this.knownCreation.delete(key);
+    else this.knownCreation.set(key, change.createdRevision);
+  }
+
+  private forget(key: string): void {
+    this.known.delete(key);
+    this.knownCreation.delete(key);
+  }
+
+  private async send(type: WatchEventType, object: StoredObject, sink: WatchSink): Promise<void> {
+    const version = object.metadata.resourceVersion;
+    if (version !== undefined && (this.latestSent === undefined || compareRevisions(version, this.latestSent) > 0)) this.latestSent = version;
+    await sink.send({ type, object });
+  }
+
+  /** Whether the store says the object was created after the client's version, which then cannot hold it. */
+  private createdAfterVersion(change: StoredChange): boolean {
+    return this.resourceVersion !== undefined && change.createdRevision !== undefined && compareRevisions(change.createdRevision, this.resourceVersion) > 0;
   }
 
   /**
@@ -167,7 +227,7 @@ class StoreWatch implements OpenWatch {
     objects.sort((a, b) => compareRevisions(a.revision, b.revision));
     for (const change of objects) {
       this.sent.set(refKey(change.ref), change.revision);
-      if (this.selection.matches(change.object!)) await sink.send({ type: 'ADDED', object: change.object });
+      if (this.selection.matches(change.object!)) await this.send('ADDED', change.object!, sink);
     }
   }
 
@@ -176,34 +236,28 @@ class StoreWatch implements OpenWatch {
     const key = refKey(change.ref);
     const sent = this.sent.get(key);
     if (sent !== undefined && compareRevisions(change.revision, sent) <= 0) return;
-    // A version names one write of one object: the client holding it has that write (it came in the
-    // list, or in the event whose version it is), so the feed's overlap does not send it again.
-    if (change.revision === this.resourceVersion) return;
+    // The client holds every write up to its version: the list it came from, the events before it.
+    if (this.resourceVersion !== undefined && compareRevisions(change.revision, this.resourceVersion) <= 0) return;
     this.sent.set(key, change.revision);
-    const previous = this.known.get(key);
-    // From a version, an object the watch does not know as the client has it may have matched then,
-    // unless the store says this change created it: a client that has it must hear that it went.
-    const unknown = previous === undefined && this.resourceVersion !== undefined;
-    const wasMatching = previous !== undefined ? this.selection.matches(previous) : unknown && change.created !== true;
+    let previous = this.known.get(key);
+    const knownCreation = this.knownCreation.get(key);
+    if (previous !== undefined && change.object !== undefined && knownCreation !== undefined && change.createdRevision !== undefined && knownCreation !== change.createdRevision) {
+      // Deleted and created again between two reads: the client hears both, as from kube-apiserver.
+      if (this.selection.matches(previous)) await this.send('DELETED', deletedObject(previous, change, this.route), sink);
+      this.forget(key);
+      previous = undefined;
+    }
+    // From a version, an object the watch does not know may be one the client holds, unless the store
+    // says it was created after the version: a client that has it must hear that it went.
+    const wasMatching = previous !== undefined ? this.selection.matches(previous) : this.resourceVersion !== undefined && !this.createdAfterVersion(change);
     if (change.object === undefined) {
-      this.known.delete(key);
-      if (wasMatching) await sink.send({ type: 'DELETED', object: deletedObject(previous ?? change.last, change, this.route) });
+      this.forget(key);
+      if (wasMatching) await this.send('DELETED', deletedObject(previous ?? change.last, change, this.route), sink);
       return;
     }
-    this.known.set(key, change.object);
-    const matches = this.selection.matches(change.object);
-    if (matches) await sink.send({ type: this.isNews(wasMatching, change, sent) ? 'ADDED' : 'MODIFIED', object: change.object });
-    else if (wasMatching) await sink.send({ type: 'DELETED', object: change.object });
-  }
-
-  /**
-   * Whether the client cannot have had the object: it did not match (or was not there) as the client
-   * last had it, or, from a version, the store says this change created it. An object the store cannot
-   * tell about is taken to be known (MODIFIED), which informers treat alike.
-   */
-  private isNews(wasMatching: boolean, change: StoredChange, sent: string | undefined): boolean {
-    if (!wasMatching) return true;
-    return this.resourceVersion !== undefined && sent === undefined && change.created === true;
+    this.know(change);
+    if (this.selection.matches(change.object)) await this.send(wasMatching ? 'MODIFIED' : 'ADDED', change.object, sink);
+    else if (wasMatching) await this.send('DELETED', change.object, sink);
   }
 }
 
@@ -213,9 +267,23 @@ class StoreWatch implements OpenWatch {
  */
 export function openWatch(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies, timing: WatchTiming): OpenWatch {
   if (route.name !== undefined || route.subresource !== undefined) throw new ApiError('MethodNotAllowed', 'watch a collection, with fieldSelector=metadata.name=<name> for one object');
-  if (route.resource.source !== 'store') throw new ApiError('MethodNotAllowed', `watch of ${route.resource.info.plural} is not served: list them instead`);
-  const selection = selectionOf<StoredObject>(request, METADATA_FIELDS);
   const version = request.query.resourceVersion;
   const timeoutSeconds = timeoutOf(request.query.timeoutSeconds, timing.maxTimeoutSeconds);
-  return new StoreWatch(route, deps, selection, version === undefined || version === '' || version === '0' ? undefined : version, timeoutSeconds * 1000, request.query.allowWatchBookmarks === 'true', timing);
+  const bookmarks = request.query.allowWatchBookmarks === 'true';
+  const initialEventsEnd = sendsInitialEvents(request, bookmarks);
+  // With initial events the state sent is the current one, which is not older than any version given.
+  const from = initialEventsEnd || version === undefined || version === '' || version === '0' ? undefined : version;
+  const options: WatchOptions = { resourceVersion: from, timeoutMs: timeoutSeconds * 1000, bookmarks, initialEventsEnd };
+  if (route.resource.source === 'events') return new EventWatch(route, deps, selectionOf(request, EVENT_FIELDS, route.namespace), options, timing);
+  return new StoreWatch(route, deps, selectionOf<StoredObject>(request, METADATA_FIELDS), options, timing);
+}
+
+/** sendInitialEvents=true, checked as kube-apiserver checks it: with resourceVersionMatch=NotOlderThan and bookmarks. */
+function sendsInitialEvents(request: ApiRequest, bookmarks: boolean): boolean {
+  const value = request.query.sendInitialEvents;
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value !== 'true') throw new ApiError('BadRequest', `sendInitialEvents: must be true or false, not "${value}"`);
+  if (request.query.resourceVersionMatch !== 'NotOlderThan') throw new ApiError('Invalid', 'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+  if (!bookmarks) throw new ApiError('Invalid', 'allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true');
+  return true;
 }

@@ -1,6 +1,6 @@
 import type { KubeEvent } from '../api/event';
 import { timestampOf, type Clock } from '../ports/clock';
-import { EventPositionError, isSelected, kubeEvent, type EventLog, type EventPage, type EventRecord, type EventSelection } from '../ports/event-log';
+import { EventPositionError, isSelected, kubeEvent, type EventFeedPage, type EventLog, type EventPage, type EventRecord, type EventSelection } from '../ports/event-log';
 import type { Uids } from '../ports/uids';
 import { SequentialUids } from './sequential-uids';
 
@@ -17,7 +17,9 @@ export class MemoryEventLog implements EventLog {
 
   async record(event: EventRecord): Promise<void> {
     const time = timestampOf(this.clock);
-    const recorded = kubeEvent(event, `${event.object.name}.${(this.events.length + 1).toString(16).padStart(8, '0')}`, time, this.uids.next());
+    const made = kubeEvent(event, `${event.object.name}.${(this.events.length + 1).toString(16).padStart(8, '0')}`, time, this.uids.next());
+    // Its version is its place in the log, counted from one: the log's version is how many it holds.
+    const recorded = { ...made, metadata: { ...made.metadata, resourceVersion: String(this.events.length + 1) } };
     this.events.push(recorded);
     for (const listener of this.listeners) listener(recorded);
   }
@@ -25,6 +27,15 @@ export class MemoryEventLog implements EventLog {
   /** Calls `listener` with every event recorded from now on, as it is recorded. */
   onRecord(listener: (event: KubeEvent) => void): void {
     this.listeners.push(listener);
+  }
+
+  currentVersion(): string {
+    return String(this.events.length);
+  }
+
+  async recordedAfter(version: string): Promise<EventFeedPage | undefined> {
+    if (!/^\d{1,15}$/.test(version) || Number(version) > this.events.length) return undefined;
+    return { events: this.events.slice(Number(version)), version: this.currentVersion() };
   }
 
   async list(selection?: EventSelection): Promise<KubeEvent[]> {

@@ -22,12 +22,13 @@ const COMPACTION_SLACK = 1_000;
  * had, then only the latest change of each key, as the DynamoDB feed (the version index) holds only an
  * item's latest version: a reader still gets every object changed since its cursor as it is now, and
  * memory follows the keys, not the writes. A deleted key keeps its deletion (the DynamoDB store keeps
- * a deletion marker for a day); the store serves simulations and tests, which end. A kept write of an
- * object created after a reader's cursor says it replaced one (`created` false), as the DynamoDB feed
- * cannot tell either: a watch sends MODIFIED for it.
+ * a deletion marker for a day); the store serves simulations and tests, which end. Each change carries
+ * the revision that created its object, so a kept write still says whether a reader could hold it.
  */
 class KindObjects {
   readonly objects = new Map<string, StoredObject>();
+  /** The revision that created each object there is. */
+  readonly createdAt = new Map<string, string>();
   private log: LoggedChange[] = [];
   /** The sequence of each key's latest change, deletions included. */
   private readonly latest = new Map<string, number>();
@@ -128,10 +129,11 @@ export class MemoryObjectStore implements ObjectStore {
     const objects = this.byGroup.get(group)?.get(kind);
     const position = String(this.sequence);
     if (cursor === undefined) {
-      const changes = [...(objects?.objects.values() ?? [])].map((object) => ({
+      const changes = [...(objects?.objects ?? [])].map(([key, object]) => ({
         ref: refOf(object),
         object: object as T,
         revision: object.metadata.resourceVersion ?? '',
+        createdRevision: objects!.createdAt.get(key)!,
       }));
       return { changes, cursor: position };
     }
@@ -184,6 +186,7 @@ export class MemoryObjectStore implements ObjectStore {
       if (write.op === 'delete') {
         const last = objects.objects.get(key);
         objects.delete(key);
+        objects.createdAt.delete(key);
         const change: StoredChange = { ref, object: undefined, ...(last ? { last } : {}), revision };
         committed.push(change);
         objects.record(key, this.sequence, change);
@@ -191,7 +194,8 @@ export class MemoryObjectStore implements ObjectStore {
       }
       const stored = storedVersion(write.op === 'add' ? counted(write, found[index]) : write.object, revision);
       objects.set(key, stored);
-      const change: StoredChange = { ref, object: stored, revision, created: found[index] === undefined };
+      if (found[index] === undefined) objects.createdAt.set(key, revision);
+      const change: StoredChange = { ref, object: stored, revision, createdRevision: objects.createdAt.get(key)! };
       committed.push(change);
       objects.record(key, this.sequence, change);
       return write.op === 'add' ? undefined : stored;

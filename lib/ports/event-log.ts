@@ -33,8 +33,27 @@ export class EventPositionError extends Error {
   override name = 'EventPositionError';
 }
 
+/** The events a watch reads next: those recorded after a version, and the version to read on from. */
+export interface EventFeedPage {
+  readonly events: readonly KubeEvent[];
+  readonly version: string;
+}
+
 /** Where Kubernetes-style events about objects are written and read back (kubectl describe). */
 export interface EventLog {
+  /**
+   * A version every event recorded after the call is later than, and no event a list read after the
+   * call returns is: what a list of events answers with, so that a watch from it sends each event
+   * recorded since once and none listed again.
+   */
+  currentVersion(): string;
+  /**
+   * The events recorded after `version` (currentVersion's, a page's, an event's metadata.resourceVersion),
+   * oldest first, each with its metadata.resourceVersion, and possibly some at or before it, which a
+   * reader skips by version (compareRevisions); undefined when the version is not this log's, or older
+   * than the events it keeps (a watch answers 410 Expired). Its cost is in the events read, not the log.
+   */
+  recordedAfter(version: string): Promise<EventFeedPage | undefined>;
   record(event: EventRecord): Promise<void>;
   /** The events selected (all without a selection), oldest first. */
   list(selection?: EventSelection): Promise<KubeEvent[]>;

@@ -103,10 +103,11 @@ export interface StoredChange<T extends StoredObject = StoredObject> {
    */
   readonly revision: string;
   /**
-   * True when this change created the object, false when it replaced one; undefined when the store
-   * cannot tell (DynamoDB's feed reads items as they are now). A watch says ADDED or MODIFIED by it.
+   * For an object: the revision of the write that created it (in its current life, after any earlier
+   * deletion), so that a watch from an older version sends ADDED, the client not holding it, and
+   * MODIFIED otherwise. Undefined when the store does not know it (an item written before it kept it).
    */
-  readonly created?: boolean;
+  readonly createdRevision?: string;
 }
 
 /**
@@ -171,11 +172,17 @@ export interface ObjectStore {
    * version is not one this store gave (a watch then answers 410 Gone and the client lists again).
    */
   cursorAt(resourceVersion: string): string | undefined;
-  /** A resourceVersion that `cursorAt` maps back to `cursor`: what a watch bookmark carries. */
+  /**
+   * A resourceVersion every change committed after the read at `cursor` is later than, and every change
+   * that read could miss too (on DynamoDB, one in flight as it ran): what a watch bookmark carries, so
+   * that a watch from it sends each change not yet sent, and a client resumes from it.
+   */
   versionAt(cursor: string): string;
   /**
-   * A resourceVersion no older than any change committed before the call: what a list read after it
-   * answers with, so that a watch from the list's version misses nothing and is never too old to start.
+   * A resourceVersion that every change committed after the call is later than, and every change
+   * committed before it is not: what a list read after it answers with when it holds nothing newer, so
+   * that a watch from the list's version sends what came after the list and nothing the list holds, and
+   * is never too old to start. (On DynamoDB a write in flight as the call is made may be earlier.)
    */
   currentVersion(): string;
 }

@@ -211,8 +211,9 @@ spec: {suspension: {scheduling: false}}
   it('auth can-i tells the truth about bindings and kinds the API does not serve; auth whoami answers', async () => {
     expect((await kubectl(['auth', 'can-i', 'create', 'deployments'])).stdout).toBe('yes\n');
     const bindings = await kubectl(['auth', 'can-i', 'create', 'resourcebindings']);
-    expect(bindings).toMatchObject({ code: 1, stdout: 'no - resourcebindings supports only get, list, patch\n' });
+    expect(bindings).toMatchObject({ code: 1, stdout: 'no - resourcebindings supports only get, list, patch, watch\n' });
     expect((await kubectl(['auth', 'can-i', 'patch', 'resourcebindings'])).stdout).toBe('yes\n');
+    expect((await kubectl(['auth', 'can-i', 'watch', 'events'])).stdout).toBe('yes\n');
     expect((await kubectl(['auth', 'whoami'])).stdout).toMatch(/^Username\s+\S+$/m);
   });
 

@@ -79,7 +79,7 @@ describe('tables', () => {
     ]);
   });
 
-  it('the events table has an index of the events of an indexed reason across objects (Preempted), whole items', () => {
+  it('the events table has an index of the events of an indexed reason across objects (Preempted) and one by write time (the feed a watch reads), whole items', () => {
     const [, resource] = model.ofType('AWS::DynamoDB::Table').find(([, t]) => t.Properties.TableName === definitions.eventsTable.name)!;
     expect(resource.Properties.GlobalSecondaryIndexes).toEqual([
       {
@@ -87,6 +87,14 @@ describe('tables', () => {
         KeySchema: [
           { AttributeName: 'indexedReason', KeyType: 'HASH' },
           { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        IndexName: 'byWriteTime',
+        KeySchema: [
+          { AttributeName: 'writeMinute', KeyType: 'HASH' },
+          { AttributeName: 'written', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
       },

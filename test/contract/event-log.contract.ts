@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EventPositionError, type EventLog, type EventRecord } from '../../lib/ports/event-log';
+import { compareRevisions } from '../../lib/ports/object-store';
 
 const binding = (name: string) => ({ apiVersion: 'work.karmada.io/v1alpha2', kind: 'ResourceBinding', namespace: 'default', name });
 
@@ -47,6 +48,25 @@ export function eventLogContract(name: string, makeLog: () => Promise<EventLog>)
       // Ten events: three full pages, then the last; a log that cannot tell the end may add an empty page.
       expect(sizes.slice(0, 4)).toEqual([3, 3, 3, 1]);
       await expect(log.listPage(3, 'not-a-position')).rejects.toBeInstanceOf(EventPositionError);
+    });
+
+    it('gives the events recorded after a version, each with its own, and refuses a version it did not give', async () => {
+      const version = log.currentVersion();
+      await log.record({ type: 'Normal', reason: 'Fed', object: binding('first'), message: 'first' });
+      await log.record({ type: 'Normal', reason: 'Fed', object: binding('second'), message: 'second' });
+      // A log may give some events at or before the version again: a reader skips them by version.
+      const after = async (from: string) => (await log.recordedAfter(from))!.events.filter((event) => compareRevisions(event.metadata.resourceVersion!, from) > 0);
+      // Every event recorded after the version is later (on DynamoDB, some recorded just before it too).
+      const fed = (await after(version)).filter((event) => event.reason === 'Fed');
+      expect(fed.map((event) => event.message)).toEqual(['first', 'second']);
+      expect((await after(fed[0]!.metadata.resourceVersion!)).map((event) => event.message)).toEqual(['second']);
+      // Reading on from a page's version: what was recorded since, nothing missed.
+      const page = (await log.recordedAfter(fed[1]!.metadata.resourceVersion!))!;
+      await log.record({ type: 'Normal', reason: 'Fed', object: binding('third'), message: 'third' });
+      expect((await after(page.version)).map((event) => event.message)).toContain('third');
+      // A list's events carry the versions the feed gives.
+      expect((await log.list({ object: binding('second') })).map((event) => event.metadata.resourceVersion)).toEqual([fed[1]!.metadata.resourceVersion]);
+      expect(await log.recordedAfter('not-a-version')).toBeUndefined();
     });
 
     it("lists an indexed reason's events across objects, and any other reason's too", async () => {

@@ -192,6 +192,8 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
         expect((latest.object as Tally | undefined)?.spec.counts).toEqual({ pods: 3 });
         expect(compareRevisions(latest.revision, before!.revision)).toBeGreaterThan(0);
         expect(latest.revision).toBe(latest.object?.metadata.resourceVersion);
+        // Created by the first add: a later add moves counters, it creates nothing.
+        expect(latest.createdRevision).toBe(before!.revision);
       });
 
       it('keeps the object as the first add created it: a later add\'s object only creates', async () => {
@@ -263,7 +265,7 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
         const [b] = await store.transact([{ op: 'put', object: deployment('b', 'prod'), expectedVersion: null }]);
         const page = await store.changes('apps', 'Deployment');
         expect(page.changes.map((c) => c.ref.name).sort()).toEqual(['a', 'b']);
-        expect(page.changes.find((c) => c.ref.name === 'b')).toEqual({ ref: ref('b', 'prod'), object: b, revision: b!.metadata.resourceVersion });
+        expect(page.changes.find((c) => c.ref.name === 'b')).toEqual({ ref: ref('b', 'prod'), object: b, revision: b!.metadata.resourceVersion, createdRevision: b!.metadata.resourceVersion });
         expect((await store.changes('apps', 'StatefulSet')).changes).toEqual([]);
       });
 
@@ -275,11 +277,9 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
         await store.transact([{ op: 'delete', ref: ref('gone'), expectedVersion: gone!.metadata.resourceVersion! }]);
         const [c] = await store.transact([{ op: 'put', object: deployment('c'), expectedVersion: null }]);
         const next = latest((await store.changes('apps', 'Deployment', first.cursor)).changes);
-        // A store tells whether a change created its object, or says nothing (DynamoDB's feed cannot tell).
-        const { created: replacedCreated, ...replaced } = next.get('a')!;
-        expect(replaced).toEqual({ ref: ref('a'), object: a2, revision: a2!.metadata.resourceVersion });
-        expect([undefined, false]).toContain(replacedCreated);
-        expect([undefined, true]).toContain(next.get('c')?.created);
+        // Each change says which write created its object: a replaced object keeps its creation.
+        expect(next.get('a')).toEqual({ ref: ref('a'), object: a2, revision: a2!.metadata.resourceVersion, createdRevision: a!.metadata.resourceVersion });
+        expect(next.get('c')?.createdRevision).toBe(c!.metadata.resourceVersion);
         expect(compareRevisions(next.get('a')!.revision, a!.metadata.resourceVersion!)).toBeGreaterThan(0);
         expect(next.get('gone')).toMatchObject({ ref: ref('gone'), object: undefined });
         expect(compareRevisions(next.get('gone')!.revision, gone!.metadata.resourceVersion!)).toBeGreaterThan(0);
@@ -287,6 +287,19 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
         // Deletion markers are the feed's own: lists and reads never show them.
         expect((await store.list('apps', 'Deployment')).map((o) => o.metadata.name)).toEqual(['a', 'c']);
         expect(await store.get(ref('gone'))).toBeUndefined();
+      });
+
+      it('keeps the revision that created an object through replacements in a transaction', async () => {
+        const [a] = await store.transact([{ op: 'put', object: deployment('a'), expectedVersion: null }]);
+        const first = await store.changes('apps', 'Deployment');
+        const [a2] = await store.transact([
+          { op: 'put', object: deployment('a', 'default', 2), expectedVersion: a!.metadata.resourceVersion! },
+          { op: 'put', object: deployment('b'), expectedVersion: null },
+        ]);
+        const next = latest((await store.changes('apps', 'Deployment', first.cursor)).changes);
+        expect(next.get('a')).toMatchObject({ revision: a2!.metadata.resourceVersion, createdRevision: a!.metadata.resourceVersion });
+        expect(next.get('b')?.createdRevision).toBe(next.get('b')?.revision);
+        expect(await store.get(ref('a'))).toEqual(a2);
       });
 
       it('gives a deletion with the object as it was deleted, as the deleter read it', async () => {
@@ -305,9 +318,8 @@ export function objectStoreContract(name: string, makeStore: () => Promise<Objec
         await store.transact([{ op: 'delete', ref: ref('web'), expectedVersion: first!.metadata.resourceVersion! }]);
         const [again] = await store.transact([{ op: 'put', object: deployment('web', 'default', 5), expectedVersion: null }]);
         const next = latest((await store.changes('apps', 'Deployment', page.cursor)).changes);
-        const { created, ...change } = next.get('web')!;
-        expect(change).toEqual({ ref: ref('web'), object: again, revision: again!.metadata.resourceVersion });
-        expect([undefined, true]).toContain(created);
+        // Created again: its creation is the second life's.
+        expect(next.get('web')).toEqual({ ref: ref('web'), object: again, revision: again!.metadata.resourceVersion, createdRevision: again!.metadata.resourceVersion });
       });
     });
   });

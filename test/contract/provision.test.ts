@@ -2,7 +2,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { inject, describe, expect, it } from 'vitest';
 import { awsClients } from '../../functions/adapters/aws-context';
-import { EVENTS_BY_REASON_INDEX, resourceDefinitions } from '../../functions/adapters/definitions';
+import { EVENTS_BY_REASON_INDEX, EVENTS_BY_WRITE_TIME_INDEX, resourceDefinitions } from '../../functions/adapters/definitions';
 import { provision } from '../../functions/adapters/provision';
 import { useEmulatorCredentials } from '../../functions/local/aws-endpoint';
 import { DEFAULT_BANDS } from '../../lib/config';
@@ -13,7 +13,7 @@ async function indexesOf(table: string): Promise<string[]> {
 }
 
 describe('provisioning the tables on the local endpoint (npm start, deploy-free runs)', () => {
-  it('makes the events table with its index of Preempted events, and adds the index to a table made before it', async () => {
+  it('makes the events table with its indexes (Preempted events, the feed by write time), and adds them to a table made before it', async () => {
     useEmulatorCredentials();
     process.env.AWS_ENDPOINT_URL = inject('awsEndpointUrl');
     const { dynamodb, sqs } = awsClients();
@@ -22,9 +22,9 @@ describe('provisioning the tables on the local endpoint (npm start, deploy-free 
     await provision(dynamodb, sqs, withoutIndex);
     expect(await indexesOf(definitions.eventsTable.name)).toEqual([]);
     await provision(dynamodb, sqs, definitions);
-    expect(await indexesOf(definitions.eventsTable.name)).toEqual([EVENTS_BY_REASON_INDEX.name]);
+    expect((await indexesOf(definitions.eventsTable.name)).sort()).toEqual([EVENTS_BY_REASON_INDEX.name, EVENTS_BY_WRITE_TIME_INDEX.name].sort());
     // Provisioning what exists changes nothing.
     await provision(dynamodb, sqs, definitions);
-    expect(await indexesOf(definitions.eventsTable.name)).toEqual([EVENTS_BY_REASON_INDEX.name]);
+    expect((await indexesOf(definitions.eventsTable.name)).sort()).toEqual([EVENTS_BY_REASON_INDEX.name, EVENTS_BY_WRITE_TIME_INDEX.name].sort());
   });
 });

@@ -2,13 +2,17 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
+import { compareRevisions } from '../../lib/ports/object-store';
 
 const store = new DynamoDbObjectStore({} as DynamoDBDocumentClient, 'objects');
 
 describe('DynamoDB resourceVersions and the change feed', () => {
-  it('a bookmark\'s version maps back to the cursor it was made from', () => {
-    const cursor = String(Date.now() - 60_000);
-    expect(store.cursorAt(store.versionAt(cursor))).toBe(cursor);
+  it('a bookmark\'s version lies the feed\'s overlap (5 s) before its cursor: a write in flight as that read began is later', () => {
+    const cursor = Date.now() - 60_000;
+    const version = store.versionAt(String(cursor));
+    expect(store.cursorAt(version)).toBe(String(cursor - 5_000));
+    const inFlight = `${(cursor - 4_000).toString(36).padStart(9, '0')}0123456789ab`;
+    expect(compareRevisions(inFlight, version)).toBeGreaterThan(0);
   });
 
   it.each([

@@ -53,7 +53,7 @@ describe('a stored CustomResourceDefinition serves its kind', () => {
     });
     expect((await api.get('/apis/stable.example.com')).body.name).toBe('stable.example.com');
     expect((await api.get('/apis/stable.example.com/v1')).body.resources).toEqual([
-      { name: 'crontabs', singularName: 'crontab', namespaced: true, kind: 'CronTab', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'], shortNames: ['ct'], categories: ['all'] },
+      { name: 'crontabs', singularName: 'crontab', namespaced: true, kind: 'CronTab', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ct'], categories: ['all'] },
       { name: 'crontabs/status', singularName: '', namespaced: true, kind: 'CronTab', verbs: ['get', 'patch', 'update'] },
     ]);
   });

@@ -13,13 +13,13 @@ describe('discovery', () => {
 
   it('GET /api/v1 serves events, and the core kinds of an application bundle with their short names (Services in the category all)', async () => {
     const reply = await api.get('/api/v1');
-    const readWrite = ['create', 'delete', 'get', 'list', 'patch', 'update'];
+    const readWrite = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
     expect(reply.body).toEqual({
       kind: 'APIResourceList',
       apiVersion: 'v1',
       groupVersion: 'v1',
       resources: [
-        { name: 'events', singularName: 'event', namespaced: true, kind: 'Event', verbs: ['get', 'list'], shortNames: ['ev'] },
+        { name: 'events', singularName: 'event', namespaced: true, kind: 'Event', verbs: ['get', 'list', 'watch'], shortNames: ['ev'] },
         { name: 'services', singularName: 'service', namespaced: true, kind: 'Service', verbs: readWrite, shortNames: ['svc'], categories: ['all'] },
         { name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap', verbs: readWrite, shortNames: ['cm'] },
         { name: 'secrets', singularName: 'secret', namespaced: true, kind: 'Secret', verbs: readWrite },
@@ -110,15 +110,15 @@ describe('discovery', () => {
 
   it('lists the verbs each resource supports', async () => {
     const karmada = (await api.get('/apis/work.karmada.io/v1alpha2')).body.resources;
-    expect(karmada[0].verbs).toEqual(['get', 'list', 'patch']);
+    expect(karmada[0].verbs).toEqual(['get', 'list', 'patch', 'watch']);
     const apps = (await api.get('/apis/apps/v1')).body.resources;
-    expect(apps[0].verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update']);
+    expect(apps[0].verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
   });
 
-  it('serves ClusterAllocation, the scheduler\'s bookkeeping, read-only: get and list', async () => {
+  it('serves ClusterAllocation, the scheduler\'s bookkeeping, read-only: get, list and watch', async () => {
     const reply = await api.get('/apis/scheduling.outrank.io/v1alpha1');
     expect(reply.body.resources).toEqual([
-      { name: 'clusterallocations', singularName: 'clusterallocation', namespaced: false, kind: 'ClusterAllocation', verbs: ['get', 'list'] },
+      { name: 'clusterallocations', singularName: 'clusterallocation', namespaced: false, kind: 'ClusterAllocation', verbs: ['get', 'list', 'watch'] },
     ]);
   });
 

@@ -29,6 +29,7 @@ describe('SelfSubjectAccessReview', () => {
     ['nobody creates bindings: outrank writes them', 'ops', { verb: 'create', group: 'work.karmada.io', resource: 'resourcebindings', namespace: 'team-a' }, false],
     ['nobody writes events', 'ops', { verb: 'delete', resource: 'events', namespace: 'team-a' }, false],
     ['everyone may read', 'alice', { verb: 'list', group: 'cluster.karmada.io', resource: 'clusters' }, true],
+    ['everyone may watch what can be listed, events too', 'alice', { verb: 'watch', resource: 'events', namespace: 'team-b' }, true],
     ['an admin may write anywhere', 'ops', { verb: 'delete', group: 'cluster.karmada.io', resource: 'clusters' }, true],
     ['a tenant may not write in every namespace at once', 'alice', { verb: 'delete', group: 'apps', resource: 'deployments' }, false],
     ['a resource the API does not serve is not allowed', 'ops', { verb: 'get', resource: 'pods', namespace: 'team-a' }, false],

@@ -11,6 +11,7 @@ import { serveWatch } from '../../../lib/http/watch-request';
 import type { ObjectStore } from '../../../lib/ports/object-store';
 import { CountingStore } from '../../support/counting-store';
 import { Api, workload } from './support';
+import { refKey } from '../../../lib/api/kinds';
 
 const TIMING = testWatchTiming(5, 30);
 
@@ -57,6 +58,25 @@ const scaled = (name: string, replicas: number, labels: Record<string, string> =
   return { ...object, spec: { ...object.spec, replicas } };
 };
 
+/** The store's feed as DynamoDB's gives it: each object changed since the cursor once, as it is now. */
+function latestOnly(store: ObjectStore): ObjectStore {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'changes') {
+        return async (group: string, kind: string, cursor?: string) => {
+          const page = await target.changes(group, kind, cursor);
+          const latest = new Map(page.changes.map((change) => [refKey(change.ref), change]));
+          return { ...page, changes: [...latest.values()] };
+        };
+      }
+      const value = Reflect.get(target, property) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+const version = (event: WatchEvent) => (event.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+
 describe('watch', () => {
   it('without a resourceVersion: ADDED for what exists, then MODIFIED and DELETED as it changes', async () => {
     const api = new Api();
@@ -78,6 +98,109 @@ describe('watch', () => {
     await api.system.objects.apply(workload('apps/v1', 'Deployment', 'c'));
     const events = await watch(api, request(DEFAULT, { resourceVersion: list.body.metadata.resourceVersion })).until((e) => e.length >= 2);
     expect(summary(events)).toEqual([['MODIFIED', 'a'], ['ADDED', 'c']]);
+  });
+
+  it('from a version: ADDED for an object created after it, though the feed gives only its latest write', async () => {
+    const api = new Api();
+    await api.seed(workload('apps/v1', 'Deployment', 'old'));
+    const list = await api.get(DEFAULT);
+    await api.system.objects.apply(workload('apps/v1', 'Deployment', 'new'));
+    await api.system.objects.apply(scaled('new', 2));
+    await api.system.objects.apply(scaled('old', 2));
+    const events = await watch(api, request(DEFAULT, { resourceVersion: list.body.metadata.resourceVersion }), latestOnly(api.system.store)).until((e) => e.length >= 2);
+    expect(summary(events)).toEqual([['ADDED', 'new'], ['MODIFIED', 'old']]);
+    expect((events[0]!.object as { spec: { replicas: number } }).spec.replicas).toBe(2);
+  });
+
+  it('from an event\'s version: each later change once, nothing before it', async () => {
+    const api = new Api();
+    const list = await api.get(DEFAULT);
+    await api.system.objects.apply(workload('apps/v1', 'Deployment', 'a'));
+    await api.system.objects.apply(workload('apps/v1', 'Deployment', 'b'));
+    const first = await watch(api, request(DEFAULT, { resourceVersion: list.body.metadata.resourceVersion })).until((e) => e.length >= 2);
+    expect(summary(first)).toEqual([['ADDED', 'a'], ['ADDED', 'b']]);
+    await api.system.objects.apply(scaled('a', 3));
+    // As a client cut off after the first event resumes: b again (it never had it), then a's change.
+    const resumed = await watch(api, request(DEFAULT, { resourceVersion: version(first[0]!) })).until((e) => e.length >= 2);
+    expect(summary(resumed)).toEqual([['ADDED', 'b'], ['MODIFIED', 'a']]);
+  });
+
+  it('an object deleted and created again between two reads: DELETED, then ADDED', async () => {
+    const api = new Api();
+    await api.seed(workload('apps/v1', 'Deployment', 'a'));
+    const watching = watch(api, request(DEFAULT, { labelSelector: 'app!=none' }), latestOnly(api.system.store));
+    await delay(20);
+    const ref = { group: 'apps', kind: 'Deployment', namespace: 'default', name: 'a' };
+    // Both within one poll: the feed gives only the second life.
+    await Promise.all([api.system.objects.delete(ref).then(() => api.system.objects.apply(scaled('a', 5)))]);
+    const events = await watching.until((e) => e.length >= 3);
+    expect(summary(events)).toEqual([['ADDED', 'a'], ['DELETED', 'a'], ['ADDED', 'a']]);
+    expect((events[2]!.object as { spec: { replicas: number } }).spec.replicas).toBe(5);
+  });
+
+  it('sendInitialEvents: ADDED for what exists, a bookmark that ends them, then the changes', async () => {
+    const api = new Api();
+    await api.seed(workload('apps/v1', 'Deployment', 'a'), workload('apps/v1', 'Deployment', 'b'));
+    const list = await api.get(DEFAULT);
+    const watching = watch(api, request(DEFAULT, { sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: 'true', resourceVersion: list.body.metadata.resourceVersion }));
+    await watching.until((e) => e.length >= 3);
+    const events = watching.events.slice(0, 3);
+    expect(events.map((event) => event.type)).toEqual(['ADDED', 'ADDED', 'BOOKMARK']);
+    expect(events[2]!.object).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { resourceVersion: expect.any(String), annotations: { 'k8s.io/initial-events-end': 'true' } } });
+    expect(Number(version(events[2]!))).toBeGreaterThanOrEqual(Number(list.body.metadata.resourceVersion));
+  });
+
+  it.each([
+    [{ sendInitialEvents: 'true', allowWatchBookmarks: 'true' }, 'resourceVersionMatch: Forbidden'],
+    [{ sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan' }, 'allowWatchBookmarks: Forbidden'],
+  ])('refuses sendInitialEvents without what kube-apiserver requires with it (%j): 422 Invalid', (query, message) => {
+    const api = new Api();
+    const served = serveWatch(request(DEFAULT, query), { objects: api.system.objects, store: api.system.store, events: api.system.events }, TIMING);
+    expect('statusCode' in served && served.statusCode).toBe(422);
+    expect('statusCode' in served && served.body).toContain(message);
+  });
+
+  describe('of events', () => {
+    const EVENTS = '/api/v1/namespaces/default/events';
+    const about = (name: string, namespace = 'default') => ({ apiVersion: 'apps/v1', kind: 'Deployment', namespace, name });
+    const record = (api: Api, name: string, namespace?: string) => api.system.events.record({ type: 'Normal', reason: 'Seen', object: about(name, namespace), message: `saw ${name}` });
+    const messages = (events: readonly WatchEvent[]) => events.filter((e) => e.type !== 'BOOKMARK').map((e) => [e.type, (e.object as { message: string }).message]);
+
+    it('from a list\'s version: ADDED for each event recorded after it in the namespace, none listed, each once', async () => {
+      const api = new Api();
+      await record(api, 'listed');
+      const list = await api.get(EVENTS);
+      expect(list.body.items.map((event: { message: string }) => event.message)).toEqual(['saw listed']);
+      const watching = watch(api, request(EVENTS, { resourceVersion: list.body.metadata.resourceVersion }));
+      await record(api, 'elsewhere', 'team');
+      await record(api, 'a');
+      await delay(20);
+      await record(api, 'b');
+      const events = await watching.until((e) => e.length >= 2);
+      expect(messages(events)).toEqual([['ADDED', 'saw a'], ['ADDED', 'saw b']]);
+      // Resumed from the first event's version: the second only.
+      const resumed = await watch(api, request(EVENTS, { resourceVersion: version(events[0]!) })).until((e) => e.length >= 1);
+      expect(messages(resumed)).toEqual([['ADDED', 'saw b']]);
+    });
+
+    it('without a version: ADDED for the events there are, then for those recorded, selected by field', async () => {
+      const api = new Api();
+      await record(api, 'a');
+      await record(api, 'b');
+      const watching = watch(api, request('/api/v1/events', { fieldSelector: 'involvedObject.name!=b' }));
+      await delay(20);
+      await record(api, 'c');
+      expect(messages(await watching.until((e) => e.length >= 2))).toEqual([['ADDED', 'saw a'], ['ADDED', 'saw c']]);
+    });
+
+    it('with bookmarks: a bookmark carries the log\'s version; a version it never gave is 410 Expired', async () => {
+      const api = new Api();
+      const events = await watch(api, request(EVENTS, { allowWatchBookmarks: 'true' })).until((e) => e.some((event) => event.type === 'BOOKMARK'));
+      expect(events.find((event) => event.type === 'BOOKMARK')?.object).toEqual({ apiVersion: 'v1', kind: 'Event', metadata: { resourceVersion: '0' } });
+      const expired = watch(api, request(EVENTS, { resourceVersion: '99' }));
+      await expired.ended;
+      expect(expired.events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ code: 410, reason: 'Expired' }) }]);
+    });
   });
 
   it('resumes from a bookmark without missing a change', async () => {
@@ -167,7 +290,6 @@ describe('watch', () => {
   });
 
   it.each([
-    ['events, which the store does not keep', '/api/v1/namespaces/default/events', {}, 405],
     ['one object by its URL', `${DEFAULT}/a`, {}, 405],
     ['a negative timeoutSeconds', DEFAULT, { timeoutSeconds: '-1' }, 400],
     ['a kind not served', '/apis/apps/v1/namespaces/default/daemonsets', {}, 404],
