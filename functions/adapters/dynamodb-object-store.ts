@@ -364,11 +364,21 @@ export class DynamoDbObjectStore implements ObjectStore {
     return { pk, sk: `${DELETION_MARKER_PREFIX}${sk}`, version, expiresAt: Math.floor(Date.now() / 1000) + DELETION_MARKER_TTL_SECONDS, ...last };
   }
 
+  /**
+   * One put, safe to retry: when the SDK sends it again because the first answer was lost, the
+   * condition fails on what the first attempt wrote; an item holding this write's version (which has
+   * random digits of its own) is that write, so it has succeeded rather than conflicted.
+   */
   private async putOne(write: Extract<Write, { op: 'put' }>, version: string): Promise<void> {
-    if (write.expectedVersion === null) {
-      await orUnavailable(this.client.send(new PutCommand({ TableName: this.tableName, Item: this.item(write.object, version), ...condition(null) })));
-    } else {
-      await orUnavailable(this.client.send(new UpdateCommand({ TableName: this.tableName, ...replacement(write.object, version, write.expectedVersion) })));
+    try {
+      if (write.expectedVersion === null) {
+        await orUnavailable(this.client.send(new PutCommand({ TableName: this.tableName, Item: this.item(write.object, version), ...condition(null), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' })));
+      } else {
+        await orUnavailable(this.client.send(new UpdateCommand({ TableName: this.tableName, ...replacement(write.object, version, write.expectedVersion), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' })));
+      }
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException && (error.Item?.version as { S?: string } | undefined)?.S === version) return;
+      throw error;
     }
   }
 
