@@ -16,6 +16,7 @@ import { ApiError, successStatus } from './status';
 import { authorizeBody, authorizeDelete, authorizePatch } from './write-authorization';
 import { withWarnings, writeOptionsOf } from './write-options';
 import { duplicateFieldWarnings } from './duplicate-fields';
+import { protobufObjectBody, PROTOBUF } from './protobuf-body';
 
 /**
  * Handlers for the kinds kept in the object store. Every write goes through ObjectService, after the
@@ -33,11 +34,15 @@ function refAt(route: ResourceRoute, name: string): ObjectRef {
   return { group: route.resource.group, kind: route.resource.info.kind, namespace: route.namespace ?? '', name };
 }
 
-/** A whole object (create, replace) in JSON or YAML, with the identity its URL gives it. */
+/**
+ * A whole object (create, replace) in JSON or YAML, or in protobuf as kubectl's typed clients send
+ * built-in kinds (protobuf-objects.ts), with the identity its URL gives it.
+ */
 function readObject(request: ApiRequest, route: ResourceRoute): JsonObject {
   const mediaType = mediaTypeOf(request);
+  if (mediaType === PROTOBUF && !route.resource.custom) return withUrlIdentity(protobufObjectBody(request), route);
   const syntax = OBJECT_SYNTAXES.get(mediaType);
-  if (!syntax) throw unsupportedMediaType(mediaType, [...OBJECT_SYNTAXES.keys()]);
+  if (!syntax) throw unsupportedMediaType(mediaType, route.resource.custom ? [...OBJECT_SYNTAXES.keys()] : [...OBJECT_SYNTAXES.keys(), PROTOBUF]);
   return withUrlIdentity(readObjectBody(request, syntax), route);
 }
 

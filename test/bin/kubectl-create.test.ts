@@ -1,0 +1,66 @@
+/**
+ * kubectl's `create <kind>` subcommands against the API with the real kubectl (v1.32 on these
+ * machines): they send built-in kinds as protobuf, never JSON, and each object is created as kubectl
+ * describes it. Skipped, saying so, where kubectl is not installed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from './support/api-server';
+import { kubectlFor, type Kubectl } from './support/kubectl';
+import { kubectlInstalled } from './support/kubectl-installed';
+
+let api: TestApi;
+let kubectl: Kubectl;
+
+describe.runIf(kubectlInstalled('kubectl-create'))('kubectl create <kind>', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    api = await startTestApi();
+    kubectl = await kubectlFor(() => api.url);
+  });
+  afterAll(() => api.close());
+
+  it('create deployment makes the Deployment kubectl describes, with its selector, command and port', async () => {
+    const created = await kubectl('create', 'deployment', 'web', '--image=nginx', '--replicas=2', '--port=80', '--', 'nginx', '-g', 'daemon off;');
+    expect(created).toMatchObject({ code: 0, stdout: 'deployment.apps/web created\n' });
+    const spec = JSON.parse((await kubectl('get', 'deployment', 'web', '-o', 'jsonpath={.spec}')).stdout);
+    expect(spec).toEqual({
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      strategy: {},
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'nginx', image: 'nginx', command: ['nginx', '-g', 'daemon off;'], ports: [{ containerPort: 80 }], resources: {} }] },
+      },
+    });
+  });
+
+  it.each([
+    [['job', 'once', '--image=busybox', '--', 'echo', 'hi'], 'job.batch/once created'],
+    [['namespace', 'team-c'], 'namespace/team-c created'],
+    [['priorityclass', 'urgent', '--value=1000', '--description=on call', '--preemption-policy=Never'], 'priorityclass.scheduling.k8s.io/urgent created'],
+    [['service', 'clusterip', 'web', '--tcp=80:http'], 'service/web created'],
+    [['service', 'nodeport', 'edge', '--tcp=80:8080', '--node-port=30080'], 'service/edge created'],
+    [['configmap', 'settings', '--from-literal=mode=fast'], 'configmap/settings created'],
+    [['secret', 'generic', 'token', '--from-literal=key=value'], 'secret/token created'],
+    [['serviceaccount', 'robot'], 'serviceaccount/robot created'],
+    [['role', 'reader', '--verb=get,list', '--resource=deployments'], 'role.rbac.authorization.k8s.io/reader created'],
+    [['rolebinding', 'readers', '--role=reader', '--user=alice', '--serviceaccount=default:robot'], 'rolebinding.rbac.authorization.k8s.io/readers created'],
+    [['clusterrole', 'viewer', '--verb=get', '--resource=deployments.apps'], 'clusterrole.rbac.authorization.k8s.io/viewer created'],
+    [['clusterrolebinding', 'viewers', '--clusterrole=viewer', '--group=ops'], 'clusterrolebinding.rbac.authorization.k8s.io/viewers created'],
+  ])('create %j', async (args, printed) => {
+    expect(await kubectl('create', ...args)).toMatchObject({ code: 0, stdout: `${printed}\n`, stderr: '' });
+  });
+
+  it('keeps what each kind says: a PriorityClass\'s value and policy, a Secret\'s data, a named target port', async () => {
+    expect((await kubectl('get', 'priorityclass', 'urgent', '-o', 'jsonpath={.value} {.preemptionPolicy} {.description}')).stdout).toBe('1000 Never on call');
+    expect((await kubectl('get', 'secret', 'token', '-o', 'jsonpath={.data.key}')).stdout).toBe(Buffer.from('value').toString('base64'));
+    expect(JSON.parse((await kubectl('get', 'service', 'web', '-o', 'jsonpath={.spec.ports}')).stdout)).toEqual([{ name: '80-http', port: 80, protocol: 'TCP', targetPort: 'http' }]);
+    expect((await kubectl('get', 'service', 'edge', '-o', 'jsonpath={.spec.ports[0].nodePort}')).stdout).toBe('30080');
+    expect(JSON.parse((await kubectl('get', 'role', 'reader', '-o', 'jsonpath={.rules}')).stdout)).toEqual([{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list'] }]);
+  });
+
+  it('create of an existing name is AlreadyExists, as from JSON', async () => {
+    const again = await kubectl('create', 'deployment', 'web', '--image=nginx');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe('error: failed to create deployment: deployments.apps "web" already exists\n');
+  });
+});
