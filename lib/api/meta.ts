@@ -90,6 +90,8 @@ export type OwnerReference = z.infer<typeof ownerReference>;
 
 export const objectMeta = z.strictObject({
   name: objectName,
+  /** The prefix the name was generated from (generate-name.ts), kept as kube-apiserver keeps it. */
+  generateName: z.string().max(253).optional(),
   namespace: namespaceName.optional(),
   labels: labels.optional(),
   annotations: annotations.optional(),

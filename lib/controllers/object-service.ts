@@ -19,6 +19,7 @@ import { bindingUpdateCauses } from '../api/binding-update';
 import { carriedFieldWarnings } from '../api/carried-fields';
 import type { ResourceBinding } from '../api/resource-binding';
 import { retryOnConflict } from './retry-on-conflict';
+import { GENERATE_NAME_ATTEMPTS, generatedName, generateNameOf, isUnnamed, withName } from '../api/generate-name';
 import { generationAfter } from '../api/generation';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
 import type { Uids } from '../ports/uids';
@@ -155,8 +156,27 @@ export class ObjectService {
     return this.write(accepted, existing, options);
   }
 
-  /** Creates an object whose name must be free: one conditional write, nothing read first; a name taken is a ConflictError. */
+  /**
+   * Creates an object whose name must be free: one conditional write, nothing read first; a name taken
+   * is a ConflictError. An object without a name is named from its metadata.generateName, another name
+   * tried when a generated one is taken (up to GENERATE_NAME_ATTEMPTS), as kube-apiserver does.
+   */
   async create(raw: unknown, options: WriteOptions = {}): Promise<WriteResult> {
+    if (isUnnamed(raw) && isPlainObject(raw)) {
+      throw new InvalidObjectError(String(raw.kind ?? 'object'), '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }], 422);
+    }
+    const prefix = generateNameOf(raw);
+    if (prefix === undefined || !isPlainObject(raw)) return this.createNamed(raw, options);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.createNamed(withName(raw, generatedName(prefix, this.context.uids.next())), options);
+      } catch (error) {
+        if (!(error instanceof ConflictError) || attempt >= GENERATE_NAME_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async createNamed(raw: unknown, options: WriteOptions): Promise<WriteResult> {
     const accepted = writable(raw, options, await this.customKindsFor(raw));
     const { object } = accepted;
     if (object.metadata.resourceVersion !== undefined) {

@@ -86,7 +86,8 @@ export async function createObject(route: ResourceRoute, request: ApiRequest, de
     const { object: written, warnings } = await deps.objects.create(body, options);
     return withWarnings(jsonResponse(201, written), [...duplicates, ...warnings]);
   } catch (error) {
-    if (error instanceof ConflictError) throw alreadyExists(route.resource, String(metadata.name ?? ''));
+    // The name taken: the one given, or the last one generated from metadata.generateName.
+    if (error instanceof ConflictError) throw alreadyExists(route.resource, error.refs[0]?.name ?? String(metadata.name ?? ''));
     throw error;
   }
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api-server';
 import { kubectlFor, type Kubectl } from './support/kubectl';
 import { kubectlInstalled } from './support/kubectl-installed';
+import { tempFile } from './support/run-cli';
 
 let api: TestApi;
 let kubectl: Kubectl;
@@ -62,5 +63,17 @@ describe.runIf(kubectlInstalled('kubectl-create'))('kubectl create <kind>', { ti
     const again = await kubectl('create', 'deployment', 'web', '--image=nginx');
     expect(again.code).toBe(1);
     expect(again.stderr).toBe('error: failed to create deployment: deployments.apps "web" already exists\n');
+  });
+
+  it('create -f names an object from its generateName, and refuses one with neither name nor generateName', async () => {
+    const generated = await tempFile('generated.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: settings-}\ndata: {mode: fast}\n');
+    const first = await kubectl('create', '-f', generated);
+    const second = await kubectl('create', '-f', generated);
+    expect(first.stdout).toMatch(/^configmap\/settings-[bcdfghjklmnpqrstvwxz2456789]{5} created\n$/);
+    expect(second.stdout).toMatch(/^configmap\/settings-[bcdfghjklmnpqrstvwxz2456789]{5} created\n$/);
+    expect(second.stdout).not.toBe(first.stdout);
+    const unnamed = await kubectl('create', '-f', await tempFile('unnamed.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {labels: {app: web}}\n'));
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toBe('The ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required\n');
   });
 });
