@@ -19,6 +19,7 @@ import { bindingUpdateCauses } from '../api/binding-update';
 import { carriedFieldWarnings } from '../api/carried-fields';
 import type { ResourceBinding } from '../api/resource-binding';
 import { retryOnConflict } from './retry-on-conflict';
+import { deletionMarks, deletionUpdateCauses, holdingFinalizers } from '../api/deletion';
 import { GENERATE_NAME_ATTEMPTS, generatedName, generateNameOf, isUnnamed, withName } from '../api/generate-name';
 import { generationAfter } from '../api/generation';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
@@ -216,14 +217,32 @@ export class ObjectService {
     return this.write(accepted, existing, options);
   }
 
+  /**
+   * Deletes an object, answering it as it was deleted; or, when finalizers hold it (deletion.ts), marks
+   * it as being deleted and answers it so marked (again if it was already): it goes when an update has
+   * removed the last of them.
+   */
   async delete(ref: ObjectRef, options: Pick<WriteOptions, 'dryRun'> = {}): Promise<KubeObject> {
     const existing = await this.context.store.get<KubeObject>(ref);
     if (!existing) throw new NotFoundError(ref.kind, displayName(ref));
     if (isBinding(existing) || isEvent(existing)) {
       forbid(existing, [{ field: 'kind', message: `${existing.kind} objects are managed by outrank; delete the resource template instead` }]);
     }
+    const holding = holdingFinalizers(existing.metadata);
+    if (holding.length > 0) return this.markDeleted(existing, holding, options);
     if (!options.dryRun) await this.context.store.transact([{ op: 'delete', ref, expectedVersion: existing.metadata.resourceVersion ?? '', last: existing }]);
     return existing;
+  }
+
+  private async markDeleted(existing: KubeObject, holding: string[], options: Pick<WriteOptions, 'dryRun'>): Promise<KubeObject> {
+    if (existing.metadata.deletionTimestamp !== undefined) return existing;
+    const marked = {
+      ...existing,
+      metadata: { ...withoutResourceVersion(existing.metadata), finalizers: holding, deletionTimestamp: this.managedTime(), deletionGracePeriodSeconds: 0 },
+    } as KubeObject;
+    if (options.dryRun) return withVersion(marked, existing.metadata.resourceVersion);
+    const [written] = await this.context.store.transact([{ op: 'put', object: marked as StoredObject, expectedVersion: existing.metadata.resourceVersion ?? null }]);
+    return written as KubeObject;
   }
 
   /**
@@ -246,7 +265,11 @@ export class ObjectService {
   }
 
   private async write(accepted: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
-    const object = withKeptUid(accepted.object, existing);
+    const object = withDeletionMarks(withKeptUid(accepted.object, existing), existing);
+    if (existing) {
+      const causes = deletionUpdateCauses(object.metadata, existing.metadata);
+      if (causes.length > 0) forbid(object, causes);
+    }
     if (existing && isPolicy(existing) && isPolicy(object)) checkPolicyUpdate(object, existing);
     const warnings = [...accepted.warnings, ...carriedFieldWarnings(object, existing)];
     // Every write over a binding, by any path (patch, server-side apply, the status), is held to one rule.
@@ -270,6 +293,11 @@ export class ObjectService {
     const move = existing && isBinding(existing) ? await placementMove(this.context, existing, next as ResourceBinding, this.now()) : undefined;
     // A dry run answers what would be stored: the current version for a replaced object, none for a new one.
     if (options.dryRun) return { object: withVersion(next, existing?.metadata.resourceVersion), created: existing === undefined, warnings };
+    // The last finalizer of an object being deleted removed: it goes, as kube-apiserver deletes it then.
+    if (existing && next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0) {
+      await this.context.store.transact([{ op: 'delete', ref: refOf(existing), expectedVersion: existing.metadata.resourceVersion ?? '', last: existing }]);
+      return { object: next, created: false, warnings };
+    }
     const [written] = await this.context.store.transact([
       { op: 'put', object: next as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
       ...(move?.writes ?? []),
@@ -353,6 +381,12 @@ function withKeptUid(object: KubeObject, existing: KubeObject | undefined): Kube
   if (kept === undefined || named === kept) return object;
   if (named !== undefined) forbid(object, [{ field: 'metadata.uid', message: `is immutable: the object's uid is ${kept}` }]);
   return { ...object, metadata: { ...object.metadata, uid: kept } } as KubeObject;
+}
+
+/** The object with the deletion marks of the stored one (deletion.ts): a client neither sets nor clears them. */
+function withDeletionMarks(object: KubeObject, existing: KubeObject | undefined): KubeObject {
+  const { deletionTimestamp: _timestamp, deletionGracePeriodSeconds: _grace, ...metadata } = object.metadata as KubeObject['metadata'] & Record<string, unknown>;
+  return { ...object, metadata: { ...metadata, ...deletionMarks(existing?.metadata) } } as KubeObject;
 }
 
 /**

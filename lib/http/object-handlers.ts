@@ -16,6 +16,7 @@ import { ApiError, successStatus } from './status';
 import { authorizeBody, authorizeDelete, authorizePatch } from './write-authorization';
 import { withWarnings, writeOptionsOf } from './write-options';
 import { duplicateFieldWarnings } from './duplicate-fields';
+import { isBeingDeleted } from '../api/deletion';
 import { protobufObjectBody, PROTOBUF } from './protobuf-body';
 
 /**
@@ -149,13 +150,15 @@ export async function patchObject(route: ResourceRoute, name: string, request: A
 }
 
 /**
- * DELETE: answered with a Success Status, as Kubernetes does for kinds without finalizers. The
- * DeleteOptions kubectl sends (propagationPolicy) do not apply: outrank deletes at once.
+ * DELETE: answered with a Success Status once the object is gone, or with the object itself while its
+ * finalizers hold it (marked with its deletionTimestamp), as kube-apiserver answers. The DeleteOptions
+ * kubectl sends (propagationPolicy) do not apply: what the object owns goes with it.
  */
 export async function deleteObject(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const ref = refAt(route, name);
   const { dryRun } = writeOptionsOf(request);
   await authorizeDelete(deps, route, ref);
-  await deps.objects.delete(ref, { dryRun });
+  const deleted = await deps.objects.delete(ref, { dryRun });
+  if (isBeingDeleted(deleted)) return jsonResponse(200, deleted);
   return jsonResponse(200, successStatus({ name, group: route.resource.group, kind: route.resource.info.plural }));
 }

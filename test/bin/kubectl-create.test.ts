@@ -76,4 +76,18 @@ describe.runIf(kubectlInstalled('kubectl-create'))('kubectl create <kind>', { ti
     expect(unnamed.code).toBe(1);
     expect(unnamed.stderr).toBe('The ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required\n');
   });
+
+  it('delete of an object carrying a finalizer marks it; it goes when patched free of it, and a waiting delete then returns', async () => {
+    const held = await tempFile('held.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: held, finalizers: [example.com/hold]}\n');
+    expect((await kubectl('create', '-f', held)).code).toBe(0);
+    expect(await kubectl('delete', 'configmap', 'held', '--wait=false')).toMatchObject({ code: 0, stdout: 'configmap "held" deleted\n' });
+    expect((await kubectl('get', 'configmap', 'held', '-o', 'jsonpath={.metadata.deletionTimestamp}')).stdout).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const adding = await kubectl('patch', 'configmap', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":["example.com/hold","example.com/more"]}}');
+    expect(adding.code).toBe(1);
+    expect(adding.stderr).toContain('metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted');
+    const waiting = kubectl('delete', 'configmap', 'held', '--timeout=30s');
+    expect((await kubectl('patch', 'configmap', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}')).code).toBe(0);
+    expect(await waiting).toMatchObject({ code: 0, stdout: 'configmap "held" deleted\n' });
+    expect((await kubectl('get', 'configmap', 'held')).stderr).toBe('Error from server (NotFound): configmaps "held" not found\n');
+  });
 });
