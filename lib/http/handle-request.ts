@@ -3,6 +3,7 @@ import { outOfTimeStatus } from './answer-within';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { errorStatus, type ErrorTarget } from './error-status';
 import { getEvent, listEvents } from './event-handlers';
+import { healthResponse } from './health';
 import { createObject, deleteObject, getObject, listObjects, patchObject, replaceObject } from './object-handlers';
 import { emptyOpenApiV2 } from './openapi';
 import { checkBodySize } from './request-body';
@@ -90,6 +91,9 @@ async function resourceResponse(route: ResourceRoute, request: ApiRequest, deps:
 export async function handleApiRequest(request: ApiRequest, deps: ApiDependencies, signal?: AbortSignal): Promise<ApiResponse> {
   let target: ErrorTarget | undefined;
   try {
+    // Health is public, as kube-apiserver's system:public-info-viewer makes it: it tells nothing.
+    const health = healthResponse(request);
+    if (health) return health;
     checkAuthenticated(deps);
     checkBodySize(request);
     if (request.path === QUEUE_STATUS_PATH && deps.queues) {

@@ -1,0 +1,31 @@
+/**
+ * What kubectl asks of the control plane itself, with the real kubectl (v1.32 on these machines):
+ * health, cluster-info. Skipped, saying so, where kubectl is not installed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from './support/api-server';
+import { kubectlFor, type Kubectl } from './support/kubectl';
+import { kubectlInstalled } from './support/kubectl-installed';
+
+let api: TestApi;
+let kubectl: Kubectl;
+
+describe.runIf(kubectlInstalled('kubectl-cluster'))('kubectl on the control plane', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    api = await startTestApi();
+    kubectl = await kubectlFor(() => api.url);
+  });
+  afterAll(() => api.close());
+
+  it('get --raw reads /healthz, /livez and /readyz, verbose or one check', async () => {
+    for (const path of ['/healthz', '/livez', '/readyz', '/readyz/ping']) expect(await kubectl('get', '--raw', path)).toMatchObject({ code: 0, stdout: 'ok' });
+    expect((await kubectl('get', '--raw', '/readyz?verbose')).stdout).toBe('[+]ping ok\nreadyz check passed\n');
+  });
+
+  it('cluster-info names the control plane', async () => {
+    const info = await kubectl('cluster-info');
+    expect(info.code).toBe(0);
+    expect(info.stdout).toContain(`Kubernetes control plane is running at ${api.url}\n`);
+    expect(info.stderr).toBe('');
+  });
+});
