@@ -1,11 +1,12 @@
 /**
  * What kubectl asks of the control plane itself, with the real kubectl (v1.32 on these machines):
- * health, cluster-info. Skipped, saying so, where kubectl is not installed.
+ * health, cluster-info, a kind it does not serve. Skipped, saying so, where kubectl is not installed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api-server';
 import { kubectlFor, type Kubectl } from './support/kubectl';
 import { kubectlInstalled } from './support/kubectl-installed';
+import { tempFile } from './support/run-cli';
 
 let api: TestApi;
 let kubectl: Kubectl;
@@ -27,5 +28,15 @@ describe.runIf(kubectlInstalled('kubectl-cluster'))('kubectl on the control plan
     expect(info.code).toBe(0);
     expect(info.stdout).toContain(`Kubernetes control plane is running at ${api.url}\n`);
     expect(info.stderr).toBe('');
+  });
+
+  it.each([
+    ['v1', 'Pod'],
+    ['example.com/v1', 'Widget'],
+  ])('apply of a %s %s, a kind not served, names it as against kube-apiserver', async (apiVersion, kind) => {
+    const file = await tempFile('unserved.yaml', `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {name: one}\n`);
+    const applied = await kubectl('apply', '-f', file);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toBe(`error: resource mapping not found for name: "one" namespace: "" from "${file}": no matches for kind "${kind}" in version "${apiVersion}"\nensure CRDs are installed first\n`);
   });
 });
