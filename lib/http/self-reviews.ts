@@ -57,7 +57,24 @@ function verbsOf(resource: ServedResource, subresource: string | undefined): rea
   return [];
 }
 
+/** Whether the caller is an admin: every caller is, without tenancy. */
+function isAdmin(deps: ApiDependencies): boolean {
+  const access = deps.access;
+  return !access || (access.identity !== undefined && access.authorizer.scopeOf(access.identity).admin);
+}
+
+/**
+ * A wildcard verb or resource (`kubectl auth can-i '*' '*'`), as RBAC answers it: an admin may do
+ * anything; any caller may read any resource; nothing else covers every verb or every resource.
+ */
+function wildcardVerdict(attributes: ResourceAttributes, deps: ApiDependencies): Verdict {
+  if (isAdmin(deps)) return { allowed: true, reason: deps.access ? 'admins may do anything' : 'no tenancy is configured: every caller may do anything' };
+  if (attributes.resource === '*' && READ_VERBS.has(attributes.verb)) return { allowed: true, reason: 'every authenticated caller may read everything' };
+  return { allowed: false, reason: 'only admins may do anything to any resource; a tenant writes some kinds in its namespaces (auth can-i --list)' };
+}
+
 async function resourceVerdict(attributes: ResourceAttributes, deps: ApiDependencies): Promise<Verdict> {
+  if (attributes.verb === '*' || attributes.resource === '*') return wildcardVerdict(attributes, deps);
   const resource = await servedResource(attributes, deps);
   if (!resource) return { allowed: false, reason: `the server does not serve ${attributes.resource ?? 'that resource'}${attributes.group ? ` in group ${attributes.group}` : ''}` };
   const verbs = verbsOf(resource, attributes.subresource);

@@ -1,6 +1,6 @@
 /**
  * What kubectl asks of the control plane itself, with the real kubectl (v1.32 on these machines):
- * health, cluster-info, a kind it does not serve. Skipped, saying so, where kubectl is not installed.
+ * health, cluster-info, a kind it does not serve, what the caller may do. Skipped, saying so, where kubectl is not installed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api-server';
@@ -38,5 +38,16 @@ describe.runIf(kubectlInstalled('kubectl-cluster'))('kubectl on the control plan
     const applied = await kubectl('apply', '-f', file);
     expect(applied.code).toBe(1);
     expect(applied.stderr).toBe(`error: resource mapping not found for name: "one" namespace: "" from "${file}": no matches for kind "${kind}" in version "${apiVersion}"\nensure CRDs are installed first\n`);
+  });
+
+  it('auth can-i --list lists what the caller may do, and auth can-i says yes to everything for an admin', async () => {
+    // Without tenancy every caller is an admin.
+    const list = await kubectl('auth', 'can-i', '--list', '-n', 'team-a');
+    expect(list.code).toBe(0);
+    const lines = list.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^Resources\s+Non-Resource URLs\s+Resource Names\s+Verbs$/);
+    expect(lines[1]).toMatch(/^\*\.\*\s+\[\]\s+\[\]\s+\[\* get list watch\]$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^\s+\[\/readyz\]\s+\[\]\s+\[get\]$/));
+    expect(await kubectl('auth', 'can-i', '*', '*')).toMatchObject({ code: 0, stdout: 'yes\n' });
   });
 });
