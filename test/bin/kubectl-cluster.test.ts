@@ -1,6 +1,6 @@
 /**
  * What kubectl asks of the control plane itself, with the real kubectl (v1.32 on these machines):
- * health, cluster-info, a kind it does not serve, what the caller may do. Skipped, saying so, where kubectl is not installed.
+ * health, cluster-info, a kind it does not serve, what the caller may do, what a field is. Skipped, saying so, where kubectl is not installed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './support/api-server';
@@ -49,5 +49,14 @@ describe.runIf(kubectlInstalled('kubectl-cluster'))('kubectl on the control plan
     expect(lines[1]).toMatch(/^\*\.\*\s+\[\]\s+\[\]\s+\[\* get list watch\]$/);
     expect(lines).toContainEqual(expect.stringMatching(/^\s+\[\/readyz\]\s+\[\]\s+\[get\]$/));
     expect(await kubectl('auth', 'can-i', '*', '*')).toMatchObject({ code: 0, stdout: 'yes\n' });
+  });
+
+  it('explain types and describes the fields of a Deployment as Kubernetes does', async () => {
+    const field = await kubectl('explain', 'deployment.spec.minReadySeconds');
+    expect(field.stdout).toContain('FIELD: minReadySeconds <integer>');
+    const spec = await kubectl('explain', 'deployment.spec');
+    expect(spec.stdout).not.toContain('<empty>');
+    expect(spec.stdout).toMatch(/paused\t<boolean>/);
+    expect((await kubectl('explain', 'deployment.spec.template.spec')).stdout).toMatch(/nodeSelector\t<map\[string\]string>/);
   });
 });
