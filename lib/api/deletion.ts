@@ -49,3 +49,24 @@ export function deletionMarks(existing: Meta | undefined): Pick<Meta, 'deletionT
   if (existing?.deletionTimestamp === undefined) return {};
   return { deletionTimestamp: existing.deletionTimestamp, deletionGracePeriodSeconds: existing.deletionGracePeriodSeconds ?? 0 };
 }
+
+/**
+ * A Namespace is held, besides, by the finalizers of its spec: `kubernetes` until the namespace
+ * deletion step has deleted what it holds (lib/controllers/namespace-deletion.ts).
+ */
+export const NAMESPACE_FINALIZER = 'kubernetes';
+
+function namespaceFinalizers(object: { readonly kind?: string; readonly apiVersion?: string }): readonly string[] {
+  if (object.kind !== 'Namespace' || object.apiVersion !== 'v1') return [];
+  return (object as { spec?: { finalizers?: string[] } }).spec?.finalizers ?? [];
+}
+
+/** Whether anything still holds the deletion of an object being deleted. */
+export function isHeld(object: { readonly kind?: string; readonly apiVersion?: string; readonly metadata: Meta }): boolean {
+  return (object.metadata.finalizers ?? []).length > 0 || namespaceFinalizers(object).length > 0;
+}
+
+/** Whether a delete marks the object rather than removing it: finalizers hold it, or it is a Namespace (whose content goes first). */
+export function deletionIsHeld(object: { readonly kind?: string; readonly apiVersion?: string; readonly metadata: Meta }): boolean {
+  return holdingFinalizers(object.metadata).length > 0 || (object.kind === 'Namespace' && object.apiVersion === 'v1');
+}

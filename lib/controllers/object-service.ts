@@ -8,7 +8,7 @@ import { clusterRef } from '../api/cluster';
 import { CustomKinds } from '../api/custom-kinds';
 import { isCustomResourceDefinition, withDefinitionStatus } from '../api/custom-resource-definition';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
-import { displayName, kindInfo, refOf, type ObjectRef } from '../api/kinds';
+import { displayName, kindInfo, refKey, refOf, type ObjectRef } from '../api/kinds';
 import { isPlainObject } from '../api/plain-object';
 import { templateUpdateCauses } from '../api/template-update-rules';
 import { customKindsOf } from '../cache/custom-kinds-informer';
@@ -19,7 +19,7 @@ import { bindingUpdateCauses } from '../api/binding-update';
 import { carriedFieldWarnings } from '../api/carried-fields';
 import type { ResourceBinding } from '../api/resource-binding';
 import { retryOnConflict } from './retry-on-conflict';
-import { deletionMarks, deletionUpdateCauses, holdingFinalizers } from '../api/deletion';
+import { deletionIsHeld, deletionMarks, deletionUpdateCauses, holdingFinalizers, isHeld, NAMESPACE_FINALIZER } from '../api/deletion';
 import { GENERATE_NAME_ATTEMPTS, generatedName, generateNameOf, isUnnamed, withName } from '../api/generate-name';
 import { generationAfter } from '../api/generation';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
@@ -228,18 +228,20 @@ export class ObjectService {
     if (isBinding(existing) || isEvent(existing)) {
       forbid(existing, [{ field: 'kind', message: `${existing.kind} objects are managed by outrank; delete the resource template instead` }]);
     }
-    const holding = holdingFinalizers(existing.metadata);
-    if (holding.length > 0) return this.markDeleted(existing, holding, options);
+    if (deletionIsHeld(existing)) return this.markDeleted(existing, holdingFinalizers(existing.metadata), options);
     if (!options.dryRun) await this.context.store.transact([{ op: 'delete', ref, expectedVersion: existing.metadata.resourceVersion ?? '', last: existing }]);
     return existing;
   }
 
   private async markDeleted(existing: KubeObject, holding: string[], options: Pick<WriteOptions, 'dryRun'>): Promise<KubeObject> {
     if (existing.metadata.deletionTimestamp !== undefined) return existing;
-    const marked = {
-      ...existing,
-      metadata: { ...withoutResourceVersion(existing.metadata), finalizers: holding, deletionTimestamp: this.managedTime(), deletionGracePeriodSeconds: 0 },
-    } as KubeObject;
+    const metadata = { ...withoutResourceVersion(existing.metadata), deletionTimestamp: this.managedTime(), deletionGracePeriodSeconds: 0 };
+    const marked = (
+      existing.kind === 'Namespace'
+        ? // Terminating, held until what it holds is deleted (namespace-deletion.ts), as Kubernetes marks it.
+          { ...existing, metadata: holding.length > 0 ? { ...metadata, finalizers: holding } : withoutFinalizers(metadata), spec: { finalizers: [NAMESPACE_FINALIZER] }, status: { phase: 'Terminating' } }
+        : { ...existing, metadata: { ...metadata, finalizers: holding } }
+    ) as KubeObject;
     if (options.dryRun) return withVersion(marked, existing.metadata.resourceVersion);
     const [written] = await this.context.store.transact([{ op: 'put', object: marked as StoredObject, expectedVersion: existing.metadata.resourceVersion ?? null }]);
     return written as KubeObject;
@@ -294,8 +296,9 @@ export class ObjectService {
     // A dry run answers what would be stored: the current version for a replaced object, none for a new one.
     if (options.dryRun) return { object: withVersion(next, existing?.metadata.resourceVersion), created: existing === undefined, warnings };
     // The last finalizer of an object being deleted removed: it goes, as kube-apiserver deletes it then.
-    if (existing && next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0) {
+    if (existing && next.metadata.deletionTimestamp !== undefined && !isHeld(next)) {
       await this.context.store.transact([{ op: 'delete', ref: refOf(existing), expectedVersion: existing.metadata.resourceVersion ?? '', last: existing }]);
+      await this.announceToNamespace(existing);
       return { object: next, created: false, warnings };
     }
     const [written] = await this.context.store.transact([
@@ -305,6 +308,20 @@ export class ObjectService {
     await this.requestIfBinding(written as KubeObject);
     if (move && move.freed.length > 0) await this.afterRoomFreed(written as ResourceBinding, move.freed);
     return { object: written as KubeObject, created: existing === undefined, warnings };
+  }
+
+  /**
+   * An object its finalizers held is gone: its namespace, if being deleted and waiting for it, is told
+   * (namespace-deletion.ts) so that it goes in turn. Failing that, it goes at its next change notice.
+   */
+  private async announceToNamespace(object: KubeObject): Promise<void> {
+    const namespace = object.metadata.namespace;
+    if (!namespace) return;
+    try {
+      await this.context.queues.policyChange.send([objectChangeNotice({ group: '', kind: 'Namespace', namespace: '', name: namespace }, `${refKey(refOf(object))}@${object.metadata.resourceVersion ?? '0'}`, 'written')]);
+    } catch {
+      this.context.metrics.count('AnnouncementsFailed', { kind: 'Namespace' });
+    }
   }
 
   private now(): string {
@@ -381,6 +398,11 @@ function withKeptUid(object: KubeObject, existing: KubeObject | undefined): Kube
   if (kept === undefined || named === kept) return object;
   if (named !== undefined) forbid(object, [{ field: 'metadata.uid', message: `is immutable: the object's uid is ${kept}` }]);
   return { ...object, metadata: { ...object.metadata, uid: kept } } as KubeObject;
+}
+
+function withoutFinalizers<T extends { finalizers?: unknown }>(metadata: T): Omit<T, 'finalizers'> {
+  const { finalizers: _finalizers, ...rest } = metadata;
+  return rest;
 }
 
 /** The object with the deletion marks of the stored one (deletion.ts): a client neither sets nor clears them. */

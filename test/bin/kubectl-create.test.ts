@@ -90,4 +90,13 @@ describe.runIf(kubectlInstalled('kubectl-create'))('kubectl create <kind>', { ti
     expect(await waiting).toMatchObject({ code: 0, stdout: 'configmap "held" deleted\n' });
     expect((await kubectl('get', 'configmap', 'held')).stderr).toBe('Error from server (NotFound): configmaps "held" not found\n');
   });
+
+  it('delete namespace deletes what it holds, then the namespace', async () => {
+    expect((await kubectl('create', 'namespace', 'team-z')).code).toBe(0);
+    expect((await kubectl('create', 'deployment', 'api', '--image=api', '-n', 'team-z')).code).toBe(0);
+    expect((await kubectl('create', 'configmap', 'settings', '--from-literal=a=b', '-n', 'team-z')).code).toBe(0);
+    expect(await kubectl('delete', 'namespace', 'team-z', '--timeout=30s')).toMatchObject({ code: 0, stdout: 'namespace "team-z" deleted\n' });
+    expect((await kubectl('get', 'namespace', 'team-z')).stderr).toBe('Error from server (NotFound): namespaces "team-z" not found\n');
+    expect((await kubectl('get', 'deployments,configmaps', '-n', 'team-z')).stderr).toBe('No resources found in team-z namespace.\n');
+  });
 });
