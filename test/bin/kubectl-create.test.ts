@@ -85,7 +85,13 @@ describe.runIf(kubectlInstalled('kubectl-create'))('kubectl create <kind>', { ti
     const adding = await kubectl('patch', 'configmap', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":["example.com/hold","example.com/more"]}}');
     expect(adding.code).toBe(1);
     expect(adding.stderr).toContain('metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted');
+    const deletes = () => api.requests.filter((request) => request.startsWith('DELETE /api/v1/namespaces/default/configmaps/held')).length;
     const waiting = kubectl('delete', 'configmap', 'held', '--timeout=30s');
+    // Freed only once the second delete has arrived: kubectl then waits for the object to go.
+    for (let waited = 0; deletes() < 2; waited += 20) {
+      if (waited > 10_000) throw new Error('kubectl delete sent no request');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     expect((await kubectl('patch', 'configmap', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}')).code).toBe(0);
     expect(await waiting).toMatchObject({ code: 0, stdout: 'configmap "held" deleted\n' });
     expect((await kubectl('get', 'configmap', 'held')).stderr).toBe('Error from server (NotFound): configmaps "held" not found\n');
@@ -98,5 +104,29 @@ describe.runIf(kubectlInstalled('kubectl-create'))('kubectl create <kind>', { ti
     expect(await kubectl('delete', 'namespace', 'team-z', '--timeout=30s')).toMatchObject({ code: 0, stdout: 'namespace "team-z" deleted\n' });
     expect((await kubectl('get', 'namespace', 'team-z')).stderr).toBe('Error from server (NotFound): namespaces "team-z" not found\n');
     expect((await kubectl('get', 'deployments,configmaps', '-n', 'team-z')).stderr).toBe('No resources found in team-z namespace.\n');
+  });
+
+  it('get deployments shows kubectl\'s columns and where the binding placed each, or why not', async () => {
+    const policy = await tempFile('policy.yaml', `apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata: {name: member1}
+status: {resourceSummary: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: placed, namespace: shop}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]
+  placement: {clusterAffinity: {clusterNames: [member1]}}
+`);
+    expect((await kubectl('apply', '-f', policy)).code).toBe(0);
+    expect((await kubectl('create', 'deployment', 'cart', '--image=cart:1', '--replicas=3', '-n', 'shop')).code).toBe(0);
+    expect((await kubectl('create', 'deployment', 'lonely', '--image=lonely', '-n', 'elsewhere')).code).toBe(0);
+    const table = (await kubectl('get', 'deployments', '-A', '-o', 'wide')).stdout.trimEnd().split('\n').map((line) => line.split(/\s{2,}/));
+    expect(table[0]).toEqual(['NAMESPACE', 'NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'PLACEMENT', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR', 'PRIORITY-CLASS']);
+    const row = (name: string) => table.find((cells) => cells[1] === name)!;
+    expect(row('cart')).toEqual(['shop', 'cart', '0/3', '0', '0', 'member1:3', expect.any(String), 'cart', 'cart:1', 'app=cart', '<none>']);
+    // No policy claims it: no binding, nowhere placed.
+    expect(row('lonely').slice(2, 6)).toEqual(['0/1', '0', '0', '<none>']);
   });
 });
