@@ -67,9 +67,19 @@ interface Accepted {
   readonly warnings: readonly string[];
 }
 
+/**
+ * kubectl writes `creationTimestamp: null` for a time not set (`create --dry-run=client -o yaml`); the
+ * server sets it whatever a client says, so a null is no value, as kube-apiserver reads it.
+ */
+function withoutNullCreationTime(raw: unknown): unknown {
+  if (!isPlainObject(raw) || !isPlainObject(raw.metadata) || raw.metadata.creationTimestamp !== null) return raw;
+  const { creationTimestamp: _null, ...metadata } = raw.metadata;
+  return { ...raw, metadata };
+}
+
 function decodeFor(raw: unknown, options: WriteOptions, custom: CustomKinds): Accepted {
   const mode = options.fieldValidation ?? 'Strict';
-  const { object, unknownFields } = decodeObjectWith(raw, mode, custom);
+  const { object, unknownFields } = decodeObjectWith(withoutNullCreationTime(raw), mode, custom);
   return { object, warnings: mode === 'Warn' ? unknownFields.map((field) => `unknown field "${field}"`) : [] };
 }
 

@@ -129,4 +129,12 @@ spec:
     // No policy claims it: no binding, nowhere placed.
     expect(row('lonely').slice(2, 6)).toEqual(['0/1', '0', '0', '<none>']);
   });
+
+  it('create -f of what create --dry-run=client -o json prints (creationTimestamp: null) creates it', async () => {
+    const printed = await kubectl('create', 'priorityclass', 'printed', '--value=7', '--dry-run=client', '-o', 'json');
+    expect(JSON.parse(printed.stdout).metadata.creationTimestamp).toBeNull();
+    const created = await kubectl('create', '-f', await tempFile('printed.json', printed.stdout));
+    expect(created).toMatchObject({ code: 0, stdout: 'priorityclass.scheduling.k8s.io/printed created\n' });
+    expect((await kubectl('get', 'priorityclass', 'printed', '-o', 'jsonpath={.metadata.creationTimestamp}')).stdout).toMatch(/^\d{4}-/);
+  });
 });
