@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { WriteVerb } from '../auth/write-request';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { messageField, messageFields, ProtobufError, stringField, unwrapEnvelope } from './protobuf-fields';
+import { PROTOBUF } from './protobuf-body';
 import { mediaTypeOf, readObjectBody } from './request-body';
 import { jsonResponse } from './response';
 import { SERVED_RESOURCES, servedResourcesWith, type ServedResource } from './served-resources';
@@ -95,8 +96,6 @@ async function resourceVerdict(attributes: ResourceAttributes, deps: ApiDependen
   if (!decision.allowed) return { allowed: false, reason: decision.message };
   return { allowed: true, reason: 'allowed by the tenancy rules; the PriorityClasses an object names and non-preemptibility are checked when it is written' };
 }
-
-const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 /** kubectl sends its reviews as protobuf: SelfSubjectAccessReview.spec (2) .resourceAttributes (1) with its string fields. */
 function protobufReview(request: ApiRequest): unknown {
