@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { stringify } from 'yaml';
+import type { ResourceBinding } from '../../lib/api/resource-binding';
 import type { ClusterAllocation } from '../../lib/controllers/allocations';
 import type { TableContext } from '../../lib/format/columns';
 import { findResource, type ServedResource } from '../../lib/http/served-resources';
@@ -13,6 +14,8 @@ import { renderObjects } from './printers';
 
 const CLUSTERS = findResource('cluster.karmada.io', 'v1alpha1', 'clusters');
 const ALLOCATIONS = findResource('scheduling.outrank.io', 'v1alpha1', 'clusterallocations')!;
+const DEPLOYMENTS = findResource('apps', 'v1', 'deployments');
+const BINDINGS = findResource('work.karmada.io', 'v1alpha2', 'resourcebindings')!;
 
 interface GetOptions extends ServerOptions {
   readonly namespace: string;
@@ -31,9 +34,17 @@ async function read(client: ApiClient, resource: ServedResource, namespace: stri
   return { found: list, items: list.items };
 }
 
-/** The time of the ages, and for clusters what outrank placed on each (one more read: the ClusterAllocations). */
-async function tableContext(client: ApiClient, resource: ServedResource): Promise<TableContext> {
+/**
+ * The time of the ages; for clusters what outrank placed on each (one more read: the ClusterAllocations);
+ * for Deployments their bindings (one more read of the same scope: the bindings there).
+ */
+async function tableContext(client: ApiClient, resource: ServedResource, namespace: string | undefined): Promise<TableContext> {
   const now = Date.now();
+  if (resource === DEPLOYMENTS) {
+    const bindings = await client.list<ResourceBinding>(resourcePath(BINDINGS, namespace));
+    const ofDeployments = bindings.items.filter((binding) => binding.spec.resource.kind === 'Deployment' && binding.spec.resource.apiVersion === 'apps/v1');
+    return { now, bindings: new Map(ofDeployments.map((binding) => [`${binding.spec.resource.namespace ?? ''}/${binding.spec.resource.name}`, binding])) };
+  }
   if (resource !== CLUSTERS) return { now };
   const allocations = await client.list<ClusterAllocation>(resourcePath(ALLOCATIONS, undefined));
   return { now, placed: new Map(allocations.items.map((allocation) => [allocation.metadata.name, allocation.spec.placed])) };
@@ -69,7 +80,7 @@ export function getCommand(context: CommandContext): Command {
         // On stderr, as kubectl prints it: a script reading the table gets nothing rather than a sentence.
         context.err(namespace === undefined ? 'No resources found' : `No resources found in ${namespace} namespace.`);
       } else {
-        const table = { wide: options.output === 'wide', withNamespace: namespaced && options.allNamespaces === true, context: await tableContext(client, resource) };
+        const table = { wide: options.output === 'wide', withNamespace: namespaced && options.allNamespaces === true, context: await tableContext(client, resource, namespace) };
         context.out(renderObjects(resource.info.kind, items, table));
       }
     });

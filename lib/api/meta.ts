@@ -90,6 +90,8 @@ export type OwnerReference = z.infer<typeof ownerReference>;
 
 export const objectMeta = z.strictObject({
   name: objectName,
+  /** The prefix the name was generated from (generate-name.ts), kept as kube-apiserver keeps it. */
+  generateName: z.string().max(253).optional(),
   namespace: namespaceName.optional(),
   labels: labels.optional(),
   annotations: annotations.optional(),
@@ -97,6 +99,9 @@ export const objectMeta = z.strictObject({
   resourceVersion: z.string().max(32).optional(),
   generation: z.number().int().nonnegative().optional(),
   creationTimestamp: z.string().max(64).optional(),
+  /** Set by the server when a delete waits for finalizers (deletion.ts); what a client writes here is ignored. */
+  deletionTimestamp: z.string().max(64).optional(),
+  deletionGracePeriodSeconds: z.number().int().nonnegative().optional(),
   // Kept as written so that manifests exported from a Karmada control plane load unchanged.
   finalizers: z.array(z.string().max(317)).max(64).optional(),
   ownerReferences: z.array(ownerReference).max(64).optional(),

@@ -33,6 +33,9 @@ const templateMetaSchema = z.looseObject({
   resourceVersion: z.string().max(32).optional(),
   generation: z.number().int().nonnegative().optional(),
   uid: z.string().max(64).optional(),
+  finalizers: z.array(z.string().max(317)).max(64).optional(),
+  deletionTimestamp: z.string().max(64).optional(),
+  deletionGracePeriodSeconds: z.number().int().nonnegative().optional(),
 });
 
 const replicaCount = int32.pipe(z.number().nonnegative('must not be negative'));

@@ -73,6 +73,11 @@ export class Authorizer {
     return scopeDecision(writeScopeOf(this.tenancy, principal), principal, request);
   }
 
+  /** What the principal may write: everything (an admin), or the objects in some namespaces. */
+  scopeOf(principal: string): ReturnType<typeof writeScopeOf> {
+    return writeScopeOf(this.tenancy, principal);
+  }
+
   /**
    * Whether the principal may write anything at `namespace` (undefined: the cluster scope), as a
    * SelfSubjectAccessReview asks it: the scope alone, since what an object names (its PriorityClass,

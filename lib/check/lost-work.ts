@@ -1,3 +1,4 @@
+import { isBeingDeleted } from '../api/deletion';
 import type { Cluster } from '../api/cluster';
 import { displayName, refKey, refOf } from '../api/kinds';
 import type { PriorityClass } from '../api/priority-class';
@@ -65,7 +66,8 @@ function claimViolations(state: WorkState, options: LostWorkOptions): Violation<
   const bound = new Set<string>();
   const now = new Date(options.now).toISOString();
   const policiesFor = policiesByLookupKey(state.policies);
-  for (const template of state.templates) {
+  // A template being deleted has no binding, as if it were gone (template-claims.ts).
+  for (const template of state.templates.filter((t) => !isBeingDeleted(t))) {
     const key = refKey(bindingRefFor(refOf(template)));
     const existing = bindings.get(key);
     bound.add(key);

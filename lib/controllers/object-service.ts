@@ -8,7 +8,7 @@ import { clusterRef } from '../api/cluster';
 import { CustomKinds } from '../api/custom-kinds';
 import { isCustomResourceDefinition, withDefinitionStatus } from '../api/custom-resource-definition';
 import { InvalidObjectError, type FieldCause } from '../api/invalid-object-error';
-import { displayName, kindInfo, refOf, type ObjectRef } from '../api/kinds';
+import { displayName, kindInfo, refKey, refOf, type ObjectRef } from '../api/kinds';
 import { isPlainObject } from '../api/plain-object';
 import { templateUpdateCauses } from '../api/template-update-rules';
 import { customKindsOf } from '../cache/custom-kinds-informer';
@@ -19,6 +19,8 @@ import { bindingUpdateCauses } from '../api/binding-update';
 import { carriedFieldWarnings } from '../api/carried-fields';
 import type { ResourceBinding } from '../api/resource-binding';
 import { retryOnConflict } from './retry-on-conflict';
+import { deletionIsHeld, deletionMarks, deletionUpdateCauses, holdingFinalizers, isHeld, NAMESPACE_FINALIZER } from '../api/deletion';
+import { GENERATE_NAME_ATTEMPTS, generatedName, generateNameOf, isUnnamed, withName } from '../api/generate-name';
 import { generationAfter } from '../api/generation';
 import { ConflictError, MAX_OBJECT_BYTES, withoutResourceVersion, type StoredObject } from '../ports/object-store';
 import type { Uids } from '../ports/uids';
@@ -65,9 +67,19 @@ interface Accepted {
   readonly warnings: readonly string[];
 }
 
+/**
+ * kubectl writes `creationTimestamp: null` for a time not set (`create --dry-run=client -o yaml`); the
+ * server sets it whatever a client says, so a null is no value, as kube-apiserver reads it.
+ */
+function withoutNullCreationTime(raw: unknown): unknown {
+  if (!isPlainObject(raw) || !isPlainObject(raw.metadata) || raw.metadata.creationTimestamp !== null) return raw;
+  const { creationTimestamp: _null, ...metadata } = raw.metadata;
+  return { ...raw, metadata };
+}
+
 function decodeFor(raw: unknown, options: WriteOptions, custom: CustomKinds): Accepted {
   const mode = options.fieldValidation ?? 'Strict';
-  const { object, unknownFields } = decodeObjectWith(raw, mode, custom);
+  const { object, unknownFields } = decodeObjectWith(withoutNullCreationTime(raw), mode, custom);
   return { object, warnings: mode === 'Warn' ? unknownFields.map((field) => `unknown field "${field}"`) : [] };
 }
 
@@ -155,8 +167,27 @@ export class ObjectService {
     return this.write(accepted, existing, options);
   }
 
-  /** Creates an object whose name must be free: one conditional write, nothing read first; a name taken is a ConflictError. */
+  /**
+   * Creates an object whose name must be free: one conditional write, nothing read first; a name taken
+   * is a ConflictError. An object without a name is named from its metadata.generateName, another name
+   * tried when a generated one is taken (up to GENERATE_NAME_ATTEMPTS), as kube-apiserver does.
+   */
   async create(raw: unknown, options: WriteOptions = {}): Promise<WriteResult> {
+    if (isUnnamed(raw) && isPlainObject(raw)) {
+      throw new InvalidObjectError(String(raw.kind ?? 'object'), '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }], 422);
+    }
+    const prefix = generateNameOf(raw);
+    if (prefix === undefined || !isPlainObject(raw)) return this.createNamed(raw, options);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.createNamed(withName(raw, generatedName(prefix, this.context.uids.next())), options);
+      } catch (error) {
+        if (!(error instanceof ConflictError) || attempt >= GENERATE_NAME_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async createNamed(raw: unknown, options: WriteOptions): Promise<WriteResult> {
     const accepted = writable(raw, options, await this.customKindsFor(raw));
     const { object } = accepted;
     if (object.metadata.resourceVersion !== undefined) {
@@ -196,14 +227,34 @@ export class ObjectService {
     return this.write(accepted, existing, options);
   }
 
+  /**
+   * Deletes an object, answering it as it was deleted; or, when finalizers hold it (deletion.ts), marks
+   * it as being deleted and answers it so marked (again if it was already): it goes when an update has
+   * removed the last of them.
+   */
   async delete(ref: ObjectRef, options: Pick<WriteOptions, 'dryRun'> = {}): Promise<KubeObject> {
     const existing = await this.context.store.get<KubeObject>(ref);
     if (!existing) throw new NotFoundError(ref.kind, displayName(ref));
     if (isBinding(existing) || isEvent(existing)) {
       forbid(existing, [{ field: 'kind', message: `${existing.kind} objects are managed by outrank; delete the resource template instead` }]);
     }
+    if (deletionIsHeld(existing)) return this.markDeleted(existing, holdingFinalizers(existing.metadata), options);
     if (!options.dryRun) await this.context.store.transact([{ op: 'delete', ref, expectedVersion: existing.metadata.resourceVersion ?? '', last: existing }]);
     return existing;
+  }
+
+  private async markDeleted(existing: KubeObject, holding: string[], options: Pick<WriteOptions, 'dryRun'>): Promise<KubeObject> {
+    if (existing.metadata.deletionTimestamp !== undefined) return existing;
+    const metadata = { ...withoutResourceVersion(existing.metadata), deletionTimestamp: this.managedTime(), deletionGracePeriodSeconds: 0 };
+    const marked = (
+      existing.kind === 'Namespace'
+        ? // Terminating, held until what it holds is deleted (namespace-deletion.ts), as Kubernetes marks it.
+          { ...existing, metadata: holding.length > 0 ? { ...metadata, finalizers: holding } : withoutFinalizers(metadata), spec: { finalizers: [NAMESPACE_FINALIZER] }, status: { phase: 'Terminating' } }
+        : { ...existing, metadata: { ...metadata, finalizers: holding } }
+    ) as KubeObject;
+    if (options.dryRun) return withVersion(marked, existing.metadata.resourceVersion);
+    const [written] = await this.context.store.transact([{ op: 'put', object: marked as StoredObject, expectedVersion: existing.metadata.resourceVersion ?? null }]);
+    return written as KubeObject;
   }
 
   /**
@@ -226,7 +277,11 @@ export class ObjectService {
   }
 
   private async write(accepted: Accepted, existing: KubeObject | undefined, options: WriteOptions, managedFields: 'by-change' | 'as-applied' = 'by-change'): Promise<WriteResult> {
-    const object = withKeptUid(accepted.object, existing);
+    const object = withDeletionMarks(withKeptUid(accepted.object, existing), existing);
+    if (existing) {
+      const causes = deletionUpdateCauses(object.metadata, existing.metadata);
+      if (causes.length > 0) forbid(object, causes);
+    }
     if (existing && isPolicy(existing) && isPolicy(object)) checkPolicyUpdate(object, existing);
     const warnings = [...accepted.warnings, ...carriedFieldWarnings(object, existing)];
     // Every write over a binding, by any path (patch, server-side apply, the status), is held to one rule.
@@ -250,6 +305,12 @@ export class ObjectService {
     const move = existing && isBinding(existing) ? await placementMove(this.context, existing, next as ResourceBinding, this.now()) : undefined;
     // A dry run answers what would be stored: the current version for a replaced object, none for a new one.
     if (options.dryRun) return { object: withVersion(next, existing?.metadata.resourceVersion), created: existing === undefined, warnings };
+    // The last finalizer of an object being deleted removed: it goes, as kube-apiserver deletes it then.
+    if (existing && next.metadata.deletionTimestamp !== undefined && !isHeld(next)) {
+      await this.context.store.transact([{ op: 'delete', ref: refOf(existing), expectedVersion: existing.metadata.resourceVersion ?? '', last: existing }]);
+      await this.announceToNamespace(existing);
+      return { object: next, created: false, warnings };
+    }
     const [written] = await this.context.store.transact([
       { op: 'put', object: next as StoredObject, expectedVersion: existing?.metadata.resourceVersion ?? null },
       ...(move?.writes ?? []),
@@ -257,6 +318,20 @@ export class ObjectService {
     await this.requestIfBinding(written as KubeObject);
     if (move && move.freed.length > 0) await this.afterRoomFreed(written as ResourceBinding, move.freed);
     return { object: written as KubeObject, created: existing === undefined, warnings };
+  }
+
+  /**
+   * An object its finalizers held is gone: its namespace, if being deleted and waiting for it, is told
+   * (namespace-deletion.ts) so that it goes in turn. Failing that, it goes at its next change notice.
+   */
+  private async announceToNamespace(object: KubeObject): Promise<void> {
+    const namespace = object.metadata.namespace;
+    if (!namespace) return;
+    try {
+      await this.context.queues.policyChange.send([objectChangeNotice({ group: '', kind: 'Namespace', namespace: '', name: namespace }, `${refKey(refOf(object))}@${object.metadata.resourceVersion ?? '0'}`, 'written')]);
+    } catch {
+      this.context.metrics.count('AnnouncementsFailed', { kind: 'Namespace' });
+    }
   }
 
   private now(): string {
@@ -333,6 +408,17 @@ function withKeptUid(object: KubeObject, existing: KubeObject | undefined): Kube
   if (kept === undefined || named === kept) return object;
   if (named !== undefined) forbid(object, [{ field: 'metadata.uid', message: `is immutable: the object's uid is ${kept}` }]);
   return { ...object, metadata: { ...object.metadata, uid: kept } } as KubeObject;
+}
+
+function withoutFinalizers<T extends { finalizers?: unknown }>(metadata: T): Omit<T, 'finalizers'> {
+  const { finalizers: _finalizers, ...rest } = metadata;
+  return rest;
+}
+
+/** The object with the deletion marks of the stored one (deletion.ts): a client neither sets nor clears them. */
+function withDeletionMarks(object: KubeObject, existing: KubeObject | undefined): KubeObject {
+  const { deletionTimestamp: _timestamp, deletionGracePeriodSeconds: _grace, ...metadata } = object.metadata as KubeObject['metadata'] & Record<string, unknown>;
+  return { ...object, metadata: { ...metadata, ...deletionMarks(existing?.metadata) } } as KubeObject;
 }
 
 /**

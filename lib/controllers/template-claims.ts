@@ -1,3 +1,4 @@
+import { isBeingDeleted, unlessBeingDeleted } from '../api/deletion';
 import { timestampOf } from '../ports/clock';
 import { involvedObjectOf } from '../api/event';
 import { refKey, refOf, templateRefOf, type ObjectRef } from '../api/kinds';
@@ -161,7 +162,7 @@ export class TemplateClaims {
 
   /** Whether the template's binding is not as the claim rules would make it by the informers as last synced (syncClaimInputs). */
   isOutOfStep(template: ResourceTemplate | undefined, existing: ResourceBinding | undefined): boolean {
-    if (!template) return existing !== undefined;
+    if (!template || isBeingDeleted(template)) return existing !== undefined;
     return isOutOfStep(template, existing, this.claimInputs(template, existing));
   }
 
@@ -189,7 +190,9 @@ export class TemplateClaims {
     const bindingRef = bindingRefFor(templateRef);
     const bindings = bindingInformerFor(this.context, bindingRef);
     await Promise.all([templates.sync(batch), bindings.sync(batch)]);
-    const template = templates.get(templateRef) as ResourceTemplate | undefined;
+    // A template being deleted (waiting for its finalizers, deletion.ts) is treated as gone, as Karmada's
+    // detector does: its binding goes at once, not when the last finalizer does.
+    const template = unlessBeingDeleted(templates.get(templateRef) as ResourceTemplate | undefined);
     const stored = bindings.get(bindingRef);
     // Garbage collection, as Kubernetes' collector does it by the binding's controller reference: a
     // binding whose template no longer exists (deleted, or deleted and created again under its name,

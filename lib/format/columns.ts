@@ -29,6 +29,13 @@ export interface TableContext {
   readonly now: number;
   /** Each cluster's placed resources (its ClusterAllocation), for the Cluster columns; a cluster absent has none placed. */
   readonly placed?: ReadonlyMap<string, ResourceList>;
+  /** The bindings of the templates shown, by templateKey, for their PLACEMENT; a template absent has none (no policy claims it). */
+  readonly bindings?: ReadonlyMap<string, ResourceBinding>;
+}
+
+/** How a table's context finds a template's binding: `<namespace>/<name>`. */
+export function templateKey(template: ListedObject): string {
+  return `${template.metadata.namespace ?? ''}/${template.metadata.name}`;
 }
 
 /**
@@ -131,6 +138,60 @@ const POLICY: Column<AnyPropagationPolicy>[] = [
   },
 ];
 
+/** Where the template's binding placed it ("member1:2,member2:1"), else why not yet: its Scheduled reason, Pending or Suspended. */
+function placement(template: ListedObject, { bindings }: TableContext): string {
+  const binding = bindings?.get(templateKey(template));
+  if (!binding) return NONE;
+  const clusters = placedClusters(binding).map((c) => `${c.name}:${c.replicas}`).join(',');
+  if (clusters) return clusters;
+  const state = bindingState(binding);
+  return state === 'False' ? findCondition(binding, CONDITION_SCHEDULED)?.reason || 'Unscheduled' : state;
+}
+
+type Workload = WorkloadTemplate & { readonly status?: Record<string, unknown> };
+
+function statusCount(template: Workload, field: string): number {
+  const value = template.status?.[field];
+  return typeof value === 'number' ? value : 0;
+}
+
+function containers(template: Workload): Record<string, unknown>[] {
+  return list(templatePodSpec(template).containers);
+}
+
+/** kubectl's Deployment columns (the status counts a member cluster's agent would report), and where outrank placed it. */
+const DEPLOYMENT: Column<Workload>[] = [
+  NAME,
+  { header: 'READY', value: (d) => `${statusCount(d, 'readyReplicas')}/${templateReplicas(d)}` },
+  { header: 'UP-TO-DATE', value: (d) => String(statusCount(d, 'updatedReplicas')) },
+  { header: 'AVAILABLE', value: (d) => String(statusCount(d, 'availableReplicas')) },
+  { header: 'PLACEMENT', value: placement },
+  AGE,
+  { header: 'CONTAINERS', value: (d) => joined(containers(d).map((c) => c.name)), wide: true },
+  { header: 'IMAGES', value: (d) => joined(containers(d).map((c) => c.image)), wide: true },
+  { header: 'SELECTOR', value: (d) => selectorText(record(record(d.spec).selector)), wide: true },
+  { header: 'PRIORITY-CLASS', value: (d) => templatePodSpec(d).priorityClassName ?? NONE, wide: true },
+];
+
+/** A label selector as kubectl prints it: app=web,tier in (a,b). */
+function selectorText(selector: Record<string, unknown>): string {
+  const labels = Object.entries(record(selector.matchLabels)).map(([key, value]) => `${key}=${String(value)}`);
+  const expressions = list(selector.matchExpressions).map((e) => {
+    const values = Array.isArray(e.values) ? e.values.map(String).join(',') : '';
+    switch (e.operator) {
+      case 'In':
+        return `${String(e.key)} in (${values})`;
+      case 'NotIn':
+        return `${String(e.key)} notin (${values})`;
+      case 'DoesNotExist':
+        return `!${String(e.key)}`;
+      default:
+        return String(e.key);
+    }
+  });
+  return joined([...labels, ...expressions]);
+}
+
 const TEMPLATE: Column<WorkloadTemplate>[] = [
   NAME,
   { header: 'REPLICAS', value: (t) => String(templateReplicas(t)) },
@@ -229,7 +290,7 @@ const COLUMNS_BY_KIND: Readonly<Record<string, readonly Column<ListedObject>[]>>
   PriorityClass: forAnyObject(PRIORITY_CLASS),
   PropagationPolicy: forAnyObject(POLICY),
   ClusterPropagationPolicy: forAnyObject(POLICY),
-  Deployment: forAnyObject(TEMPLATE),
+  Deployment: forAnyObject(DEPLOYMENT),
   StatefulSet: forAnyObject(TEMPLATE),
   ReplicaSet: forAnyObject(TEMPLATE),
   Job: forAnyObject(TEMPLATE),

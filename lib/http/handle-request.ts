@@ -3,6 +3,8 @@ import { outOfTimeStatus } from './answer-within';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { errorStatus, type ErrorTarget } from './error-status';
 import { getEvent, listEvents } from './event-handlers';
+import { healthResponse } from './health';
+import { SELF_SUBJECT_RULES_REVIEWS_PATH, selfSubjectRulesReview } from './self-rules-review';
 import { createObject, deleteObject, getObject, listObjects, patchObject, replaceObject } from './object-handlers';
 import { emptyOpenApiV2 } from './openapi';
 import { checkBodySize } from './request-body';
@@ -90,6 +92,9 @@ async function resourceResponse(route: ResourceRoute, request: ApiRequest, deps:
 export async function handleApiRequest(request: ApiRequest, deps: ApiDependencies, signal?: AbortSignal): Promise<ApiResponse> {
   let target: ErrorTarget | undefined;
   try {
+    // Health is public, as kube-apiserver's system:public-info-viewer makes it: it tells nothing.
+    const health = healthResponse(request);
+    if (health) return health;
     checkAuthenticated(deps);
     checkBodySize(request);
     if (request.path === QUEUE_STATUS_PATH && deps.queues) {
@@ -101,6 +106,7 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDependencie
     if (request.path === WHAT_IF_PATH) return await whatIfResponse(request, deps, signal);
     if (request.path === SELF_SUBJECT_ACCESS_REVIEWS_PATH) return await selfSubjectAccessReview(request, deps);
     if (request.path === SELF_SUBJECT_REVIEWS_PATH) return selfSubjectReview(request, deps);
+    if (request.path === SELF_SUBJECT_RULES_REVIEWS_PATH) return selfSubjectRulesReview(request, deps);
     const route = await routeOf(request.path, () => deps.objects.customKinds());
     if (!route) throw pathNotFound();
     if (route.type !== 'resource') return documentResponse(request, route);

@@ -16,6 +16,8 @@ import { ApiError, successStatus } from './status';
 import { authorizeBody, authorizeDelete, authorizePatch } from './write-authorization';
 import { withWarnings, writeOptionsOf } from './write-options';
 import { duplicateFieldWarnings } from './duplicate-fields';
+import { isBeingDeleted } from '../api/deletion';
+import { protobufObjectBody, PROTOBUF } from './protobuf-body';
 
 /**
  * Handlers for the kinds kept in the object store. Every write goes through ObjectService, after the
@@ -33,11 +35,15 @@ function refAt(route: ResourceRoute, name: string): ObjectRef {
   return { group: route.resource.group, kind: route.resource.info.kind, namespace: route.namespace ?? '', name };
 }
 
-/** A whole object (create, replace) in JSON or YAML, with the identity its URL gives it. */
+/**
+ * A whole object (create, replace) in JSON or YAML, or in protobuf as kubectl's typed clients send
+ * built-in kinds (protobuf-objects.ts), with the identity its URL gives it.
+ */
 function readObject(request: ApiRequest, route: ResourceRoute): JsonObject {
   const mediaType = mediaTypeOf(request);
+  if (mediaType === PROTOBUF && !route.resource.custom) return withUrlIdentity(protobufObjectBody(request), route);
   const syntax = OBJECT_SYNTAXES.get(mediaType);
-  if (!syntax) throw unsupportedMediaType(mediaType, [...OBJECT_SYNTAXES.keys()]);
+  if (!syntax) throw unsupportedMediaType(mediaType, route.resource.custom ? [...OBJECT_SYNTAXES.keys()] : [...OBJECT_SYNTAXES.keys(), PROTOBUF]);
   return withUrlIdentity(readObjectBody(request, syntax), route);
 }
 
@@ -81,7 +87,8 @@ export async function createObject(route: ResourceRoute, request: ApiRequest, de
     const { object: written, warnings } = await deps.objects.create(body, options);
     return withWarnings(jsonResponse(201, written), [...duplicates, ...warnings]);
   } catch (error) {
-    if (error instanceof ConflictError) throw alreadyExists(route.resource, String(metadata.name ?? ''));
+    // The name taken: the one given, or the last one generated from metadata.generateName.
+    if (error instanceof ConflictError) throw alreadyExists(route.resource, error.refs[0]?.name ?? String(metadata.name ?? ''));
     throw error;
   }
 }
@@ -143,13 +150,15 @@ export async function patchObject(route: ResourceRoute, name: string, request: A
 }
 
 /**
- * DELETE: answered with a Success Status, as Kubernetes does for kinds without finalizers. The
- * DeleteOptions kubectl sends (propagationPolicy) do not apply: outrank deletes at once.
+ * DELETE: answered with a Success Status once the object is gone, or with the object itself while its
+ * finalizers hold it (marked with its deletionTimestamp), as kube-apiserver answers. The DeleteOptions
+ * kubectl sends (propagationPolicy) do not apply: what the object owns goes with it.
  */
 export async function deleteObject(route: ResourceRoute, name: string, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
   const ref = refAt(route, name);
   const { dryRun } = writeOptionsOf(request);
   await authorizeDelete(deps, route, ref);
-  await deps.objects.delete(ref, { dryRun });
+  const deleted = await deps.objects.delete(ref, { dryRun });
+  if (isBeingDeleted(deleted)) return jsonResponse(200, deleted);
   return jsonResponse(200, successStatus({ name, group: route.resource.group, kind: route.resource.info.plural }));
 }

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { WriteVerb } from '../auth/write-request';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { messageField, messageFields, ProtobufError, stringField, unwrapEnvelope } from './protobuf-fields';
+import { PROTOBUF } from './protobuf-body';
 import { mediaTypeOf, readObjectBody } from './request-body';
 import { jsonResponse } from './response';
 import { discoveryVerbs, SERVED_RESOURCES, servedResourcesWith, type ServedResource } from './served-resources';
@@ -57,7 +58,24 @@ function verbsOf(resource: ServedResource, subresource: string | undefined): rea
   return [];
 }
 
+/** Whether the caller is an admin: every caller is, without tenancy. */
+function isAdmin(deps: ApiDependencies): boolean {
+  const access = deps.access;
+  return !access || (access.identity !== undefined && access.authorizer.scopeOf(access.identity).admin);
+}
+
+/**
+ * A wildcard verb or resource (`kubectl auth can-i '*' '*'`), as RBAC answers it: an admin may do
+ * anything; any caller may read any resource; nothing else covers every verb or every resource.
+ */
+function wildcardVerdict(attributes: ResourceAttributes, deps: ApiDependencies): Verdict {
+  if (isAdmin(deps)) return { allowed: true, reason: deps.access ? 'admins may do anything' : 'no tenancy is configured: every caller may do anything' };
+  if (attributes.resource === '*' && READ_VERBS.has(attributes.verb)) return { allowed: true, reason: 'every authenticated caller may read everything' };
+  return { allowed: false, reason: 'only admins may do anything to any resource; a tenant writes some kinds in its namespaces (auth can-i --list)' };
+}
+
 async function resourceVerdict(attributes: ResourceAttributes, deps: ApiDependencies): Promise<Verdict> {
+  if (attributes.verb === '*' || attributes.resource === '*') return wildcardVerdict(attributes, deps);
   const resource = await servedResource(attributes, deps);
   if (!resource) return { allowed: false, reason: `the server does not serve ${attributes.resource ?? 'that resource'}${attributes.group ? ` in group ${attributes.group}` : ''}` };
   const verbs = verbsOf(resource, attributes.subresource);
@@ -78,8 +96,6 @@ async function resourceVerdict(attributes: ResourceAttributes, deps: ApiDependen
   if (!decision.allowed) return { allowed: false, reason: decision.message };
   return { allowed: true, reason: 'allowed by the tenancy rules; the PriorityClasses an object names and non-preemptibility are checked when it is written' };
 }
-
-const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 /** kubectl sends its reviews as protobuf: SelfSubjectAccessReview.spec (2) .resourceAttributes (1) with its string fields. */
 function protobufReview(request: ApiRequest): unknown {

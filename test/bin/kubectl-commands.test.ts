@@ -152,11 +152,11 @@ describe.runIf(kubectlInstalled('kubectl-commands'))('kubectl against the outran
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       await kubectl(['scale', 'deployment', 'web', '--replicas=8']);
-      for (let waited = 0; !/MODIFIED\s+web\s+8\b/.test(printed); waited += 50) {
+      for (let waited = 0; !/MODIFIED\s+web\s+\d+\/8\s/.test(printed); waited += 50) {
         if (waited > 10_000) throw new Error(`kubectl get -w printed: ${printed}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      expect(printed.split('\n')[0]).toMatch(/^EVENT\s+NAME\s+REPLICAS\s+AGE$/);
+      expect(printed.split('\n')[0]).toMatch(/^EVENT\s+NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+PLACEMENT\s+AGE$/);
     } finally {
       watching.kill();
     }

@@ -55,26 +55,26 @@ describe('outrank get', () => {
       ['team-b-deployments', '5', 'Never', '<none>'],
     ]);
     expect(await table('deploy')).toEqual([
-      ['NAME', 'REPLICAS'],
-      ['batch', '1'],
-      ['web', '2'],
+      ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'PLACEMENT'],
+      ['batch', '0/1', '0', '0', 'member1:1'],
+      ['web', '0/2', '0', '0', 'member1:2'],
     ]);
   });
 
   it('lists every namespace with -A, in a NAMESPACE column', async () => {
     expect(await table('deployments', '-A')).toEqual([
-      ['NAMESPACE', 'NAME', 'REPLICAS'],
-      ['default', 'batch', '1'],
-      ['default', 'web', '2'],
-      ['team-b', 'api', '1'],
+      ['NAMESPACE', 'NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'PLACEMENT'],
+      ['default', 'batch', '0/1', '0', '0', 'member1:1'],
+      ['default', 'web', '0/2', '0', '0', 'member1:2'],
+      ['team-b', 'api', '0/1', '0', '0', 'member1:1'],
     ]);
   });
 
   it('selects by label with -l', async () => {
     expect(await table('deploy', '-A', '-l', 'app=web')).toEqual([
-      ['NAMESPACE', 'NAME', 'REPLICAS'],
-      ['default', 'web', '2'],
-      ['team-b', 'api', '1'],
+      ['NAMESPACE', 'NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'PLACEMENT'],
+      ['default', 'web', '0/2', '0', '0', 'member1:2'],
+      ['team-b', 'api', '0/1', '0', '0', 'member1:1'],
     ]);
   });
 

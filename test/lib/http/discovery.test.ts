@@ -134,7 +134,7 @@ describe('discovery', () => {
     expect(reply.body).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
   });
 
-  it.each(['/', '/apis/apps/v2', '/apis/unknown.io', '/api/v2', '/api/v1/pods', '/versions', '/healthz', '/apis/apps/v1/%E0%A4%A'])(
+  it.each(['/', '/apis/apps/v2', '/apis/unknown.io', '/api/v2', '/api/v1/pods', '/versions', '/healthz/etcd', '/apis/apps/v1/%E0%A4%A'])(
     '%s is a 404 NotFound Status',
     async (path) => {
       const reply = await api.get(path);
