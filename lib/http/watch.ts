@@ -2,7 +2,8 @@ import { refKey } from '../api/kinds';
 import { compareRevisions, type ChangePage, type StoredChange, type StoredObject } from '../ports/object-store';
 import type { ApiDependencies, ApiRequest } from './api-types';
 import { FeedSubscription } from './feed-subscription';
-import { METADATA_FIELDS, selectionOf, type Selection } from './lists';
+import { selectionOf, type Selection } from './lists';
+import { selectableFields } from './selectable-fields';
 import type { ResourceRoute } from './routes';
 import { joinChangeFeed } from './shared-change-feed';
 import { ApiError, failureStatus } from './status';
@@ -214,7 +215,7 @@ class StoreWatch implements OpenWatch {
 export function openWatch(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies, timing: WatchTiming): OpenWatch {
   if (route.name !== undefined || route.subresource !== undefined) throw new ApiError('MethodNotAllowed', 'watch a collection, with fieldSelector=metadata.name=<name> for one object');
   if (route.resource.source !== 'store') throw new ApiError('MethodNotAllowed', `watch of ${route.resource.info.plural} is not served: list them instead`);
-  const selection = selectionOf<StoredObject>(request, METADATA_FIELDS);
+  const selection = selectionOf<StoredObject>(request, selectableFields(route.resource));
   const version = request.query.resourceVersion;
   const timeoutSeconds = timeoutOf(request.query.timeoutSeconds, timing.maxTimeoutSeconds);
   return new StoreWatch(route, deps, selection, version === undefined || version === '' || version === '0' ? undefined : version, timeoutSeconds * 1000, request.query.allowWatchBookmarks === 'true', timing);
