@@ -15,7 +15,8 @@ export interface Snapshot {
 
 /** What a page reads: only that, so that a page over a large fleet reads no list it does not show. */
 export interface Needs {
-  readonly bindings?: boolean;
+  /** The bindings a page shows, from both kinds' lists: a field selector, and what it selects. */
+  readonly bindings?: BindingSelection;
   /** One binding, watched by its name as `kubectl get -w` watches one, rather than every binding. */
   readonly binding?: { readonly namespace: string; readonly name: string };
   readonly clusters?: boolean;
@@ -23,12 +24,27 @@ export interface Needs {
   readonly events?: readonly string[];
 }
 
+export interface BindingSelection {
+  readonly fieldSelector: string;
+  readonly keep: (binding: Binding) => boolean;
+}
+
+const targets = (binding: Binding) => binding.spec.clusters ?? [];
+
+/** The bindings placed nowhere: what the scheduler has yet to place (spec.clusters.name=, as spec.nodeName= selects unbound Pods). */
+export const WAITING: BindingSelection = { fieldSelector: 'spec.clusters.name=', keep: (binding) => targets(binding).length === 0 };
+
+/** The bindings placed on one cluster. */
+export function placedOnCluster(cluster: string): BindingSelection {
+  return { fieldSelector: `spec.clusters.name=${cluster}`, keep: (binding) => targets(binding).some((target) => target.name === cluster) };
+}
+
 /** Where one binding is listed and watched: its kind's list in its namespace, selected by name. */
-export function bindingList(binding: { readonly namespace: string; readonly name: string }): { path: string; fieldSelector: string } {
+export function bindingList(binding: { readonly namespace: string; readonly name: string }): { path: string; selection: { fieldSelector: string } } {
   const path = binding.namespace
     ? `/apis/work.karmada.io/v1alpha2/namespaces/${encodeURIComponent(binding.namespace)}/resourcebindings`
     : '/apis/work.karmada.io/v1alpha2/clusterresourcebindings';
-  return { path, fieldSelector: `metadata.name=${binding.name}` };
+  return { path, selection: { fieldSelector: `metadata.name=${binding.name}` } };
 }
 
 /** The lists kept up to date by list and watch (watchList), by what they hold. */

@@ -37,8 +37,21 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> 
   }
 }
 
-/** Lists and watches `path` (with a field selector, if given) until `signal` aborts, handing on every version of the items. */
-export async function watchList<T extends Listed>(path: string, fieldSelector: string | undefined, onItems: (items: T[]) => void, signal: AbortSignal): Promise<void> {
+/**
+ * Which items of a list are kept. A watch with a field selector reads the whole kind when it opens, to
+ * know what the selector matched at the list's version; given `keep` (true for what `fieldSelector`
+ * selects), the list is read with the selector and watched without it, from the selected list's version,
+ * which reads only the changes after it, and each change is kept or dropped by `keep`.
+ */
+export interface ListSelection<T> {
+  readonly fieldSelector?: string;
+  readonly keep?: (item: T) => boolean;
+}
+
+/** Lists and watches `path` (selected, if asked) until `signal` aborts, handing on every version of the items. */
+export async function watchList<T extends Listed>(path: string, selection: ListSelection<T>, onItems: (items: T[]) => void, signal: AbortSignal): Promise<void> {
+  const { fieldSelector, keep } = selection;
+  const watchSelector = keep ? undefined : fieldSelector;
   const items = new Map<string, T>();
   let handOn: ReturnType<typeof setTimeout> | undefined;
   const changed = () => (handOn ??= setTimeout(() => ((handOn = undefined), onItems([...items.values()])), HAND_ON_MS));
@@ -53,7 +66,7 @@ export async function watchList<T extends Listed>(path: string, fieldSelector: s
         version = list.resourceVersion ?? '0';
         onItems([...items.values()]);
       }
-      const response = await fetch(withQuery(path, { watch: '1', resourceVersion: version, allowWatchBookmarks: 'true', fieldSelector }), { signal });
+      const response = await fetch(withQuery(path, { watch: '1', resourceVersion: version, allowWatchBookmarks: 'true', fieldSelector: watchSelector }), { signal });
       if (response.status === 429) {
         // Too many watches open: keep the list and its version, and watch again later, backing off as client-go does.
         await pause(refusedWatchDelayMs(response, (refused += 1)), signal);
@@ -69,8 +82,9 @@ export async function watchList<T extends Listed>(path: string, fieldSelector: s
         }
         version = event.object.metadata.resourceVersion ?? version;
         if (event.type === 'BOOKMARK') continue;
-        if (event.type === 'DELETED') items.delete(keyOf(event.object));
-        else items.set(keyOf(event.object), event.object);
+        const key = keyOf(event.object);
+        if (event.type !== 'DELETED' && (keep?.(event.object) ?? true)) items.set(key, event.object);
+        else if (!items.delete(key)) continue; // neither kept before nor now: nothing to draw
         changed();
       }
     } catch {

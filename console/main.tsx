@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { bindingList, readPolled, WATCHED, type Needs, type Polled, type Snapshot } from './api';
-import { watchList } from './live-list';
+import { bindingList, placedOnCluster, readPolled, WAITING, WATCHED, type Needs, type Polled, type Snapshot } from './api';
+import { watchList, type ListSelection } from './live-list';
 import type { Binding, Cluster, ClusterAllocation } from './model';
 import { queueSamples } from './sampled';
 import { BindingPage } from './pages/binding';
@@ -38,7 +38,7 @@ function route(hash: string): { page: string; namespace: string; name: string; n
   switch (page) {
     case 'clusters':
       // The fleet's fill needs no binding; one cluster's page lists the bindings placed there.
-      return { page, namespace, name, needs: name ? { bindings: true, clusters: true } : { clusters: true } };
+      return { page, namespace, name, needs: name ? { bindings: placedOnCluster(name), clusters: true } : { clusters: true } };
     case 'preemptions':
       return { page, namespace, name, needs: { events: ['reason=Preempted'] } };
     case 'bindings': {
@@ -50,7 +50,7 @@ function route(hash: string): { page: string; namespace: string; name: string; n
     case 'what-if':
       return { page, namespace, name, needs: {} };
     default:
-      return { page: 'queue', namespace, name, needs: { bindings: true } };
+      return { page: 'queue', namespace, name, needs: { bindings: WAITING } };
   }
 }
 
@@ -65,12 +65,13 @@ function Page({ hash, snapshot, refresh }: { hash: string; snapshot: Snapshot; r
 
 type ListName = 'bindings' | 'clusterBindings' | 'clusters' | 'allocations';
 
-/** The lists a page's needs are kept up to date from, each with the field selector it is watched with. */
-function watchedLists(needs: Needs): Array<{ list: ListName; path: string; fieldSelector?: string }> {
+/** The lists a page's needs are kept up to date from, each with the selection it is listed and watched by. */
+function watchedLists(needs: Needs): Array<{ list: ListName; path: string; selection: ListSelection<Binding> }> {
+  const { bindings } = needs;
   return [
-    ...(needs.bindings ? (['bindings', 'clusterBindings'] as const).map((list) => ({ list, path: WATCHED[list] })) : []),
+    ...(bindings ? (['bindings', 'clusterBindings'] as const).map((list) => ({ list, path: WATCHED[list], selection: bindings })) : []),
     ...(needs.binding ? [{ list: 'bindings' as const, ...bindingList(needs.binding) }] : []),
-    ...(needs.clusters ? (['clusters', 'allocations'] as const).map((list) => ({ list, path: WATCHED[list] })) : []),
+    ...(needs.clusters ? (['clusters', 'allocations'] as const).map((list) => ({ list, path: WATCHED[list], selection: {} })) : []),
   ];
 }
 
@@ -100,7 +101,7 @@ function useSnapshot(needs: Needs): { snapshot: Snapshot | undefined; error: str
     setLists({});
     setPolled(undefined);
     const controller = new AbortController();
-    for (const { list, path, fieldSelector } of watched) void watchList(path, fieldSelector, (items) => setLists((current) => ({ ...current, [list]: items })), controller.signal);
+    for (const { list, path, selection } of watched) void watchList(path, selection, (items) => setLists((current) => ({ ...current, [list]: items })), controller.signal);
     refresh();
     const timer = setInterval(refresh, POLL_MS);
     return () => {

@@ -2,9 +2,11 @@ import { ApiError } from './status';
 
 /**
  * How a selectable field is read from an object. Undefined means the object does not record that
- * field, so a requirement on it cannot be decided and does not exclude the object.
+ * field, so a requirement on it cannot be decided and does not exclude the object. A list of values is
+ * a field an object holds several of (a binding's clusters): field=value holds when one of them is the
+ * value, field= (no value) when there are none, and field!=value when field=value does not.
  */
-export type FieldGetters<T> = Readonly<Record<string, (object: T) => string | undefined>>;
+export type FieldGetters<T> = Readonly<Record<string, (object: T) => string | readonly string[] | undefined>>;
 
 interface FieldRequirement {
   readonly field: string;
@@ -43,6 +45,11 @@ function requirementOf<T>(term: string, selector: string, fields: FieldGetters<T
   return { field, equal: match[2] !== '!=', value: match[3]!.replace(/\\(.)/gs, '$1') };
 }
 
+function holds(actual: string | readonly string[], value: string): boolean {
+  if (typeof actual === 'string') return actual === value;
+  return value === '' ? actual.length === 0 : actual.includes(value);
+}
+
 export interface FieldSelectorQuery<T> {
   readonly matches: (object: T) => boolean;
   /** The fields required to equal a value: a hint that lets a reader fetch less before matching. */
@@ -57,7 +64,7 @@ export function fieldSelectorQuery<T>(selector: string | undefined, fields: Fiel
     matches: (object) =>
       requirements.every((r) => {
         const actual = fields[r.field]!(object);
-        return actual === undefined || (actual === r.value) === r.equal;
+        return actual === undefined || holds(actual, r.value) === r.equal;
       }),
     equalities: new Map(requirements.filter((r) => r.equal).map((r) => [r.field, r.value])),
   };

@@ -6,9 +6,10 @@ import { ConflictError, type StoredObject } from '../ports/object-store';
 import type { ApiDependencies, ApiRequest, ApiResponse } from './api-types';
 import { alreadyExists, notFound } from './error-status';
 import { notOurToken } from './continue-token';
-import { listResponse, listVersion, METADATA_FIELDS, pageResponse, selectionOf } from './lists';
+import { listResponse, listVersion, pageResponse, selectionOf } from './lists';
 import { withUrlIdentity } from './object-identity';
 import { patchOf } from './patch-body';
+import { selectableFields } from './selectable-fields';
 import { mediaTypeOf, readObjectBody, unsupportedMediaType, type BodySyntax, type JsonObject } from './request-body';
 import { jsonResponse } from './response';
 import type { ResourceRoute } from './routes';
@@ -54,7 +55,7 @@ export async function getObject(route: ResourceRoute, name: string, deps: ApiDep
 }
 
 export async function listObjects(route: ResourceRoute, request: ApiRequest, deps: ApiDependencies): Promise<ApiResponse> {
-  const selection = selectionOf<StoredObject>(request, METADATA_FIELDS, route.namespace);
+  const selection = selectionOf<StoredObject>(request, selectableFields(route.resource), route.namespace);
   if (selection.page.position !== undefined) throw notOurToken();
   const [group, kind] = [route.resource.group, route.resource.info.kind];
   // Before the read: no change the list does not hold is older.

@@ -4,7 +4,8 @@ import type { ApiDependencies, ApiRequest } from './api-types';
 import { EVENT_FIELDS } from './event-handlers';
 import { EventWatch } from './event-watch';
 import { FeedSubscription } from './feed-subscription';
-import { METADATA_FIELDS, selectionOf, type Selection } from './lists';
+import { selectionOf, type Selection } from './lists';
+import { selectableFields } from './selectable-fields';
 import type { ResourceRoute } from './routes';
 import { joinChangeFeed } from './shared-change-feed';
 import { ApiError, failureStatus } from './status';
@@ -275,7 +276,7 @@ export function openWatch(route: ResourceRoute, request: ApiRequest, deps: ApiDe
   const from = initialEventsEnd || version === undefined || version === '' || version === '0' ? undefined : version;
   const options: WatchOptions = { resourceVersion: from, timeoutMs: timeoutSeconds * 1000, bookmarks, initialEventsEnd };
   if (route.resource.source === 'events') return new EventWatch(route, deps, selectionOf(request, EVENT_FIELDS, route.namespace), options, timing);
-  return new StoreWatch(route, deps, selectionOf<StoredObject>(request, METADATA_FIELDS), options, timing);
+  return new StoreWatch(route, deps, selectionOf<StoredObject>(request, selectableFields(route.resource)), options, timing);
 }
 
 /** sendInitialEvents=true, checked as kube-apiserver checks it: with resourceVersionMatch=NotOlderThan and bookmarks. */

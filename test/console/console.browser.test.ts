@@ -112,6 +112,7 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
   });
 
   it('Queue: the pending bindings with band, priority, preemptibility and the Scheduled reason, kept up to date by watch; the queue depths', async () => {
+    const before = api.requests.length;
     const page = await open('#/queue');
     await page.waitForSelector('table.pending tbody tr');
     const rows = await cells(page, 'table.pending');
@@ -126,6 +127,11 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
     await page.screenshot({ path: join(ARTEFACTS, 'queue.png'), fullPage: true });
     // Kept up to date by watch, from the list's version, as an informer is.
     expect(api.requests.some((request) => /^GET \/apis\/work\.karmada\.io\/v1alpha2\/resourcebindings\?watch=1&resourceVersion=\d+/.test(request))).toBe(true);
+    // Only what waits is listed (placed nowhere), not every binding; the watch reads the changes after that list.
+    const bindingReads = api.requests.slice(before).filter((request) => request.startsWith('GET /apis/work.karmada.io/v1alpha2/resourcebindings?'));
+    const bindingLists = bindingReads.filter((request) => !request.includes('watch=1'));
+    expect(bindingLists.length).toBeGreaterThan(0);
+    expect(bindingLists.filter((request) => !request.includes('fieldSelector=spec.clusters.name%3D&'))).toEqual([]);
     const tooBig = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -166,6 +172,8 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
       ['nvidia.com/gpu', '4', '4'],
     ]);
     expect(await cells(page, 'table.placed')).toEqual([['ml/trainer-deployment', '4', 'cpu 1, nvidia.com/gpu 1', '0', 'preemptible']]);
+    // Only the bindings placed there are listed.
+    expect(api.requests.some((request) => request.startsWith('GET /apis/work.karmada.io/v1alpha2/resourcebindings?fieldSelector=spec.clusters.name%3Dgpu1&'))).toBe(true);
     await page.screenshot({ path: join(ARTEFACTS, 'cluster.png'), fullPage: true });
     await page.close();
 

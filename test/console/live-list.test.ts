@@ -20,7 +20,7 @@ describe('the console keeps a list up to date as an informer does', () => {
       controller.abort();
       return new Response('', { status: 200 });
     });
-    const running = watchList('/apis/work.karmada.io/v1alpha2/resourcebindings', undefined, () => undefined, controller.signal);
+    const running = watchList('/apis/work.karmada.io/v1alpha2/resourcebindings', {}, () => undefined, controller.signal);
     await vi.advanceTimersByTimeAsync(0);
     expect(asked).toEqual(['list', 'watch']);
     await vi.advanceTimersByTimeAsync(1_999);
@@ -32,6 +32,38 @@ describe('the console keeps a list up to date as an informer does', () => {
     expect(asked).toEqual(['list', 'watch', 'watch']);
     await vi.advanceTimersByTimeAsync(1);
     expect(asked).toEqual(['list', 'watch', 'watch', 'watch']);
+    await running;
+  });
+
+  it('given what to keep: lists with the field selector, watches without it from that list, and keeps only what the selector selects', async () => {
+    vi.useFakeTimers();
+    const binding = (name: string, clusters: string[], resourceVersion: string) => ({ metadata: { name, namespace: 'fleet', resourceVersion }, spec: { clusters: clusters.map((c) => ({ name: c, replicas: 1 })) } });
+    type Binding = ReturnType<typeof binding>;
+    const asked: URLSearchParams[] = [];
+    const controller = new AbortController();
+    const stream = [
+      { type: 'MODIFIED', object: binding('elsewhere', ['member-2'], '9') },
+      { type: 'MODIFIED', object: binding('arriving', ['member-1'], '10') },
+      { type: 'MODIFIED', object: binding('leaving', ['member-2'], '11') },
+      { type: 'DELETED', object: binding('gone', ['member-3'], '12') },
+    ];
+    vi.stubGlobal('fetch', async (url: string) => {
+      const query = new URL(url, 'http://console').searchParams;
+      asked.push(query);
+      if (!query.has('watch')) return new Response(JSON.stringify({ metadata: { resourceVersion: '8' }, items: [binding('leaving', ['member-1'], '5'), binding('staying', ['member-1'], '6')] }));
+      // The watch after the first stream ends stays open until the page leaves.
+      if (asked.length > 2) return new Response(new ReadableStream({ start: (stream) => controller.signal.addEventListener('abort', () => stream.error(new Error('aborted'))) }));
+      return new Response(stream.map((event) => JSON.stringify(event)).join('\n') + '\n');
+    });
+    const handed: string[][] = [];
+    const keep = (item: Binding) => item.spec.clusters.some((cluster) => cluster.name === 'member-1');
+    const running = watchList<Binding>('/apis/work.karmada.io/v1alpha2/resourcebindings', { fieldSelector: 'spec.clusters.name=member-1', keep }, (items) => handed.push(items.map((item) => item.metadata.name).sort()), controller.signal);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(asked[0]!.get('fieldSelector')).toBe('spec.clusters.name=member-1');
+    expect(asked[1]!.get('fieldSelector')).toBeNull();
+    expect(asked[1]!.get('resourceVersion')).toBe('8');
+    expect(handed).toEqual([['leaving', 'staying'], ['arriving', 'staying']]);
+    controller.abort();
     await running;
   });
 

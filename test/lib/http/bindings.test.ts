@@ -98,6 +98,47 @@ describe('ResourceBindings (scheduling suspension (003))', () => {
   });
 });
 
+describe('ResourceBindings by the clusters they are placed on (spec.clusters.name)', () => {
+  const names = (reply: { body: { items: Array<{ metadata: { name: string } }> } }) => reply.body.items.map((b) => b.metadata.name);
+
+  it.each([
+    ['spec.clusters.name=member1', ['report-job']],
+    ['spec.clusters.name==member1', ['report-job']],
+    ['spec.clusters.name=', ['backfill-job']],
+    ['spec.clusters.name!=member1', ['backfill-job']],
+    ['spec.clusters.name=member2', []],
+    ['spec.clusters.name=member1,metadata.name=backfill-job', []],
+  ])('%s selects %o, in a namespace and across namespaces', async (fieldSelector, expected) => {
+    const api = await resumedReport();
+    expect(names(await api.get(BINDINGS, { fieldSelector }))).toEqual(expected);
+    expect(names(await api.get('/apis/work.karmada.io/v1alpha2/resourcebindings', { fieldSelector }))).toEqual(expected);
+  });
+
+  it('pages hold only what the selector selects', async () => {
+    const api = await resumedReport();
+    const first = await api.get(BINDINGS, { fieldSelector: 'spec.clusters.name=', limit: '1' });
+    expect(names(first)).toEqual(['backfill-job']);
+    const rest = await api.get(BINDINGS, { fieldSelector: 'spec.clusters.name=', limit: '1', continue: first.body.metadata.continue });
+    expect(names(rest)).toEqual([]);
+  });
+
+  it('select ClusterResourceBindings too', async () => {
+    const reply = await (await resumedReport()).get('/apis/work.karmada.io/v1alpha2/clusterresourcebindings', { fieldSelector: 'spec.clusters.name=member1' });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body).toMatchObject({ kind: 'ClusterResourceBindingList', items: [] });
+  });
+
+  it.each([
+    ['a field bindings do not have selectable', BINDINGS, 'spec.clusters.replicas=1', 'field label not supported: spec.clusters.replicas'],
+    ['the field on another kind', '/apis/apps/v1/deployments', 'spec.clusters.name=member1', 'field label not supported: spec.clusters.name'],
+  ])('refuse %s with 400, as kube-apiserver refuses an unsupported field', async (_, path, fieldSelector, message) => {
+    const reply = await (await resumedReport()).get(path, { fieldSelector });
+    expect(reply.statusCode).toBe(400);
+    expect(reply.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+    expect(reply.body.message).toContain(message);
+  });
+});
+
 describe('events', () => {
   async function withEvents(): Promise<Api> {
     const api = await resumedReport();

@@ -77,6 +77,21 @@ describe('fieldSelectorQuery', () => {
     expect([...query.equalities]).toEqual([['involvedObject.kind', 'Job'], ['metadata.name', 'y']]);
   });
 
+  describe('over a field an object holds several of', () => {
+    const placed: FieldGetters<{ clusters: string[] }> = { 'spec.clusters.name': (b) => b.clusters };
+    const bindings = [{ clusters: ['east', 'west'] }, { clusters: ['west'] }, { clusters: [] }];
+
+    it.each([
+      ['spec.clusters.name=east', [true, false, false]],
+      ['spec.clusters.name=west', [true, true, false]],
+      ['spec.clusters.name!=east', [false, true, true]],
+      ['spec.clusters.name=', [false, false, true]],
+      ['spec.clusters.name!=', [true, true, false]],
+    ])('%s selects %o', (selector, expected) => {
+      expect(bindings.map(fieldSelectorQuery(selector, placed).matches)).toEqual(expected);
+    });
+  });
+
   it.each(['spec.replicas=1', 'metadata.name', 'constructor=x', '=x'])('%s is refused with a 400', (selector) => {
     expect(() => fieldSelectorQuery(selector, fields)).toThrow(ApiError);
   });

@@ -10,7 +10,7 @@ import { testWatchTiming } from '../../support/watch-timing';
 import { serveWatch } from '../../../lib/http/watch-request';
 import type { ObjectStore } from '../../../lib/ports/object-store';
 import { CountingStore } from '../../support/counting-store';
-import { Api, workload } from './support';
+import { Api, cluster, job, propagationPolicy, workload } from './support';
 import { refKey } from '../../../lib/api/kinds';
 
 const TIMING = testWatchTiming(5, 30);
@@ -78,6 +78,24 @@ function latestOnly(store: ObjectStore): ObjectStore {
 const version = (event: WatchEvent) => (event.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
 
 describe('watch', () => {
+  it('of bindings by spec.clusters.name: those that wait, DELETED once placed', async () => {
+    const api = new Api();
+    await api.seed(cluster(), propagationPolicy('queued', 'default', { suspension: { scheduling: true } }), job('report'), job('backfill'));
+    const watching = watch(api, request('/apis/work.karmada.io/v1alpha2/resourcebindings', { fieldSelector: 'spec.clusters.name=' }));
+    await delay(20);
+    const resumed = await api.send('PATCH', '/apis/work.karmada.io/v1alpha2/namespaces/default/resourcebindings/report-job', {
+      body: { spec: { suspension: { scheduling: false } } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(resumed.statusCode).toBe(200);
+    await api.system.runUntilIdle();
+    const events = summary(await watching.until((e) => e.some((event) => event.type === 'DELETED')));
+    expect(events.slice(0, 2).map(String).sort()).toEqual(['ADDED,backfill-job', 'ADDED,report-job']);
+    // Its resumption and status while it still waited, then its leaving the selection as it is placed.
+    expect(new Set(events.slice(2, -1).map(String))).toEqual(new Set(['MODIFIED,report-job']));
+    expect(events.at(-1)).toEqual(['DELETED', 'report-job']);
+  });
+
   it('without a resourceVersion: ADDED for what exists, then MODIFIED and DELETED as it changes', async () => {
     const api = new Api();
     await api.seed(workload('apps/v1', 'Deployment', 'a'), workload('apps/v1', 'Deployment', 'b'));
