@@ -78,7 +78,7 @@ function coreDecisions({ running, shape, preemptors, decisions }: CoreRun): stri
 function main(directory: string): void {
   mkdirSync(directory, { recursive: true });
   const examples = join(ROOT, 'examples');
-  for (const file of readdirSync(examples).sort()) {
+  for (const file of readdirSync(examples).filter((name) => /\.(ya?ml|json)$/.test(name)).sort()) {
     writeFileSync(join(directory, `${file}.json`), simulate(join(examples, file)));
     console.error(`recorded ${file}`);
   }
