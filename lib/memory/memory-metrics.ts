@@ -6,8 +6,9 @@ function seriesKey(name: string, dimensions?: Readonly<Record<string, string>>):
   const keys = Object.keys(dimensions);
   if (keys.length === 0) return name;
   if (keys.length === 1) return `${name}{${keys[0]}=${dimensions[keys[0]!]}}`;
+  // Any fixed order of the names makes one key per series: code-unit order, without a collator.
   const labels = keys
-    .sort((a, b) => a.localeCompare(b))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .map((k) => `${k}=${dimensions[k]}`)
     .join(',');
   return `${name}{${labels}}`;
