@@ -58,12 +58,35 @@ function fieldsOf(object: KubeObject): readonly CarriedField[] {
   }
 }
 
-/** The concrete paths (list items numbered) at which `value` has the field, with what it holds there. */
-function occurrences(value: unknown, path: readonly string[], at: readonly PropertyKey[] = []): Array<{ at: readonly PropertyKey[]; value: unknown }> {
-  if (path.length === 0) return value === undefined ? [] : [{ at, value }];
-  const [head, ...rest] = path as [string, ...string[]];
-  if (head === '*') return Array.isArray(value) ? value.flatMap((item, index) => occurrences(item, rest, [...at, index])) : [];
-  return isPlainObject(value) && Object.hasOwn(value, head) ? occurrences(value[head], rest, [...at, head]) : [];
+interface Occurrence {
+  readonly at: readonly PropertyKey[];
+  readonly value: unknown;
+}
+
+/**
+ * Adds to `found` the concrete paths (list items numbered) below `at` at which `value` has the field
+ * `path[depth..]`, with what it holds there. Every write is checked and most carry none of the fields:
+ * a path is copied only when found.
+ */
+function collectOccurrences(value: unknown, path: readonly string[], depth: number, at: PropertyKey[], found: Occurrence[]): void {
+  if (depth === path.length) {
+    if (value !== undefined) found.push({ at: [...at], value });
+    return;
+  }
+  const head = path[depth]!;
+  if (head === '*') {
+    if (!Array.isArray(value)) return;
+    for (let index = 0; index < value.length; index += 1) {
+      at.push(index);
+      collectOccurrences(value[index], path, depth + 1, at, found);
+      at.pop();
+    }
+    return;
+  }
+  if (!isPlainObject(value) || !Object.hasOwn(value, head)) return;
+  at.push(head);
+  collectOccurrences(value[head], path, depth + 1, at, found);
+  at.pop();
 }
 
 function valueAt(value: unknown, at: readonly PropertyKey[]): unknown {
@@ -76,9 +99,12 @@ function valueAt(value: unknown, at: readonly PropertyKey[]): unknown {
  */
 export function carriedFieldWarnings(object: KubeObject, existing: KubeObject | undefined): string[] {
   const binding = object.kind === 'ResourceBinding' || object.kind === 'ClusterResourceBinding';
-  return fieldsOf(object).flatMap(({ path, fate }) =>
-    occurrences(object, path)
-      .filter(({ at, value }) => !binding || !sameJson(value, valueAt(existing, at)))
-      .map(({ at }) => `${fieldPath(at)}: ${fate}`),
-  );
+  const warnings: string[] = [];
+  const found: Occurrence[] = [];
+  for (const { path, fate } of fieldsOf(object)) {
+    found.length = 0;
+    collectOccurrences(object, path, 0, [], found);
+    for (const { at, value } of found) if (!binding || !sameJson(value, valueAt(existing, at))) warnings.push(`${fieldPath(at)}: ${fate}`);
+  }
+  return warnings;
 }

@@ -20,13 +20,29 @@ export class NestingDepthError extends Error {
   }
 }
 
-/** Whether objects and arrays nest deeper than the limit, the outermost being level 1. Iterative, so that measuring a hostile value cannot itself exhaust the stack. */
+/**
+ * Whether objects and arrays nest deeper than the limit, the outermost being level 1. Iterative, so that
+ * measuring a hostile value cannot itself exhaust the stack; two stacks of objects and their depths, so
+ * that a scenario of thousands of manifests is measured without an entry made per value.
+ */
 export function nestedDeeperThan(value: unknown, limit = MAX_NESTING_DEPTH): boolean {
-  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    if (typeof next.value !== 'object' || next.value === null) continue;
-    if (next.depth > limit) return true;
-    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+  const objects: object[] = [];
+  const depths: number[] = [];
+  const visit = (child: unknown, depth: number) => {
+    if (typeof child !== 'object' || child === null) return;
+    objects.push(child);
+    depths.push(depth);
+  };
+  visit(value, 1);
+  while (objects.length > 0) {
+    const next = objects.pop()!;
+    const depth = depths.pop()!;
+    if (depth > limit) return true;
+    if (Array.isArray(next)) {
+      for (const child of next) visit(child, depth + 1);
+    } else {
+      for (const key in next) if (Object.hasOwn(next, key)) visit((next as Record<string, unknown>)[key], depth + 1);
+    }
   }
   return false;
 }

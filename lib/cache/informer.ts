@@ -93,7 +93,10 @@ export class Informer<T extends StoredObject> {
   byIndex(name: string, value: string): T[] {
     const index = this.indexes.get(name);
     if (!index) throw new Error(`${this.kind} informer has no index ${name}`);
-    return [...(index.entries.get(value) ?? [])].map((key) => this.objects.get(key)!);
+    const found: T[] = [];
+    const keys = index.entries.get(value);
+    if (keys) for (const key of keys) found.push(this.objects.get(key)!);
+    return found;
   }
 
   /** Calls `handler` for every change applied from now on, and for every object held now. */

@@ -1,11 +1,15 @@
 import type { Metrics } from '../ports/metrics';
 
-function seriesKey(name: string, dimensions: Readonly<Record<string, string>> = {}): string {
-  const entries = Object.entries(dimensions);
-  if (entries.length === 0) return name;
-  const labels = entries
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, v]) => `${k}=${v}`)
+/** `name{a=1,b=2}`, the dimensions by name; counted on every commit, so without an entries array for the common one or none. */
+function seriesKey(name: string, dimensions?: Readonly<Record<string, string>>): string {
+  if (dimensions === undefined) return name;
+  const keys = Object.keys(dimensions);
+  if (keys.length === 0) return name;
+  if (keys.length === 1) return `${name}{${keys[0]}=${dimensions[keys[0]!]}}`;
+  // Any fixed order of the names makes one key per series: code-unit order, without a collator.
+  const labels = keys
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((k) => `${k}=${dimensions[k]}`)
     .join(',');
   return `${name}{${labels}}`;
 }

@@ -168,18 +168,33 @@ export class MemoryObjectStore implements ObjectStore {
   }
 
   private commit(writes: readonly Write[], announce: boolean): Array<StoredObject | undefined> {
-    const refs = writes.map(refOfWrite);
-    const kinds = refs.map((ref) => this.kindObjects(ref));
-    const keys = refs.map(objectKey);
-    const twice = writes.length > 1 ? firstRepeated(refs) : undefined;
+    // Every commit of a simulation comes here: one pass finds what each write names, with no array per step.
+    const count = writes.length;
+    const refs: ObjectRef[] = new Array(count);
+    const kinds: KindObjects[] = new Array(count);
+    const keys: string[] = new Array(count);
+    const found: Array<StoredObject | undefined> = new Array(count);
+    let failed: ObjectRef[] | undefined;
+    for (let index = 0; index < count; index += 1) {
+      const ref = refOfWrite(writes[index]!);
+      const objects = this.kindObjects(ref);
+      const key = objectKey(ref);
+      refs[index] = ref;
+      kinds[index] = objects;
+      keys[index] = key;
+      found[index] = objects.objects.get(key);
+    }
+    const twice = count > 1 ? firstRepeated(refs) : undefined;
     if (twice) throw new Error(`transaction writes ${refKey(twice)} twice`);
-    const found = writes.map((_, index) => kinds[index]!.objects.get(keys[index]!));
-    const failed = refs.filter((_, index) => !holds(writes[index]!, found[index]));
-    if (failed.length > 0) throw new ConflictError(failed);
+    for (let index = 0; index < count; index += 1) if (!holds(writes[index]!, found[index])) (failed ??= []).push(refs[index]!);
+    if (failed) throw new ConflictError(failed);
 
     const committed: StoredChange[] = [];
-    const results = writes.map((write, index) => {
-      if (write.op === 'check') return undefined;
+    const results: Array<StoredObject | undefined> = [];
+    for (let index = 0; index < count; index += 1) {
+      const write = writes[index]!;
+      results.push(undefined);
+      if (write.op === 'check') continue;
       const [ref, key, objects] = [refs[index]!, keys[index]!, kinds[index]!];
       this.sequence += 1;
       const revision = String(this.sequence);
@@ -190,7 +205,7 @@ export class MemoryObjectStore implements ObjectStore {
         const change: StoredChange = { ref, object: undefined, ...(last ? { last } : {}), revision };
         committed.push(change);
         objects.record(key, this.sequence, change);
-        return undefined;
+        continue;
       }
       const stored = storedVersion(write.op === 'add' ? counted(write, found[index]) : write.object, revision);
       objects.set(key, stored);
@@ -198,8 +213,8 @@ export class MemoryObjectStore implements ObjectStore {
       const change: StoredChange = { ref, object: stored, revision, createdRevision: objects.createdAt.get(key)! };
       committed.push(change);
       objects.record(key, this.sequence, change);
-      return write.op === 'add' ? undefined : stored;
-    });
+      if (write.op !== 'add') results[index] = stored;
+    }
     if (announce) for (const listener of this.commitListeners) listener(committed);
     return results;
   }

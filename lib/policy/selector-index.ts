@@ -41,14 +41,17 @@ export function policySelectorKeys(policy: AnyPropagationPolicy): string[] {
   });
 }
 
-/** The policy index keys under which every policy that may select this template is found. */
+/** The policy index keys under which every policy that may select this template is found (looked up at every claim). */
 export function policyLookupKeys(template: ResourceTemplate): string[] {
   const selector = { apiVersion: template.apiVersion, kind: template.kind };
   const labelKeys = Object.keys(template.metadata.labels ?? {});
-  return [template.metadata.namespace ?? '', ANY_NAMESPACE].flatMap((namespace) => {
+  const keys: string[] = [];
+  for (const namespace of [template.metadata.namespace ?? '', ANY_NAMESPACE]) {
     const scope = scopeKey(selector, namespace);
-    return [`${scope}|name=${template.metadata.name}`, `${scope}|all`, ...labelKeys.map((key) => `${scope}|label=${key}`)];
-  });
+    keys.push(`${scope}|name=${template.metadata.name}`, `${scope}|all`);
+    for (const key of labelKeys) keys.push(`${scope}|label=${key}`);
+  }
+  return keys;
 }
 
 /** Keys a template is indexed by in its kind's informer: its namespace, its name, and each label with and without its value. */

@@ -9,6 +9,7 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLE_TARGET, EXTERNAL_MODULES, HANDLERS, MAIN_FIELDS, REQUIRE_SHIM } from '../../cdk/bundling';
+import { perReference } from './reference';
 import { fmt, median, table } from './stats';
 
 const TARGET_BYTES = 500 * 1024;
@@ -76,7 +77,8 @@ export async function bundleBenchmark(log: (line: string) => void): Promise<stri
       const built = await bundle(handler, variant);
       if (built.bytes > (largest.get(variant)?.bytes ?? 0)) largest.set(variant, built);
       const size = variant === 'mapped' ? `+ ${kib(built.mapBytes)} map` : `${kib(built.bytes)}${built.bytes <= TARGET_BYTES ? '' : ' ✗'}`;
-      row.push(size, fmt(importMs(built.file, variant === 'mapped')));
+      const ms = importMs(built.file, variant === 'mapped');
+      row.push(size, `${fmt(ms)} (${perReference(ms / 1000)})`);
     }
     rows.push(row);
   }
@@ -91,7 +93,7 @@ export async function bundleBenchmark(log: (line: string) => void): Promise<stri
     'what the stack shipped before; the last pair shows what bundling the SDK would cost. Import time (a Lambda-like',
     'cold initialisation of the handler module): median of',
     `${IMPORT_RUNS} fresh \`node\` processes each, an external SDK loaded from node_modules as the runtime loads its own.`,
-    '✗ marks a bundle over the 500 KiB target.',
+    '✗ marks a bundle over the 500 KiB target. In brackets: the import time ÷ the reference.',
     '',
     table(['handler', 'SDK external', 'import ms', 'with source map', 'import ms', 'SDK bundled', 'import ms'], rows),
     '',

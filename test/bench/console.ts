@@ -13,7 +13,7 @@ import { buildConsole } from '../../bin/build-console.mjs';
 import { listBindings } from '../../lib/controllers/binding-requests';
 import { consoleAssets } from '../../lib/http/console-assets';
 import { startTestApi } from '../bin/support/api-server';
-import { referenceSeconds } from './flush';
+import { referenceSeconds } from './reference';
 import { scaleScenario } from './scale-scenario';
 import { fmt, median, table } from './stats';
 

@@ -4,12 +4,11 @@
  * minutes after their last attempt) is timed and its messages counted, first with nothing changed, then
  * after room appeared on one cluster without any notification (the safety net's case).
  */
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Cluster } from '../../lib/api/cluster';
 import { listBindings, requestScheduling } from '../../lib/controllers/binding-requests';
 import { awaitsRoom } from '../../lib/controllers/unschedulable-flush';
 import { MemorySystem } from '../../lib/runtime/memory-system';
+import { referenceSeconds } from './reference';
 import { scaleScenario } from './scale-scenario';
 import { fmt, table } from './stats';
 
@@ -17,17 +16,6 @@ const CLUSTERS = 100;
 const WORKLOADS = 10_000;
 const WAITING = 1_250;
 const FLUSH_MS = 5 * 60_000;
-const CALIBRATE = process.env.OUTRANK_CALIBRATE ?? fileURLToPath(new URL('../../../shared/bench/calibrate.mjs', import.meta.url));
-
-/** The host's reference time (../shared/bench/calibrate.mjs, or the script OUTRANK_CALIBRATE names), or undefined where there is none. */
-export function referenceSeconds(): number | undefined {
-  try {
-    return Number(execFileSync(process.execPath, [CALIBRATE], { encoding: 'utf8' }).trim());
-  } catch {
-    return undefined;
-  }
-}
-
 function waitingDeployment(index: number) {
   return {
     apiVersion: 'apps/v1',

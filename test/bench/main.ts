@@ -9,6 +9,7 @@ import { bundleBenchmark } from './bundles';
 import { clusterChangeBenchmark } from './cluster-change';
 import { coreBenchmark } from './core';
 import { flushBenchmark, localFlushBenchmark } from './flush';
+import { referenceLine, referenceSeconds } from './reference';
 import { simulateScale, storeCallsBenchmark } from './scale';
 import { victimQualityBenchmark } from './victims';
 import { whatIfBenchmark } from './what-if';
@@ -85,11 +86,15 @@ const names = requested.length > 0 ? requested : Object.keys(SECTIONS);
 
 const started = new Date();
 const loadBefore = load();
+// Before any section, on a machine the benchmarks do not load yet; every section divides by the same one.
+log('reference: ../shared/bench/calibrate.mjs');
+const reference = referenceSeconds();
+log(`reference: ${reference === undefined ? 'not found' : `${reference} s`}`);
 const sections: string[] = [];
 for (const name of names) {
   const { title, run } = SECTIONS[name]!;
   log(`${name}: start`);
-  sections.push(`## ${title}\n\n${await run()}`);
+  sections.push(`## ${title}\n\n${referenceLine()}\n\n${await run()}`);
 }
 
 if (requested.length > 0) {
@@ -105,6 +110,8 @@ if (requested.length > 0) {
     `- Machine: ${availableParallelism()} cores (\`nproc\`), ${cpuModel()}, Node.js ${process.version}.`,
     `- Load average (1, 5, 15 min) when the run started: ${loadBefore}; when it ended: ${load()}. Other work on the machine`,
     '  slows the wall-clock figures; the core benchmark also reports decisions per CPU-second.',
+    `- Reference time (../shared/bench/calibrate.mjs, median of three, measured once before the sections): ${reference === undefined ? 'not measured' : `${reference} s`}.`,
+    '  Hosts differ in speed by up to 1.8×: the "÷ reference" figures (a time in seconds divided by it) compare across them.',
     '',
     readFileSync(new URL('./optimisation.md', import.meta.url), 'utf8').trim(),
   ].join('\n');

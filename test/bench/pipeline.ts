@@ -22,6 +22,7 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { manifestPath } from '../support/api-paths';
 import { AwsRequestCounter, type RequestCount } from './aws-requests';
 import { ownPolicy } from './scale-scenario';
+import { perReference } from './reference';
 import { fmt, summarize, table } from './stats';
 
 /** 2,000 workloads on 20 clusters: few clusters, so that concurrent cycles often decide on the same one. */
@@ -295,8 +296,8 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
       'the request counts are what carries over to DynamoDB.',
       '',
       table(
-        ['bindings', 'scheduling commits', 'preemptions', 'seconds', 'commits/s', 'enqueue → Scheduled p50 ms', 'p99 ms', 'commit conflicts', 'conflict rate', 'handler errors'],
-        [[bindings.length, commits, preemptions, fmt(seconds), fmt(commits / seconds), fmt(latency.p50Ms), fmt(latency.p99Ms), conflicts, `${fmt((100 * conflicts) / Math.max(1, commits))} %`, errors.length]],
+        ['bindings', 'scheduling commits', 'preemptions', 'seconds', '÷ reference', 'commits/s', 'enqueue → Scheduled p50 ms', 'p99 ms', 'commit conflicts', 'conflict rate', 'handler errors'],
+        [[bindings.length, commits, preemptions, fmt(seconds), perReference(seconds), fmt(commits / seconds), fmt(latency.p50Ms), fmt(latency.p99Ms), conflicts, `${fmt((100 * conflicts) / Math.max(1, commits))} %`, errors.length]],
       ),
       ...handlerErrorLines(errors),
       '',
@@ -367,8 +368,8 @@ export async function memoryPipelineBenchmark(log: (line: string) => void): Prom
     `The same ${RUNNING.toLocaleString('en-US')} + ${ARRIVING} workloads through the same controllers on the in-memory ports (one cycle, no emulator):`,
     '',
     table(
-      ['scheduling commits', 'preemptions', 'seconds', 'commits/s', 'CPU s', 'handler errors'],
-      [[commits, system.metrics.counter('BindingPreemptions'), fmt(seconds), fmt(commits / seconds), fmt((used.user + used.system) / 1e6), system.handlerErrors.length]],
+      ['scheduling commits', 'preemptions', 'seconds', '÷ reference', 'commits/s', 'CPU s', 'handler errors'],
+      [[commits, system.metrics.counter('BindingPreemptions'), fmt(seconds), perReference(seconds), fmt(commits / seconds), fmt((used.user + used.system) / 1e6), system.handlerErrors.length]],
     ),
     ...handlerErrorLines(system.handlerErrors),
   ].join('\n');

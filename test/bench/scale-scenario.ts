@@ -10,12 +10,19 @@ export interface ScaleScenarioSize {
   readonly clusters: number;
   readonly workloads: number;
   readonly preemptors: number;
+  /**
+   * The running workloads' priorities, one PriorityClass (preemptionPolicy Never) each, taken in turn;
+   * by default 0, 10 and 50. The preemptors' priority is 1,000 by default.
+   */
+  readonly runningPriorities?: readonly number[];
+  readonly preemptorPriority?: number;
 }
 
 const REGIONS = ['eu', 'us', 'ap'] as const;
 /** Running workloads request 100m–500m cpu per replica; the preemptors 1 cpu. */
 const RUNNING_CPU_MILLI = [100, 200, 300, 400, 500];
-const RUNNING_PRIORITY_CLASSES = ['batch-0', 'batch-10', 'batch-50'];
+const RUNNING_PRIORITIES = [0, 10, 50];
+const PREEMPTOR_PRIORITY = 1_000;
 
 function deployment(name: string, cpuMilli: number, replicas: number, priorityClassName: string) {
   return {
@@ -63,13 +70,14 @@ function policy(name: string, region: string) {
  * cluster: every running replica (at most 500m) fits, and the preemptors (1 cpu each) find no room and
  * each evicts running workloads.
  */
-export function scaleScenario({ clusters, workloads, preemptors }: ScaleScenarioSize): Scenario {
+export function scaleScenario({ clusters, workloads, preemptors, runningPriorities = RUNNING_PRIORITIES, preemptorPriority = PREEMPTOR_PRIORITY }: ScaleScenarioSize): Scenario {
+  const runningClasses = runningPriorities.map((priority) => `batch-${priority}`);
   const running = Array.from({ length: workloads }, (_, index) => ({
     name: `app-${index}`,
     cpuMilli: RUNNING_CPU_MILLI[index % RUNNING_CPU_MILLI.length]!,
     replicas: 1 + (index % 2),
     region: REGIONS[index % REGIONS.length]!,
-    priorityClassName: RUNNING_PRIORITY_CLASSES[index % RUNNING_PRIORITY_CLASSES.length]!,
+    priorityClassName: runningClasses[index % runningClasses.length]!,
   }));
   const clusterObjects = Array.from({ length: clusters }, (_, index) => {
     const region = REGIONS[index % REGIONS.length]!;
@@ -84,14 +92,14 @@ export function scaleScenario({ clusters, workloads, preemptors }: ScaleScenario
     };
   });
   const priorityClasses = [
-    ...RUNNING_PRIORITY_CLASSES.map((name) => ({
+    ...runningPriorities.map((priority, index) => ({
       apiVersion: 'scheduling.k8s.io/v1',
       kind: 'PriorityClass',
-      metadata: { name },
-      value: Number(name.split('-')[1]),
+      metadata: { name: runningClasses[index]! },
+      value: priority,
       preemptionPolicy: 'Never',
     })),
-    { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'urgent' }, value: 1_000 },
+    { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'urgent' }, value: preemptorPriority },
   ];
   const urgent = Array.from({ length: preemptors }, (_, index) => ({ name: `urgent-${index}`, region: REGIONS[index % REGIONS.length]! }));
   return {

@@ -1,7 +1,8 @@
 /**
  * Fleet-size benchmarks: `outrank simulate` as a whole process (parse included) on the scale scenario at
- * growing fleet sizes, to show the time per binding stays flat; and the store calls each function makes
- * per scheduled binding at two fleet sizes, counted through CountingStore on the in-memory system.
+ * growing fleet sizes — the scale curve, each time beside the host's reference time — and the store
+ * calls each function makes per scheduled binding at two fleet sizes, counted through CountingStore on
+ * the in-memory system.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,16 +13,26 @@ import { withConfig } from '../../lib/config';
 import { MemorySystem, type FunctionName } from '../../lib/runtime/memory-system';
 import type { SimulationResult } from '../../lib/simulate/run-scenario';
 import { CountingStore, emptyCounts, type StoreCounts } from '../support/counting-store';
+import { perReference, referenceSeconds } from './reference';
 import { scaleScenario, type ScaleScenarioSize } from './scale-scenario';
 import { fmt, table } from './stats';
 
 const OUTRANK = fileURLToPath(new URL('../../bin/outrank.mjs', import.meta.url));
+const BUILD = fileURLToPath(new URL('../../bin/build.mjs', import.meta.url));
 const CLUSTERS = 100;
-/** The curve: preemptors are 5 % of the running fleet, so that every size does the same mix of work. */
-const CURVE = [1_000, 10_000, 30_000];
-const HEADLINE: ScaleScenarioSize = { clusters: CLUSTERS, workloads: 10_000, preemptors: 500 };
+/**
+ * The curve, preemptors 5 % of the running fleet, so that every size does the same mix of work;
+ * `SCALE_WORKLOADS=1000,10000` runs only those sizes (the 100,000 run takes minutes).
+ */
+const CURVE = process.env.SCALE_WORKLOADS?.split(',').map(Number) ?? [1_000, 10_000, 30_000, 100_000];
+/** The headline size, which the others are compared with. */
+const HEADLINE = 10_000;
+/** The usual fleet of the targets: ten priorities 0–9 among the running workloads, preemptors at 90. */
+const RUNNING_PRIORITIES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+const PREEMPTOR_PRIORITY = 90;
 const COUNTED = [1_000, 10_000];
 const FUNCTIONS: readonly FunctionName[] = ['api', 'policy-change', 'binding-enqueue', 'schedule-cycle', 'reconcile'];
+const MIB = 1024 * 1024;
 
 interface ProcessRun {
   readonly size: ScaleScenarioSize;
@@ -30,20 +41,25 @@ interface ProcessRun {
   readonly preemptions: number;
   readonly wallSeconds: number;
   readonly cpuSeconds: number;
+  readonly peakBytes: number;
 }
 
 const isScheduled = (binding: SimulationResult['bindings'][number]) => binding.conditions.some((c) => c.type === 'Scheduled' && c.status === 'True');
 
-/** `outrank simulate -f <scenario> -o json` in a process of its own, timed by /usr/bin/time (wall, user + system). */
+function curveSize(workloads: number): ScaleScenarioSize {
+  return { clusters: CLUSTERS, workloads, preemptors: workloads / 20, runningPriorities: RUNNING_PRIORITIES, preemptorPriority: PREEMPTOR_PRIORITY };
+}
+
+/** `outrank simulate -f <scenario> -o json` in a process of its own, timed by /usr/bin/time (wall, user + system, peak resident memory). */
 function timedRun(size: ScaleScenarioSize, directory: string): ProcessRun {
   const scenario = join(directory, 'scenario.json');
   const output = join(directory, 'result.json');
   const times = join(directory, 'time.txt');
   writeFileSync(scenario, JSON.stringify(scaleScenario(size)));
-  execFileSync('/usr/bin/time', ['-o', times, '-f', '%e %U %S', 'sh', '-c', '"$0" "$1" simulate -f "$2" -o json > "$3"', process.execPath, OUTRANK, scenario, output], {
+  execFileSync('/usr/bin/time', ['-o', times, '-f', '%e %U %S %M', 'sh', '-c', '"$0" "$1" simulate -f "$2" -o json > "$3"', process.execPath, OUTRANK, scenario, output], {
     stdio: 'ignore',
   });
-  const [wall, user, system] = readFileSync(times, 'utf8').trim().split(/\s+/).slice(-3).map(Number) as [number, number, number];
+  const [wall, user, system, peakKiB] = readFileSync(times, 'utf8').trim().split(/\s+/).slice(-4).map(Number) as [number, number, number, number];
   const result = JSON.parse(readFileSync(output, 'utf8')) as SimulationResult;
   if (result.errors.length > 0 || result.rejections.length > 0) throw new Error(`the scale scenario should run clean: ${result.errors[0] ?? result.rejections[0]?.message}`);
   return {
@@ -53,45 +69,53 @@ function timedRun(size: ScaleScenarioSize, directory: string): ProcessRun {
     preemptions: result.metrics.bindingPreemptions,
     wallSeconds: wall,
     cpuSeconds: user + system,
+    peakBytes: peakKiB * 1024,
   };
 }
 
 export function simulateScale(log: (line: string) => void): string {
+  // The process runs the compiled command line (dist/outrank.mjs): built here, so that it is this tree's.
+  log('scale: npm run build');
+  execFileSync(process.execPath, [BUILD], { stdio: 'ignore' });
   const directory = mkdtempSync(join(tmpdir(), 'outrank-scale-'));
   try {
-    const runs = [HEADLINE, ...CURVE.map((workloads) => ({ clusters: CLUSTERS, workloads, preemptors: workloads / 20 }))].map((size) => {
-      log(`scale: simulate ${size.workloads} workloads + ${size.preemptors} preemptors`);
-      return timedRun(size, directory);
+    const runs = CURVE.map((workloads) => {
+      log(`scale: simulate ${workloads} workloads + ${workloads / 20} preemptors`);
+      return timedRun(curveSize(workloads), directory);
     });
-    const [headline, ...curve] = runs as [ProcessRun, ...ProcessRun[]];
+    const headline = runs.find((run) => run.size.workloads === HEADLINE);
+    const reference = referenceSeconds();
     const row = (run: ProcessRun) => [
       run.size.workloads.toLocaleString('en-US'),
-      run.size.preemptors,
-      run.bindings,
-      run.scheduled,
-      run.preemptions,
+      run.size.preemptors.toLocaleString('en-US'),
+      run.bindings.toLocaleString('en-US'),
+      run.preemptions.toLocaleString('en-US'),
       fmt(run.wallSeconds),
       fmt(run.cpuSeconds),
+      `**${perReference(run.wallSeconds)}**`,
+      perReference(run.cpuSeconds),
+      headline ? fmt(run.wallSeconds / headline.wallSeconds) : '–',
       fmt(run.bindings / run.wallSeconds),
-      fmt((1000 * run.wallSeconds) / run.bindings),
+      fmt(run.peakBytes / MIB),
     ];
-    const header = ['workloads', 'preemptors', 'bindings', 'scheduled', 'preemptions', 'wall s', 'CPU s', 'bindings/s', 'ms per binding'];
-    const first = curve[0]!;
-    const last = curve.at(-1)!;
-    const growth = last.wallSeconds / last.bindings / (first.wallSeconds / first.bindings);
+    const header = ['workloads', 'preemptors', 'bindings', 'preemptions', 'wall s', 'CPU s', 'wall ÷ reference', 'CPU ÷ reference', `wall ÷ ${HEADLINE.toLocaleString('en-US')}'s`, 'bindings/s', 'peak MiB'];
+    const judged = (run: ProcessRun | undefined, limit: number, of: number | undefined) =>
+      !run || of === undefined ? 'not run' : `${fmt(run.wallSeconds / of)} (${run.wallSeconds / of <= limit ? 'met' : 'missed'})`;
+    const at = (workloads: number) => runs.find((run) => run.size.workloads === workloads);
+    const largest = at(100_000);
     return [
       `\`outrank simulate -f <scenario> -o json\` as a whole process (Node.js start, the compiled command line, parse,`,
-      `run, output), timed by /usr/bin/time. The scenario (test/bench/scale-scenario.ts): ${CLUSTERS} clusters in three regions,`,
-      'one PropagationPolicy per Deployment selecting it by name, running workloads of 100m–500m cpu (1–2 replicas,',
-      'priorities 0–50) that fill their region with 600m per cluster to spare, then preemptors of 1 cpu at priority 1,000.',
+      `run, output), timed by /usr/bin/time (wall, user + system CPU, peak resident memory). The scenario (test/bench/scale-scenario.ts):`,
+      `${CLUSTERS} clusters in three regions, one PropagationPolicy per Deployment selecting it by name (Aggregated), running`,
+      'workloads of 100m–500m cpu (1–2 replicas, priorities 0–9 in turn) that fill their region with 600m per cluster to',
+      `spare, then preemptors (5 % of the running fleet) of 1 cpu at priority ${PREEMPTOR_PRIORITY}. \`SCALE_WORKLOADS=1000,10000 npm run bench -- scale\``,
+      'runs only the sizes named.',
       '',
-      table(header, [row(headline)]),
+      table(header, runs.map(row)),
       '',
-      'The curve, preemptors 5 % of the running fleet:',
-      '',
-      table(header, curve.map(row)),
-      '',
-      `Time per binding at ${last.size.workloads.toLocaleString('en-US')} workloads is **${fmt(growth)}×** that at ${first.size.workloads.toLocaleString('en-US')} (target ≤ 1.5×).`,
+      `Targets: ${HEADLINE.toLocaleString('en-US')} workloads in ≤ 2.6 × the reference: ${headline && reference ? `${fmt(headline.wallSeconds / reference)} (${headline.wallSeconds / reference <= 2.6 ? 'met' : 'missed'})` : 'not run'};`,
+      `30,000 within 3.5 × the ${HEADLINE.toLocaleString('en-US')} time: ${judged(at(30_000), 3.5, headline?.wallSeconds)};`,
+      `100,000 within 12 × it: ${judged(largest, 12, headline?.wallSeconds)}, under 2.5 GiB at its peak: ${largest ? `${fmt(largest.peakBytes / MIB / 1024)} GiB (${largest.peakBytes < 2.5 * 1024 * MIB ? 'met' : 'missed'})` : 'not run'}.`,
     ].join('\n');
   } finally {
     rmSync(directory, { recursive: true, force: true });

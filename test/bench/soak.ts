@@ -9,6 +9,7 @@ import { outrank } from '../bin/support/run-cli';
 import { waitUntilPlaced, writeFromClients } from '../support/api-load';
 import { clientWorkloads, memberCluster } from '../support/tenant-workloads';
 import { AwsRequestCounter } from './aws-requests';
+import { perReference } from './reference';
 import { fmt, summarize, table } from './stats';
 
 const CLIENTS = 50;
@@ -70,7 +71,7 @@ export async function soakBenchmark(log: (line: string) => void): Promise<string
       'the size.',
       '',
       table(
-        ['Deployments', 'writes', 'answers', 'write p50 ms', 'p99 ms', 'written in s', 'settled s after', 'messages per binding', 'reconcile requests per binding', 'dead-lettered', 'handler errors', '`outrank check`'],
+        ['Deployments', 'writes', 'answers', 'write p50 ms', 'p99 ms', 'written in s', '÷ reference', 'settled s after', '÷ reference', 'messages per binding', 'reconcile requests per binding', 'dead-lettered', 'handler errors', '`outrank check`'],
         [[
           names.length,
           names.length * 2,
@@ -78,7 +79,9 @@ export async function soakBenchmark(log: (line: string) => void): Promise<string
           fmt(latency.p50Ms),
           fmt(latency.p99Ms),
           fmt(writtenMs / 1000),
+          perReference(writtenMs / 1000),
           fmt(settleMs / 1000),
+          perReference(settleMs / 1000),
           fmt(sent / names.length),
           fmt(reconcile / names.length),
           deadLettered,
