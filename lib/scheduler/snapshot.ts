@@ -7,6 +7,7 @@ import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
 import { filterClusters, type FilteredClusters } from './cluster-filter';
 import { victimKeyHash } from './preemption/victim-tie-order';
 import { isPlainBinding } from './replica-strategy';
+import { firstAtOrAbove } from './rank-search';
 
 /** What the scheduler knows of a binding: priority, preemptibility, per-replica request and placement. */
 export interface BindingState {
@@ -200,17 +201,6 @@ function withoutResident({ ranks, replicas }: RankedResidents, rank: number): Ra
   return { ranks: shrunkRanks, replicas: shrunkReplicas };
 }
 
-/** The first index of ascending `ranks` whose rank is not below `rank` (ranks.length when none). */
-function firstAtOrAbove(ranks: Int32Array, rank: number): number {
-  let low = 0;
-  let high = ranks.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (ranks[mid]! < rank) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
 
 /**
  * allocatable − allocated − allocating, as the member cluster reports it. Every replica is a pod, so a

@@ -4,10 +4,11 @@
  * called once per creation, change and deletion, never for an object the list already gave, and not
  * again when, cut off, it watches once more from the last version it saw.
  */
-import { AppsV1Api, KubeConfig, makeInformer, type V1Deployment } from '@kubernetes/client-node';
+import { AppsV1Api, makeInformer, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workload } from '../lib/http/support';
 import { startTestApi, type TestApi } from './support/api-server';
+import { kubeConfigFor, until } from './support/informer-client';
 
 const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
 
@@ -29,21 +30,8 @@ const create = (name: string) => send('POST', DEPLOYMENTS, workload('apps/v1', '
 const change = (name: string) => send('PATCH', `${DEPLOYMENTS}/${name}`, { metadata: { labels: { changed: String(Math.random()).slice(2, 8) } } });
 const remove = (name: string) => send('DELETE', `${DEPLOYMENTS}/${name}`);
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 function informerOn(url: string) {
-  const config = new KubeConfig();
-  config.loadFromOptions({
-    clusters: [{ name: 'outrank', server: url, skipTLSVerify: true }],
-    users: [{ name: 'tester' }],
-    contexts: [{ name: 'outrank', cluster: 'outrank', user: 'tester' }],
-    currentContext: 'outrank',
-  });
+  const config = kubeConfigFor(url);
   const apps = config.makeApiClient(AppsV1Api);
   return makeInformer<V1Deployment>(config, DEPLOYMENTS, () => apps.listNamespacedDeployment({ namespace: 'default' }));
 }

@@ -4,10 +4,11 @@
  * MODIFIED, in commit order) and, cut off, resumes from the last version it saw without missing a
  * change made while it was away (binding priority and preemption (000)).
  */
-import { CustomObjectsApi, KubeConfig, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
+import { CustomObjectsApi, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cluster, priorityClass, propagationPolicy, workload } from '../lib/http/support';
 import { startTestApi, type TestApi } from './support/api-server';
+import { kubeConfigFor, until } from './support/informer-client';
 
 const NAMESPACE = 'default';
 const BINDINGS = `/apis/work.karmada.io/v1alpha2/namespaces/${NAMESPACE}/resourcebindings`;
@@ -42,21 +43,8 @@ function deployment(name: string): object {
   return { ...object, spec: { ...object.spec, template: { spec: { ...object.spec.template.spec, priorityClassName: name } } } };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 function informerOn(url: string) {
-  const config = new KubeConfig();
-  config.loadFromOptions({
-    clusters: [{ name: 'outrank', server: url, skipTLSVerify: true }],
-    users: [{ name: 'tester' }],
-    contexts: [{ name: 'outrank', cluster: 'outrank', user: 'tester' }],
-    currentContext: 'outrank',
-  });
+  const config = kubeConfigFor(url);
   const objects = config.makeApiClient(CustomObjectsApi);
   return makeInformer<Binding>(config, BINDINGS, () =>
     objects.listNamespacedCustomObject({ group: 'work.karmada.io', version: 'v1alpha2', namespace: NAMESPACE, plural: 'resourcebindings' }),

@@ -3,6 +3,7 @@ import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
 import { firstRankAtOrAbove } from './preemption-candidates';
 import { preemptorStart, tieRun } from './victim-tie-order';
+import { firstAtOrAbove } from '../rank-search';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
 export type SingleVictimWalk =
@@ -211,14 +212,3 @@ function replicasWith(free: Float64Array, at: number, amounts: readonly number[]
   return replicas;
 }
 
-/** The first index of ascending `ranks` not below `rank` (ranks.length when none). */
-function firstAtOrAbove(ranks: Int32Array, rank: number): number {
-  let low = 0;
-  let high = ranks.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (ranks[mid]! < rank) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
