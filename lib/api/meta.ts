@@ -113,10 +113,11 @@ const selectorOperator = z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist']);
 
 export const labelSelectorRequirement = z
   .strictObject({
-    key: qualifiedName,
-    operator: selectorOperator,
-    values: z.array(labelValue).max(1024).optional(),
+    key: qualifiedName.meta({ description: 'The label key the requirement applies to.' }),
+    operator: selectorOperator.meta({ description: "How the key relates to the values: In, NotIn, Exists or DoesNotExist." }),
+    values: z.array(labelValue).max(1024).optional().meta({ description: 'The values for In and NotIn; empty for Exists and DoesNotExist.' }),
   })
+  .meta({ description: 'A label requirement: a key, an operator and values.' })
   .superRefine((requirement, context) => {
     const count = requirement.values?.length ?? 0;
     const needsValues = requirement.operator === 'In' || requirement.operator === 'NotIn';
@@ -129,8 +130,8 @@ export const labelSelectorRequirement = z
   });
 
 export const labelSelector = z.strictObject({
-  matchLabels: labels.optional(),
-  matchExpressions: z.array(labelSelectorRequirement).max(64).optional(),
+  matchLabels: labels.optional().meta({ description: 'Labels an object must carry, each with this value.' }),
+  matchExpressions: z.array(labelSelectorRequirement).max(64).optional().meta({ description: 'Requirements an object’s labels must meet, all of them.' }),
 });
 export type LabelSelector = z.infer<typeof labelSelector>;
 

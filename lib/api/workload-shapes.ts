@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { keptFields } from './kept-fields';
-import { annotations, int32, labels, namespaceName, objectName, quantityMap } from './meta';
+import { matchesLabelSelector } from './label-selector';
+import { annotations, int32, labels, labelSelector, namespaceName, objectName, quantityMap, type LabelSelector } from './meta';
 
 /**
  * The shapes of the Kubernetes workload kinds outrank propagates (apps/v1 Deployment, StatefulSet and
@@ -177,12 +178,10 @@ const podTemplateSchema = z
 
 const replicas = replicaCount.optional().meta({ description: 'Number of pods wanted (default 1); outrank divides them among member clusters.' });
 
-const SELECTOR = ['object', 'A label query over the pods: it must match the labels of the pod template.'] as const;
 const MIN_READY = ['integer', 'Seconds a new pod must be ready, none of its containers crashing, to count as available (default 0).'] as const;
 const HISTORY = ['integer', 'How many old revisions are kept for rollback (default 10).'] as const;
 
 const DEPLOYMENT_SPEC_FIELDS = keptFields({
-  selector: SELECTOR,
   strategy: ['object', 'How pods are replaced by new ones: RollingUpdate (the default) or Recreate.'],
   minReadySeconds: MIN_READY,
   revisionHistoryLimit: HISTORY,
@@ -190,7 +189,6 @@ const DEPLOYMENT_SPEC_FIELDS = keptFields({
   progressDeadlineSeconds: ['integer', 'Seconds a rollout may make no progress before it is reported failed (default 600).'],
 });
 const STATEFUL_SET_SPEC_FIELDS = keptFields({
-  selector: SELECTOR,
   volumeClaimTemplates: ['objects', 'Claims each pod gets a volume of its own from.'],
   serviceName: ['string', "The headless Service that gives the pods' network identity."],
   podManagementPolicy: ['string', 'How pods are created and deleted: OrderedReady (the default) or Parallel.'],
@@ -200,7 +198,7 @@ const STATEFUL_SET_SPEC_FIELDS = keptFields({
   persistentVolumeClaimRetentionPolicy: ['object', 'Whether the claims of volumeClaimTemplates are deleted with the set or when it scales down.'],
   ordinals: ['object', 'The numbers the pods are given (from start, default 0).'],
 });
-const REPLICA_SET_SPEC_FIELDS = keptFields({ selector: SELECTOR, minReadySeconds: MIN_READY });
+const REPLICA_SET_SPEC_FIELDS = keptFields({ minReadySeconds: MIN_READY });
 const JOB_SPEC_FIELDS = keptFields({
   completions: ['integer', 'How many pods must succeed for the Job to complete.'],
   activeDeadlineSeconds: ['int64', 'Seconds the Job may run before it is failed.'],
@@ -231,9 +229,34 @@ function workload(apiVersion: string, kind: string, specFields: z.ZodRawShape, c
     .meta({ description });
 }
 
-export const deploymentSchema = workload('apps/v1', 'Deployment', DEPLOYMENT_SPEC_FIELDS, { replicas }, 'A Deployment to propagate to member clusters: a resource template.');
-export const statefulSetSchema = workload('apps/v1', 'StatefulSet', STATEFUL_SET_SPEC_FIELDS, { replicas }, 'A StatefulSet to propagate to member clusters: a resource template.');
-export const replicaSetSchema = workload('apps/v1', 'ReplicaSet', REPLICA_SET_SPEC_FIELDS, { replicas }, 'A ReplicaSet to propagate to member clusters: a resource template.');
+/** apps/v1's pod selector: required, not empty, and matching the pod template's labels (ValidateDeploymentSpec and its kin). */
+const podSelector = labelSelector.meta({ description: 'A label query over the pods: it must match the labels of the pod template.' });
+
+function checkPodSelector(kind: string, spec: { selector?: LabelSelector; template?: { metadata?: { labels?: Record<string, string> } } }, context: z.RefinementCtx): void {
+  const { selector } = spec;
+  if (selector === undefined) {
+    context.addIssue({ code: 'custom', path: ['spec', 'selector'], message: 'Required value' });
+    return;
+  }
+  if (Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0) {
+    context.addIssue({ code: 'custom', path: ['spec', 'selector'], message: `Invalid value: empty selector is invalid for ${kind.toLowerCase()}` });
+    return;
+  }
+  if (!matchesLabelSelector(selector, spec.template?.metadata?.labels ?? {})) {
+    context.addIssue({ code: 'custom', path: ['spec', 'template', 'metadata', 'labels'], message: 'Invalid value: `selector` does not match template `labels`' });
+  }
+}
+
+/** An apps/v1 workload: its pods chosen by a selector the template's labels must satisfy. */
+function appsWorkload(kind: string, specFields: z.ZodRawShape, description: string) {
+  return workload('apps/v1', kind, { ...specFields, selector: podSelector.optional() }, { replicas }, description).superRefine((object, context) =>
+    checkPodSelector(kind, object.spec as Parameters<typeof checkPodSelector>[1], context),
+  );
+}
+
+export const deploymentSchema = appsWorkload('Deployment', DEPLOYMENT_SPEC_FIELDS, 'A Deployment to propagate to member clusters: a resource template.');
+export const statefulSetSchema = appsWorkload('StatefulSet', STATEFUL_SET_SPEC_FIELDS, 'A StatefulSet to propagate to member clusters: a resource template.');
+export const replicaSetSchema = appsWorkload('ReplicaSet', REPLICA_SET_SPEC_FIELDS, 'A ReplicaSet to propagate to member clusters: a resource template.');
 export const jobSchema = workload('batch/v1', 'Job', JOB_SPEC_FIELDS, {
   parallelism: replicaCount.optional().meta({ description: 'Pods run at once (default 1): the replicas outrank places.' }),
 }, 'A Job to propagate to member clusters: a resource template.');

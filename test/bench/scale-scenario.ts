@@ -31,7 +31,9 @@ function deployment(name: string, cpuMilli: number, replicas: number, priorityCl
     metadata: { name, namespace: 'fleet', labels: { app: name } },
     spec: {
       replicas,
+      selector: { matchLabels: { app: name } },
       template: {
+        metadata: { labels: { app: name } },
         spec: {
           priorityClassName,
           containers: [{ name: 'main', image: 'registry.example/app:1', resources: { requests: { cpu: `${cpuMilli}m`, memory: '128Mi' } } }],

@@ -40,7 +40,7 @@ async function write(path: string, body: object, method = 'POST'): Promise<void>
 
 function deployment(name: string): object {
   const object = workload('apps/v1', 'Deployment', name, NAMESPACE) as { spec: { template: { spec: object } } };
-  return { ...object, spec: { ...object.spec, template: { spec: { ...object.spec.template.spec, priorityClassName: name } } } };
+  return { ...object, spec: { ...object.spec, template: { ...object.spec.template, spec: { ...object.spec.template.spec, priorityClassName: name } } } };
 }
 
 function informerOn(url: string) {

@@ -59,7 +59,7 @@ spec: {resourceSelectors: [{apiVersion: apps/v1, kind: Deployment}]}
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web, namespace: default}
-spec: {replicas: 3, template: {spec: {containers: [{name: a, image: b, resources: {requests: {cpu: "1"}}}]}}}
+spec: {replicas: 3, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: a, image: b, resources: {requests: {cpu: "1"}}}]}}}
 `,
     );
     const { stdout, code } = await outrank('simulate', '-f', file);

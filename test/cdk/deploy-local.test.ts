@@ -103,7 +103,7 @@ describe('the stack deployed to the local endpoint (npm run deploy:local)', () =
         apiVersion: 'apps/v1',
         kind: 'Deployment',
         metadata: { name: 'web', namespace: 'default' },
-        spec: { replicas: 1, template: { spec: { containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu: '1' } } }] } } },
+        spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu: '1' } } }] } } },
       });
       await settle();
 

@@ -136,7 +136,7 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'too-big', namespace: 'default' },
-      spec: { replicas: 1, template: { spec: { priorityClassName: 'p0', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '64' } } }] } } },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'too-big' } }, template: { metadata: { labels: { app: 'too-big' } }, spec: { priorityClassName: 'p0', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '64' } } }] } } },
     };
     expect((await fetch(`${api.url}/apis/apps/v1/namespaces/default/deployments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tooBig) })).status).toBe(201);
     await page.waitForSelector('[data-binding="default/too-big-deployment"]', { timeout: 10_000 });
@@ -192,7 +192,9 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
       'metadata: {name: another-urgent, namespace: default}',
       'spec:',
       '  replicas: 1',
+      '  selector: {matchLabels: {app: another-urgent}}',
       '  template:',
+      '    metadata: {labels: {app: another-urgent}}',
       '    spec:',
       '      priorityClassName: urgent',
       '      containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]',
@@ -233,7 +235,9 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
         'metadata: {name: another-urgent, namespace: default}',
         'spec:',
         '  replicas: 1',
+        '  selector: {matchLabels: {app: another-urgent}}',
         '  template:',
+        '    metadata: {labels: {app: another-urgent}}',
         '    spec:',
         '      priorityClassName: urgent',
         '      containers: [{name: main, image: busybox, resources: {requests: {cpu: "1"}}}]',
@@ -267,7 +271,7 @@ describe.runIf(chromiumInstalled())('the web console in Chromium', { timeout: 60
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'late-urgent', namespace: 'default' },
-      spec: { replicas: 1, template: { spec: { priorityClassName: 'urgent', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } } },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'late-urgent' } }, template: { metadata: { labels: { app: 'late-urgent' } }, spec: { priorityClassName: 'urgent', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } } },
     };
     // A minute later than the preemptions of the example, so that it is the newest by its time.
     api.system.clock.advance(60_000);

@@ -30,7 +30,7 @@ const DEPLOYMENT = {
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name: 'web', namespace: 'default' },
-  spec: { replicas: 1, template: { spec: { containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu: '3' } } }] } } },
+  spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu: '3' } } }] } } },
 };
 const CLUSTER_LOCATOR = { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', name: 'member1' };
 

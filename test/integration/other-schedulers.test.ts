@@ -29,7 +29,7 @@ const deployment = (name: string, cpu: string) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'default' },
-  spec: { replicas: 1, template: { spec: { containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu } } }] } } },
+  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu } } }] } } },
 });
 const placeBatch = (clusters: Array<{ name: string; replicas: number }> | null): ScenarioStep => ({
   patch: [{ apiVersion: 'work.karmada.io/v1alpha2', kind: 'ResourceBinding', namespace: 'default', name: 'batch-deployment', patch: { spec: { clusters } } }],

@@ -38,7 +38,7 @@ const deployment = (name: string, role: string, priorityClassName: string, cpu: 
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'default', labels: { role } },
-  spec: { replicas: 1, template: { spec: { priorityClassName, containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu } } }] } } },
+  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { priorityClassName, containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu } } }] } } },
 });
 
 const REGION_OF: Record<string, string> = { a1: 'r1', a2: 'r1', b1: 'r2', b2: 'r2', c1: 'r3', c2: 'r3' };

@@ -59,7 +59,7 @@ function deployment(name: string, replicas: number): object {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name },
-    spec: { replicas, template: { spec: { containers: [{ name: 'main', resources: { requests: { cpu: '100m' } } }] } } },
+    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', resources: { requests: { cpu: '100m' } } }] } } },
   };
 }
 

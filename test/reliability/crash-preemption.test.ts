@@ -40,7 +40,7 @@ const deployment = (name: string, priorityClassName: string): Object => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'default' },
-  spec: { replicas: 1, template: { spec: { priorityClassName, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } } },
+  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { priorityClassName, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } } },
 });
 
 const lowWork = Array.from({ length: LOW }, (_, index) => deployment(`low-${index}`, 'low'));

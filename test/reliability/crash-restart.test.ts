@@ -21,7 +21,7 @@ const deployment = (name: string) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'default' },
-  spec: { replicas: 1, template: { spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '100m' } } }] } } },
+  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '100m' } } }] } } },
 });
 
 let running: LocalRuntime | undefined;

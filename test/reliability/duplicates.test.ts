@@ -60,7 +60,7 @@ const bandsTogether = await example(
             apiVersion: 'apps/v1',
             kind: 'Deployment',
             metadata: { name, namespace: 'default' },
-            spec: { replicas: 1, template: { spec: { priorityClassName: name, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '3' } } }] } } },
+            spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { priorityClassName: name, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '3' } } }] } } },
           })),
         ],
       },

@@ -31,7 +31,7 @@ export function deploymentWithPolicy(name: string, cluster: string, namespace = 
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name, namespace },
-      spec: { replicas: 1, template: { spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '100m' } } }] } } },
+      spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '100m' } } }] } } },
     },
   ];
 }

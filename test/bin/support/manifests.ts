@@ -38,19 +38,22 @@ kind: Deployment
 metadata: {name: web, labels: {app: web}}
 spec:
   replicas: 2
-  template: {spec: {priorityClassName: high, containers: [{name: web, image: nginx, resources: {requests: {cpu: "1"}}}]}}
+  selector: {matchLabels: {app: web}}
+  template: {metadata: {labels: {app: web}}, spec: {priorityClassName: high, containers: [{name: web, image: nginx, resources: {requests: {cpu: "1"}}}]}}
 ---
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: batch, labels: {app: batch}}
 spec:
   replicas: 1
-  template: {spec: {priorityClassName: low, containers: [{name: batch, image: busybox, resources: {requests: {cpu: "1"}}}]}}
+  selector: {matchLabels: {app: batch}}
+  template: {metadata: {labels: {app: batch}}, spec: {priorityClassName: low, containers: [{name: batch, image: busybox, resources: {requests: {cpu: "1"}}}]}}
 ---
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: api, namespace: team-b, labels: {app: web}}
 spec:
   replicas: 1
-  template: {spec: {containers: [{name: api, image: api, resources: {requests: {cpu: "1"}}}]}}
+  selector: {matchLabels: {app: api}}
+  template: {metadata: {labels: {app: api}}, spec: {containers: [{name: api, image: api, resources: {requests: {cpu: "1"}}}]}}
 `;

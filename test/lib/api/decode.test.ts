@@ -12,14 +12,24 @@ function rejection(raw: unknown): InvalidObjectError {
   throw new Error('expected the object to be rejected');
 }
 
-const pod = { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '500m' } } }] } };
-const deployment = (fields: Record<string, unknown> = {}) => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web' },
-  spec: { replicas: 2, template: pod },
-  ...fields,
-});
+const pod = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', resources: { requests: { cpu: '500m' } } }] } };
+const SELECTED = { matchLabels: { app: 'web' } };
+
+/** An apps/v1 workload as the rules under test need it besides: its pods' selector, matching the pod template's labels. */
+function selected<T extends { spec: Record<string, any> }>(object: T): T {
+  const { template } = object.spec;
+  const labelled = template === undefined ? {} : { template: { ...template, metadata: { labels: { app: 'web' }, ...template.metadata } } };
+  return { ...object, spec: { selector: SELECTED, ...object.spec, ...labelled } };
+}
+
+const deployment = (fields: Record<string, unknown> = {}) =>
+  selected({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
+    spec: { replicas: 2, template: pod } as Record<string, any>,
+    ...fields,
+  });
 const policy = (spec: Record<string, unknown>, kind = 'PropagationPolicy', metadata: Record<string, unknown> = { name: 'p' }) => ({
   apiVersion: 'policy.karmada.io/v1alpha1',
   kind,
@@ -92,7 +102,7 @@ describe('decodeObject: unknown fields', () => {
     const decoded = decodeObject(
       deployment({
         metadata: { name: 'web', finalizers: ['x'] },
-        spec: { replicas: 1, strategy: { type: 'Recreate' }, template: { spec: { ...pod.spec, nodeSelector: { disk: 'ssd' } } } },
+        spec: { replicas: 1, strategy: { type: 'Recreate' }, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { ...pod.spec, nodeSelector: { disk: 'ssd' } } } },
         status: { readyReplicas: 1 },
       }),
     ) as Record<string, any>;
@@ -104,12 +114,10 @@ describe('decodeObject: unknown fields', () => {
 });
 
 describe('decodeObjectWith: field validation of workload templates, as kube-apiserver\'s fieldValidation', () => {
-  const requets = (kind: string, apiVersion: string, counts: Record<string, unknown>) => ({
-    apiVersion,
-    kind,
-    metadata: { name: 'w' },
-    spec: { ...counts, template: { spec: { containers: [{ name: 'c', resources: { requets: { cpu: '1' } } }] } } },
-  });
+  const requets = (kind: string, apiVersion: string, counts: Record<string, unknown>) => {
+    const object = { apiVersion, kind, metadata: { name: 'w' }, spec: { ...counts, template: { spec: { containers: [{ name: 'c', resources: { requets: { cpu: '1' } } }] } } } as Record<string, any> };
+    return apiVersion === 'apps/v1' ? selected(object) : object;
+  };
 
   it.each([
     ['Deployment', 'apps/v1', { replicas: 1 }],
@@ -264,5 +272,36 @@ describe('decodeObject: type guards', () => {
   ])('%s', (_, raw, expected) => {
     const object = decodeObject(raw);
     expect([isPriorityClass, isCluster, isPolicy, isBinding, isEvent, isTemplate].map((guard) => guard(object))).toEqual(expected);
+  });
+});
+
+describe("apps/v1's pod selector, as kube-apiserver validates it (ValidateDeploymentSpec, ValidateStatefulSetSpec, ValidateReplicaSetSpec)", () => {
+  const bare = (kind: string, spec: Record<string, unknown>) => ({ apiVersion: 'apps/v1', kind, metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1, ...spec } });
+  const labelled = { metadata: { labels: { app: 'web', tier: 'front' } }, spec: pod.spec };
+
+  it.each(['Deployment', 'StatefulSet', 'ReplicaSet'])('%s: a selector is required', (kind) => {
+    expect(rejection(bare(kind, { template: labelled })).causes).toEqual([{ field: 'spec.selector', message: 'Required value' }]);
+  });
+
+  it('an empty selector is refused', () => {
+    expect(rejection(bare('Deployment', { selector: {}, template: labelled })).causes).toEqual([{ field: 'spec.selector', message: 'Invalid value: empty selector is invalid for deployment' }]);
+  });
+
+  it("a selector the pod template's labels do not satisfy is refused at the template's labels", () => {
+    expect(rejection(bare('Deployment', { selector: { matchLabels: { app: 'api' } }, template: labelled })).causes).toEqual([
+      { field: 'spec.template.metadata.labels', message: 'Invalid value: `selector` does not match template `labels`' },
+    ]);
+    expect(rejection(bare('Deployment', { selector: { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['front'] }] }, template: labelled })).causes).toEqual([
+      { field: 'spec.template.metadata.labels', message: 'Invalid value: `selector` does not match template `labels`' },
+    ]);
+  });
+
+  it('a selector matching a subset of the labels, by labels or expressions, is accepted', () => {
+    expect(() => decodeObject(bare('Deployment', { selector: { matchLabels: { app: 'web' } }, template: labelled }))).not.toThrow();
+    expect(() => decodeObject(bare('StatefulSet', { selector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['front', 'back'] }] }, template: labelled }))).not.toThrow();
+  });
+
+  it('a Job needs none: the server makes it', () => {
+    expect(() => decodeObject({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'report', namespace: 'default' }, spec: { template: pod } })).not.toThrow();
   });
 });

@@ -70,7 +70,7 @@ export const deployment = (namespace: string, priorityClassName?: string) =>
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'web', namespace },
-    spec: { replicas: 1, template: { spec: { ...(priorityClassName ? { priorityClassName } : {}), containers: [{ name: 'main' }] } } },
+    spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { ...(priorityClassName ? { priorityClassName } : {}), containers: [{ name: 'main' }] } } },
   });
 
 /** A policy declaring its work non-preemptible (preemptibility separate from priority (001)). */
@@ -89,7 +89,7 @@ export const labelledDeployment = (namespace: string, where: 'template' | 'pod t
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'web', namespace, ...(where === 'template' ? { labels } : {}) },
-    spec: { replicas: 1, template: { ...(where === 'pod template' ? { metadata: { labels } } : {}), spec: { containers: [{ name: 'main' }] } } },
+    spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web', ...(where === 'pod template' ? labels : {}) } }, spec: { containers: [{ name: 'main' }] } } },
   });
 };
 

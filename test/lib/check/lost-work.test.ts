@@ -16,7 +16,7 @@ const deployment = (name: string, options: { replicas?: number; cpu?: string; la
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'default', ...(options.labels ? { labels: options.labels } : {}) },
-  spec: { replicas: options.replicas ?? 1, template: { spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: options.cpu ?? '1' } } }] } } },
+  spec: { replicas: options.replicas ?? 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: options.cpu ?? '1' } } }] } } },
 });
 
 const policy = (name: string, template: string) => ({

@@ -83,8 +83,9 @@ export function deployment(name: string, options: WorkloadOptions = {}): Manifes
     metadata: { name, namespace: options.namespace ?? 'default', ...(options.labels ? { labels: options.labels } : {}) },
     spec: {
       replicas: options.replicas ?? 1,
+      selector: { matchLabels: { app: name } },
       template: {
-        ...(options.podLabels ? { metadata: { labels: options.podLabels } } : {}),
+        metadata: { labels: { app: name, ...options.podLabels } },
         spec: {
           ...(options.priorityClassName ? { priorityClassName: options.priorityClassName } : {}),
           containers: [{ name: 'main', image: 'busybox', resources: { requests: options.requests ?? { cpu: '1' } } }],

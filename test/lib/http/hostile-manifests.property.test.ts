@@ -40,7 +40,7 @@ const BASES = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'fuzz', namespace: 'default' },
-      spec: { replicas: 2, template: { spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '1', memory: '1Gi' } } }] } } },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'fuzz' } }, template: { metadata: { labels: { app: 'fuzz' } }, spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '1', memory: '1Gi' } } }] } } },
     },
   },
 } as const;

@@ -62,7 +62,7 @@ describe('OpenAPI v3 schemas of the workload kinds', () => {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
         metadata: { name: 'web', creationTimestamp: null },
-        spec: { minReadySeconds: 'soon', template: { spec: { containers: [{ name: 'main', image: 'nginx' }] } } },
+        spec: { minReadySeconds: 'soon', selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } } },
       },
     });
     expect(reply.statusCode).toBe(422);

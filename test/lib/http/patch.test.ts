@@ -78,7 +78,7 @@ describe('strategic merge patch', () => {
 
 describe('server-side apply', () => {
   const yaml = (replicas: number) =>
-    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  replicas: ${replicas}\n  template:\n    spec:\n      containers: [{name: api, image: api}]\n`;
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  replicas: ${replicas}\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: api}}\n    spec:\n      containers: [{name: api, image: api}]\n`;
   const path = '/apis/apps/v1/namespaces/default/deployments/api';
 
   it('creates (201), then applies again (200) for the same field manager', async () => {

@@ -14,7 +14,7 @@ function config(spec: Record<string, unknown>, labels?: Record<string, string>) 
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', ...(labels ? { labels } : {}) }, spec };
 }
 
-const containers = (...list: Array<{ name: string; image: string }>) => ({ template: { spec: { containers: list } } });
+const containers = (...list: Array<{ name: string; image: string }>) => ({ selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: list } } });
 
 async function apply(api: Api, manager: string, body: object, force = false) {
   return api.send('PATCH', PATH, { body, contentType: APPLY, query: { fieldManager: manager, ...(force ? { force: 'true' } : {}) } });

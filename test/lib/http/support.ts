@@ -114,8 +114,8 @@ export const workload = (apiVersion: string, kind: string, name = 'web', namespa
   kind,
   metadata: { name, namespace, labels },
   spec: {
-    ...(kind === 'Job' ? {} : { replicas: 1 }),
-    template: { spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } },
+    ...(kind === 'Job' ? {} : { replicas: 1, selector: { matchLabels: { app: name } } }),
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } },
   },
 });
 

@@ -16,7 +16,7 @@ async function settledSystem(): Promise<MemorySystem> {
       metadata: { name: 'web', namespace: 'default' },
       spec: { resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }], priority: 5, placement: { clusterAffinity: { clusterNames: ['member1'] } } },
     },
-    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } } } },
+    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } } } },
   ]) {
     await system.objects.apply(object);
   }

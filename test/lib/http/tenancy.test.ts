@@ -27,7 +27,7 @@ const deploymentPolicy = (namespace: string, className?: string, name = 'web') =
 /** A Deployment whose pod template names a priority class when given one. */
 const deployment = (namespace: string, className?: string, name = 'web') => {
   const object = workload('apps/v1', 'Deployment', name, namespace);
-  return className ? { ...object, spec: { ...object.spec, template: { spec: { ...object.spec.template.spec, priorityClassName: className } } } } : object;
+  return className ? { ...object, spec: { ...object.spec, template: { ...object.spec.template, spec: { ...object.spec.template.spec, priorityClassName: className } } } } : object;
 };
 
 /**
@@ -253,7 +253,7 @@ describe('declaring work non-preemptible is a privilege of the namespaces tenanc
       collection: DEPLOYMENTS,
       object: (namespace: string, name: string) => {
         const object = deployment(namespace, undefined, name);
-        return { ...object, spec: { ...object.spec, template: { ...object.spec.template, metadata: { labels: LABEL } } } };
+        return { ...object, spec: { ...object.spec, template: { ...object.spec.template, metadata: { labels: { ...object.spec.template.metadata.labels, ...LABEL } } } } };
       },
       patch: { spec: { template: { metadata: { labels: LABEL } } } },
     },

@@ -9,7 +9,7 @@ const deployment = {
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name: 'web', namespace: 'default' },
-  spec: { replicas: 1, template: { spec: { containers: [{ name: 'main', image: 'busybox' }] } } },
+  spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'busybox' }] } } },
 };
 
 /** The in-memory store, but failing with `failure` for the operations named. */

@@ -47,7 +47,7 @@ const deployment = (name: string, priorityClassName: string, cpu: string) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'default' },
-  spec: { replicas: 1, template: { spec: { priorityClassName, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu } } }] } } },
+  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { priorityClassName, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu } } }] } } },
 });
 
 /** The store, its operations named waiting a turn of the event loop first, as a store across a network answers. */

@@ -24,8 +24,10 @@ export function template(name: string, options: TemplateOptions = {}): WorkloadT
     metadata: { name, ...(namespace === null ? {} : { namespace }), ...(options.labels ? { labels: options.labels } : {}) },
     spec: {
       ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
+      // apps/v1 requires the pods' selector; other kinds (a Job, a custom workload) do without.
+      ...((options.apiVersion ?? 'apps/v1') === 'apps/v1' ? { selector: { matchLabels: { app: name } } } : {}),
       template: {
-        ...(options.podLabels ? { metadata: { labels: options.podLabels } } : {}),
+        metadata: { labels: { app: name, ...options.podLabels } },
         spec: {
           containers: options.containers ?? [{ name: 'main', resources: { requests: { cpu: '500m', memory: '1Gi' } } }],
           ...(options.initContainers ? { initContainers: options.initContainers } : {}),

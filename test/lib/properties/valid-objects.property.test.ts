@@ -77,7 +77,12 @@ function template(w: Workload, namespace: string, replicas: number): Manifest {
     apiVersion: w.kind.apiVersion,
     kind: w.kind.kind,
     metadata: { name: w.name, namespace },
-    spec: { ...count, template: { spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '500m' } } }] } } },
+    spec: {
+      ...count,
+      // apps/v1 requires the pods' selector; a Job's is made by the server.
+      ...(w.kind.apiVersion === 'apps/v1' ? { selector: { matchLabels: { app: 'main' } } } : {}),
+      template: { metadata: { labels: { app: 'main' } }, spec: { containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '500m' } } }] } },
+    },
   };
 }
 

@@ -183,7 +183,7 @@ steps:
       - apiVersion: apps/v1
         kind: Deployment
         metadata: {name: web, namespace: default}
-        spec: {replicas: 1, template: {spec: {containers: [{name: a, image: b, resources: {requests: {cpu: "1"}}}]}}}
+        spec: {replicas: 1, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: a, image: b, resources: {requests: {cpu: "1"}}}]}}}
   - wait: 90s
   - patch: [{apiVersion: cluster.karmada.io/v1alpha1, kind: Cluster, name: m1, patch: {status: {conditions: [{type: Ready, status: "False"}]}}}]
 `),

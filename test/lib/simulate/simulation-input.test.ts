@@ -16,7 +16,7 @@ spec:
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web, namespace: default}
-spec: {replicas: 2, template: {spec: {containers: [{name: a, image: b, resources: {requests: {cpu: "1"}}}]}}}`;
+spec: {replicas: 2, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: a, image: b, resources: {requests: {cpu: "1"}}}]}}}`;
 
 function errorOf(run: () => unknown): ScenarioError {
   try {

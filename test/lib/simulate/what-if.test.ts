@@ -76,7 +76,7 @@ describe('what-if', () => {
     const system = await liveSystem();
     const live = await liveObjects(system);
     const [urgent] = arrival.apply as [{ metadata: { name: string } }];
-    const late = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'late', namespace: 'default' }, spec: { replicas: 1, template: { spec: { priorityClassName: 'p3', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } } } };
+    const late = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'late', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'late' } }, template: { metadata: { labels: { app: 'late' } }, spec: { priorityClassName: 'p3', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } } } };
     const refusalOf = async (manifest: unknown) => (manifest === urgent ? 'PriorityClass "urgent" is restricted' : undefined);
     const refused = await whatIf(live, [urgent, late], system.context.config, system.clock.now(), { refusalOf });
     const alone = await whatIf(live, [late], system.context.config, system.clock.now());
@@ -107,7 +107,7 @@ describe('what-if', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: `filler-${index}`, namespace: 'fill' },
-      spec: { replicas: 1, template: { spec: { priorityClassName: 'p0', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '10m' } } }] } } },
+      spec: { replicas: 1, selector: { matchLabels: { app: `filler-${index}` } }, template: { metadata: { labels: { app: `filler-${index}` } }, spec: { priorityClassName: 'p0', containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '10m' } } }] } } },
     }));
     await system.objects.apply({ apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name: 'member2' }, status: { resourceSummary: { allocatable: { cpu: '100', memory: '64Gi', pods: '1000' } } } });
     await system.objects.apply({

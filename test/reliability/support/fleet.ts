@@ -80,7 +80,8 @@ function deployment(name: string, zone: string, priority: number, nonPreemptible
     },
     spec: {
       replicas: 1,
-      template: { spec: { priorityClassName: `p${priority}`, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } },
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { priorityClassName: `p${priority}`, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu: '1' } } }] } },
     },
   };
 }

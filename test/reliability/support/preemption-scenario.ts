@@ -27,7 +27,7 @@ const deployment = (name: string, priorityClassName: string, cpu: string) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'default' },
-  spec: { replicas: 1, template: { spec: { priorityClassName, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu } } }] } } },
+  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { priorityClassName, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu } } }] } } },
 });
 
 /** Each binding on one cluster, the roomiest: Divided and Aggregated over both. */
