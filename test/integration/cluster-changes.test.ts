@@ -10,7 +10,6 @@ import type { KubeEvent } from '../../lib/api/event';
 import { checkInvariants } from '../../lib/check/invariants';
 import type { ClusterAllocation } from '../../lib/controllers/allocations';
 import { listBindings } from '../../lib/controllers/binding-requests';
-import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
 import { runScenario } from '../../lib/simulate/run-scenario';
 import type { ScenarioStep } from '../../lib/simulate/scenario';
 import { comparable, Pipeline } from './pipeline';
@@ -56,18 +55,16 @@ function placementOf(bindings: Awaited<ReturnType<Pipeline['bindings']>>, name: 
 
 describe('cluster label and taint changes on the local AWS endpoint (Karmada updateCluster and taint manager)', { timeout: 120_000 }, () => {
   let pipeline: Pipeline;
-  let store: DynamoDbObjectStore;
   beforeAll(async () => {
     pipeline = await Pipeline.start();
-    store = pipeline.store;
   });
   afterAll(() => pipeline.stop());
 
   async function expectConsistent(steps: readonly ScenarioStep[]): Promise<void> {
     const report = checkInvariants({
-      clusters: await store.list<Cluster>('cluster.karmada.io', 'Cluster'),
-      bindings: await listBindings({ store }),
-      allocations: await store.list<ClusterAllocation>('scheduling.outrank.io', 'ClusterAllocation'),
+      clusters: await pipeline.store.list<Cluster>('cluster.karmada.io', 'Cluster'),
+      bindings: await listBindings({ store: pipeline.store }),
+      allocations: await pipeline.store.list<ClusterAllocation>('scheduling.outrank.io', 'ClusterAllocation'),
       events: [],
     });
     expect(report.violations).toEqual([]);
@@ -89,7 +86,7 @@ describe('cluster label and taint changes on the local AWS endpoint (Karmada upd
     expect(await pipeline.step(TAINT)).toEqual([]);
     await pipeline.settle();
     // Tolerated for a second from the taint's timeAdded, which the API set when it wrote the taint.
-    const member1 = (await store.get<Cluster>({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name: 'member1' }))!;
+    const member1 = (await pipeline.store.get<Cluster>({ group: 'cluster.karmada.io', kind: 'Cluster', namespace: '', name: 'member1' }))!;
     const added = Date.parse(member1.spec?.taints?.[0]?.timeAdded ?? '');
     expect(Number.isNaN(added)).toBe(false);
     while (Date.now() <= added + 1_000) await new Promise((resolve) => setTimeout(resolve, added + 1_050 - Date.now()));

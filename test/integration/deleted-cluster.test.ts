@@ -9,7 +9,6 @@ import type { Cluster } from '../../lib/api/cluster';
 import { checkInvariants } from '../../lib/check/invariants';
 import type { ClusterAllocation } from '../../lib/controllers/allocations';
 import { listBindings } from '../../lib/controllers/binding-requests';
-import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
 import { runScenario } from '../../lib/simulate/run-scenario';
 import type { ScenarioStep } from '../../lib/simulate/scenario';
 import { comparable, Pipeline } from './pipeline';
@@ -43,10 +42,8 @@ const STEPS: Array<{ step: ScenarioStep; clusters: Array<{ name: string; replica
 
 describe('a deleted cluster on the local AWS endpoint (binding priority and preemption (000): never over-commit)', { timeout: 120_000 }, () => {
   let pipeline: Pipeline;
-  let store: DynamoDbObjectStore;
   beforeAll(async () => {
     pipeline = await Pipeline.start();
-    store = pipeline.store;
   });
   afterAll(() => pipeline.stop());
 
@@ -60,11 +57,11 @@ describe('a deleted cluster on the local AWS endpoint (binding priority and pree
         clusters: expected.clusters,
         scheduled: expected.scheduled,
       });
-      const allocations = await store.list<ClusterAllocation>('scheduling.outrank.io', 'ClusterAllocation');
+      const allocations = await pipeline.store.list<ClusterAllocation>('scheduling.outrank.io', 'ClusterAllocation');
       expect(allocations.map((a) => a.metadata.name)).toEqual(expected.allocations);
       const report = checkInvariants({
-        clusters: await store.list<Cluster>('cluster.karmada.io', 'Cluster'),
-        bindings: await listBindings({ store }),
+        clusters: await pipeline.store.list<Cluster>('cluster.karmada.io', 'Cluster'),
+        bindings: await listBindings({ store: pipeline.store }),
         allocations,
         events: [],
       });

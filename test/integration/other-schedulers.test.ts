@@ -9,7 +9,6 @@ import type { Cluster } from '../../lib/api/cluster';
 import { checkInvariants } from '../../lib/check/invariants';
 import type { ClusterAllocation } from '../../lib/controllers/allocations';
 import { listBindings } from '../../lib/controllers/binding-requests';
-import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
 import { runScenario } from '../../lib/simulate/run-scenario';
 import type { ScenarioStep } from '../../lib/simulate/scenario';
 import { comparable, Pipeline } from './pipeline';
@@ -46,10 +45,8 @@ const STEPS: Array<{ step: ScenarioStep; placed: Record<string, string[]>; refus
 
 describe('another scheduler beside outrank on the local AWS endpoint (binding priority and preemption (000), "Preemption in multi-scheduler")', { timeout: 120_000 }, () => {
   let pipeline: Pipeline;
-  let store: DynamoDbObjectStore;
   beforeAll(async () => {
     pipeline = await Pipeline.start();
-    store = pipeline.store;
   });
   afterAll(() => pipeline.stop());
 
@@ -63,9 +60,9 @@ describe('another scheduler beside outrank on the local AWS endpoint (binding pr
       expect({ step: index, placed }).toEqual({ step: index, placed: expected.placed });
       const report = checkInvariants(
         {
-          clusters: await store.list<Cluster>('cluster.karmada.io', 'Cluster'),
-          bindings: await listBindings({ store }),
-          allocations: await store.list<ClusterAllocation>('scheduling.outrank.io', 'ClusterAllocation'),
+          clusters: await pipeline.store.list<Cluster>('cluster.karmada.io', 'Cluster'),
+          bindings: await listBindings({ store: pipeline.store }),
+          allocations: await pipeline.store.list<ClusterAllocation>('scheduling.outrank.io', 'ClusterAllocation'),
           events: [],
         },
         ['default-scheduler'],

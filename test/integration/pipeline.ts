@@ -29,7 +29,12 @@ export class Pipeline {
     private readonly server: Server,
     readonly url: string,
     readonly errors: unknown[],
-  ) {}
+  ) {
+    this.store = new DynamoDbObjectStore(aws.clients.documents, aws.resources.objectsTable);
+  }
+
+  /** The objects table, read directly as the functions read it. */
+  readonly store: DynamoDbObjectStore;
 
   /** `provision` makes the tables and queues: by default on the tests' shared endpoint. */
   static async start(
@@ -44,10 +49,6 @@ export class Pipeline {
     return new Pipeline(aws, functions, server, `http://localhost:${port}`, errors);
   }
 
-  /** The objects table, read directly as the functions read it. */
-  get store(): DynamoDbObjectStore {
-    return new DynamoDbObjectStore(this.aws.clients.documents, this.aws.resources.objectsTable);
-  }
 
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

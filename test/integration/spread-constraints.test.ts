@@ -11,7 +11,6 @@ import type { Cluster } from '../../lib/api/cluster';
 import { checkInvariants } from '../../lib/check/invariants';
 import type { ClusterAllocation } from '../../lib/controllers/allocations';
 import { listBindings } from '../../lib/controllers/binding-requests';
-import { DynamoDbObjectStore } from '../../functions/adapters/dynamodb-object-store';
 import { runScenario } from '../../lib/simulate/run-scenario';
 import type { ScenarioStep } from '../../lib/simulate/scenario';
 import { comparable, Pipeline } from './pipeline';
@@ -68,10 +67,8 @@ const STEPS: ScenarioStep[] = [
 
 describe('spread by region on the local AWS endpoint (Karmada spread constraints; binding priority and preemption (000))', { timeout: 120_000 }, () => {
   let pipeline: Pipeline;
-  let store: DynamoDbObjectStore;
   beforeAll(async () => {
     pipeline = await Pipeline.start();
-    store = pipeline.store;
   });
   afterAll(() => pipeline.stop());
 
@@ -81,8 +78,8 @@ describe('spread by region on the local AWS endpoint (Karmada spread constraints
       await pipeline.settle();
       const simulated = await runScenario({ steps: STEPS.slice(0, index + 1) });
       expect(comparable(await pipeline.bindings())).toEqual(comparable(simulated.bindings));
-      const allocations = await store.list<ClusterAllocation>('scheduling.outrank.io', 'ClusterAllocation');
-      const report = checkInvariants({ clusters: await store.list<Cluster>('cluster.karmada.io', 'Cluster'), bindings: await listBindings({ store }), allocations, events: [] });
+      const allocations = await pipeline.store.list<ClusterAllocation>('scheduling.outrank.io', 'ClusterAllocation');
+      const report = checkInvariants({ clusters: await pipeline.store.list<Cluster>('cluster.karmada.io', 'Cluster'), bindings: await listBindings({ store: pipeline.store }), allocations, events: [] });
       expect(report.violations).toEqual([]);
     }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
 import { runScenario } from '../../../lib/simulate/run-scenario';
 import {
+  AGGREGATED,
   applyAll,
   bindingOf,
   cluster,
@@ -31,7 +32,6 @@ function groupsPolicy(terms: readonly Term[], extra: Manifest = {}, name = 'grou
 }
 
 const DIVIDED = { placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted' } } };
-const AGGREGATED = { placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } } };
 
 /** Fills a cluster with a binding of its own (claimed by a policy that names it). */
 function filler(clusterName: string, cpu: string, priorityClassName?: string): Manifest[] {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allocationAdds, type ClusterAllocation } from '../../../lib/controllers/allocations';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
 import {
+  AGGREGATED,
   applyAll,
   cluster,
   deployment,
@@ -13,8 +14,6 @@ import {
   refs,
   SPEC,
 } from './support';
-
-const AGGREGATED = { placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } } };
 
 interface AllocationCase {
   readonly name: string;

@@ -3,9 +3,7 @@ import { allocationAdds } from '../../../lib/controllers/allocations';
 import type { Write } from '../../../lib/ports/object-store';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
 import { binding } from '../scheduler/support';
-import { applyAll, cluster, deployment, expectAllocationsMatchBindings, newSystem, placementOfDeployment, podPriorityPolicy, SPEC } from './support';
-
-const AGGREGATED = { placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } } };
+import { AGGREGATED, applyAll, cluster, deployment, expectAllocationsMatchBindings, newSystem, placementOfDeployment, podPriorityPolicy, SPEC } from './support';
 
 /**
  * Another schedule cycle commits `replicas` of a one-cpu binding on m1 just before this system's cycle

@@ -11,6 +11,7 @@ import type { Cluster } from '../../../lib/api/cluster';
 import type { KubeEvent } from '../../../lib/api/event';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
 import {
+  AGGREGATED,
   applyAll,
   bindingOf,
   cluster,
@@ -25,7 +26,6 @@ import {
   SPEC,
 } from './support';
 
-const AGGREGATED = { placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } } };
 const DUPLICATED_ON_ALL = { placement: {} };
 
 async function allocationNames(system: MemorySystem): Promise<string[]> {

@@ -5,6 +5,7 @@ import type { MemorySystem } from '../../../lib/runtime/memory-system';
 import { ConflictError, refOfWrite, type Write } from '../../../lib/ports/object-store';
 import {
   ALL_DEPLOYMENTS,
+  AGGREGATED,
   applyAll,
   bindingOf,
   cluster,
@@ -236,7 +237,6 @@ const ROOM_CASES: readonly RoomCase[] = [
 ];
 
 /** Divided onto as few clusters as possible, so that a binding can go to whichever cluster has room. */
-const AGGREGATED = { placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } } };
 
 describe(`unschedulable bindings are queued again when room is freed (${SPEC.priority})`, () => {
   it.each(ROOM_CASES)(`${SPEC.priority}: $name`, async ({ free, placedOn }) => {

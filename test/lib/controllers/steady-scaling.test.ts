@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
 import {
+  AGGREGATED,
   applyAll,
   bindingOf,
   cluster,
@@ -20,8 +21,6 @@ import {
   refs,
   SPEC,
 } from './support';
-
-const AGGREGATED = { placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } } };
 
 /**
  * assignment_test.go, Test_dynamicScale, "replica 12 -> 24, aggregated 6:6:20": web runs 4 on member1 and 8 on

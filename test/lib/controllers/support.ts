@@ -12,6 +12,9 @@ import { listBindings } from '../../../lib/controllers/binding-requests';
 import { add, scale, toResourceList, type ResourceList } from '../../../lib/resources';
 import { MemorySystem } from '../../../lib/runtime/memory-system';
 
+/** A policy's placement dividing replicas onto the fewest clusters (Divided, Aggregated). */
+export const AGGREGATED = { placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } } };
+
 export const SPEC = {
   priority: 'binding priority and preemption (000)',
   preemptibility: 'preemptibility separate from priority (001)',
