@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { ScenarioError } from '../../lib/simulate/load-scenario';
 import type { Scenario } from '../../lib/simulate/scenario';
-import { loadSimulation, readManifests, scenarioOrManifests, type ScenarioOrManifests } from '../../lib/simulate/simulation-input';
+import { loadSimulation, readManifests, readSimulationSource as readSimulationText, scenarioOrManifests, type ScenarioOrManifests, type SimulationSource } from '../../lib/simulate/simulation-input';
 import { CliError } from '../client/cli-error';
 
 /** A file's text; a file that is not there is named as kubectl names it. */
@@ -74,16 +74,10 @@ export async function readApplyInput(file: string): Promise<ApplyInput> {
   return { type: 'manifests', objects: await directoryObjects(files, readManifests) };
 }
 
-/** A source given to `outrank simulate -f`, as a scenario, and whether it was written as one. */
-interface SimulationSource {
-  readonly scenario: Scenario;
-  readonly writtenAsScenario: boolean;
-}
-
 async function readSimulationSource(file: string): Promise<SimulationSource> {
   const files = await directoryFiles(file);
   if (files === undefined) {
-    return readWith(file, (text, name) => ({ scenario: loadSimulation(text, name), writtenAsScenario: scenarioOrManifests(text, name).type === 'scenario' }));
+    return readWith(file, readSimulationText);
   }
   const objects = await directoryObjects(files, (text, name) => loadSimulation(text, name).steps.flatMap((step) => ('apply' in step ? step.apply : [])));
   if (objects.length === 0) throw new CliError(`error: ${file}: no objects passed to simulate`);

@@ -69,20 +69,32 @@ function oneApplyStep(text: string, file: string, documents: readonly ReadDocume
   return { steps: [{ apply: objects }] };
 }
 
+/** What a file given to `outrank simulate -f` runs, and whether it was written as a scenario. */
+export interface SimulationSource {
+  readonly scenario: Scenario;
+  readonly writtenAsScenario: boolean;
+}
+
 /**
  * What `outrank simulate -f` runs: a scenario, or a file of manifests (several YAML documents, one
  * manifest, a `kind: List`, JSON) as a scenario of one step applying them, as `outrank apply` and the
- * what-if take them. Errors name the file and the line.
+ * what-if take them. Errors name the file and the line. The text is read once: a scenario is not
+ * bound by the size limit of manifests, since it is the whole run rather than a request.
  */
-export function loadSimulation(text: string, file: string): Scenario {
+export function readSimulationSource(text: string, file: string): SimulationSource {
   const documents = readDocuments(text, file);
   const scenario = documents.find((read) => isScenarioShaped(read.value));
-  if (scenario === undefined) return oneApplyStep(text, file, documents);
+  if (scenario === undefined) return { scenario: oneApplyStep(text, file, documents), writtenAsScenario: false };
   if (documents.length > 1) {
     const document = documentOf(scenario, text);
     throw new ScenarioError(locatedErrors([{ offset: document?.contents?.range[0] ?? 0, message: 'a scenario must be the only document of its file' }], text, file));
   }
-  return validScenario(scenario, text, file);
+  return { scenario: validScenario(scenario, text, file), writtenAsScenario: true };
+}
+
+/** The scenario `outrank simulate -f` runs for a file (readSimulationSource). */
+export function loadSimulation(text: string, file: string): Scenario {
+  return readSimulationSource(text, file).scenario;
 }
 
 /** What `outrank apply -f` runs: the steps of a scenario against the server, or the manifests of any other file. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ScenarioError } from '../../../lib/simulate/load-scenario';
 import { runScenario } from '../../../lib/simulate/run-scenario';
-import { loadSimulation, scenarioOrManifests } from '../../../lib/simulate/simulation-input';
+import { loadSimulation, readSimulationSource, scenarioOrManifests } from '../../../lib/simulate/simulation-input';
 
 const CLUSTER = `apiVersion: cluster.karmada.io/v1alpha1
 kind: Cluster
@@ -68,6 +68,20 @@ describe('loadSimulation of manifests', () => {
 
   it('reads manifests as outrank apply does, with its limits', () => {
     expect(errorOf(() => loadSimulation(Array.from({ length: 1_001 }, () => CLUSTER).join('\n---\n'), 'many.yaml')).lines).toEqual(['many.yaml must hold at most 1000 documents']);
+  });
+
+  it('says whether the file was written as a scenario', () => {
+    expect(readSimulationSource(objects.join('\n---\n'), 'manifests.yaml').writtenAsScenario).toBe(false);
+    expect(readSimulationSource('steps: [{wait: 1m}]\n', 'scenario.yaml')).toEqual({ scenario: { steps: [{ wait: 60_000 }] }, writtenAsScenario: true });
+  });
+
+  it('reads a scenario larger than the size limit of manifests, since it is the whole run and not a request', () => {
+    const deployments = Array.from({ length: 4_000 }, (_, index) => ({ ...parse(DEPLOYMENT), metadata: { name: `web-${index}`, namespace: 'default' } }));
+    const text = JSON.stringify({ steps: [{ apply: deployments }] });
+    expect(text.length).toBeGreaterThan(1024 * 1024);
+    const source = readSimulationSource(text, 'large.json');
+    expect(source.writtenAsScenario).toBe(true);
+    expect(source.scenario.steps[0]).toEqual({ apply: deployments });
   });
 
   it('keeps the nesting rule as it is worded for scenarios', () => {
