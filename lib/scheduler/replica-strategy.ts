@@ -79,11 +79,14 @@ export interface DivisionBasis {
   readonly ties: TieOrder;
 }
 
+/** Clusters by name, as a map answers: static weights match the clusters they divide among. */
+export type ClusterLookup = Pick<ReadonlyMap<string, Cluster>, 'get'>;
+
 export function divide(
   strategy: ReplicaStrategy,
   replicas: number,
   capacities: readonly ClusterCapacity[],
-  clustersByName: ReadonlyMap<string, Cluster>,
+  clustersByName: ClusterLookup,
   basis: DivisionBasis,
 ): Division {
   switch (strategy.type) {
@@ -122,7 +125,7 @@ export function requirementOf(
   strategy: ReplicaStrategy,
   replicas: number,
   clusterNames: readonly string[],
-  clustersByName: ReadonlyMap<string, Cluster>,
+  clustersByName: ClusterLookup,
   basis: DivisionBasis,
 ): Requirement {
   if (isDynamic(strategy)) {

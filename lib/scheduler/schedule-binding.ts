@@ -8,7 +8,7 @@ import { filteredFor } from './binding-filter';
 import { describeFilterFailures, type FilterFailure } from './cluster-filter';
 import { tieOrderOf } from './divide/tie-order';
 import { planPreemption } from './preemption/plan-preemption';
-import { bindingStrategy, divide, isPlainBinding, requirementOf, type ReplicaStrategy } from './replica-strategy';
+import { bindingStrategy, divide, isPlainBinding, requirementOf, type ClusterLookup, type ReplicaStrategy } from './replica-strategy';
 import { bindingState, type BindingState, type ClusterState, type SchedulingSnapshot } from './snapshot';
 import { filterBySpreadProperties } from './spread/spread-property-filter';
 import { spreadRule } from './spread/spread-rule';
@@ -63,8 +63,8 @@ interface TermView {
   readonly term: AffinityTerm;
   readonly feasible: readonly ClusterState[];
   readonly failures: ReadonlyMap<FilterFailure, number>;
-  /** The feasible clusters by name, built when a strategy first needs it (static weights match clusters). */
-  byName(): ReadonlyMap<string, Cluster>;
+  /** The feasible clusters by name; the map behind it is built when a strategy first asks (static weights match clusters). */
+  readonly clusterNamed: ClusterLookup;
   /** Which feasible clusters the replicas are divided among under spread constraints; undefined: all of them. */
   readonly spread: SpreadSelector | undefined;
 }
@@ -80,7 +80,8 @@ function filterTerm(
   const forBinding = filteredFor(binding, snapshot.filtered(term.affinity, placement?.clusterTolerations ?? []), now);
   const { feasible, failures } = filterBySpreadProperties(forBinding, placement?.spreadConstraints);
   let byName: Map<string, Cluster> | undefined;
-  return { term, feasible, failures, spread: selectorFor(feasible), byName: () => (byName ??= new Map(feasible.map((c) => [c.name, c.cluster]))) };
+  const clusterNamed = { get: (name: string) => (byName ??= new Map(feasible.map((c) => [c.name, c.cluster]))).get(name) };
+  return { term, feasible, failures, spread: selectorFor(feasible), clusterNamed };
 }
 
 function divideOn(
@@ -89,20 +90,20 @@ function divideOn(
   strategy: ReplicaStrategy,
   state: BindingState,
   replicas: number,
-  freed: ReadonlyMap<string, ResourceList> = new Map(),
-  reserved: ReadonlyMap<string, ResourceList> = new Map(),
+  freed?: ReadonlyMap<string, ResourceList>,
+  reserved?: ReadonlyMap<string, ResourceList>,
 ) {
   const capacities = view.feasible.map((cluster) => {
     let room = assignment.room(cluster);
-    const extra = freed.get(cluster.name);
-    const promised = reserved.get(cluster.name);
+    const extra = freed?.get(cluster.name);
+    const promised = reserved?.get(cluster.name);
     if (extra) room = add(room, extra);
     if (promised) room = subtract(room, promised);
     return { name: cluster.name, availableReplicas: availableReplicas(room, state.request) };
   });
   const chosen = view.spread ? view.spread.choose(capacities) : { ok: true as const, clusters: capacities };
   if (!chosen.ok) return { ok: false as const, reason: chosen.reason, shortfall: Math.max(replicas, 1) };
-  return divide(strategy, replicas, chosen.clusters, view.byName(), assignment.basis);
+  return divide(strategy, replicas, chosen.clusters, view.clusterNamed, assignment.basis);
 }
 
 /**
@@ -165,7 +166,7 @@ export function scheduleBinding(binding: ResourceBinding, snapshot: SchedulingSn
       const assignment = assignmentFor(view);
       const requirement = view.spread
         ? view.spread.requirement
-        : requirementOf(strategy, replicas, view.feasible.map((c) => c.name), view.byName(), assignment.basis);
+        : requirementOf(strategy, replicas, view.feasible.map((c) => c.name), view.clusterNamed, assignment.basis);
       if (!requirement) continue;
       // The kept replicas are never moved to make room: only the room beside them counts.
       const plan = planPreemption(state, view.feasible, requirement, snapshot, options.victimSearchBudget, assignment.room);

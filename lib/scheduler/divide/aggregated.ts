@@ -14,7 +14,7 @@
  * order.
  */
 import { assertDivisionInput, byName, type ClusterCapacity, type Division } from './division';
-import { divideByAvailableReplicas } from './dynamic-weight';
+import { availableReplicasDivision } from './dynamic-weight';
 import type { TieOrder } from './tie-order';
 
 export function divideAggregated(
@@ -24,17 +24,45 @@ export function divideAggregated(
   prior: ReadonlySet<string> = new Set(),
 ): Division {
   assertDivisionInput(replicas, clusters);
-  return divideByAvailableReplicas(replicas, fewestClustersHolding(replicas, clusters, prior), ties);
+  return aggregatedDivision(replicas, clusters, ties, prior);
 }
+
+/** divideAggregated of input a caller has checked already (assertDivisionInput). */
+export function aggregatedDivision(replicas: number, clusters: readonly ClusterCapacity[], ties: TieOrder, prior: ReadonlySet<string>): Division {
+  return availableReplicasDivision(replicas, fewestClustersHolding(replicas, clusters, prior), ties);
+}
+
+/**
+ * Prior clusters first, then the roomiest, then by name: a total order, so that the run it starts does
+ * not depend on the input's order.
+ */
+function comesFirst(prior: ReadonlySet<string>, a: ClusterCapacity, b: ClusterCapacity): number {
+  return Number(prior.has(b.name)) - Number(prior.has(a.name)) || b.availableReplicas - a.availableReplicas || byName(a, b);
+}
+
+/**
+ * Past this many clusters chosen, sorting them all is cheaper than picking each from the rest; most
+ * bindings fit on one or two.
+ */
+const PICKED_ONE_BY_ONE = 8;
 
 /** The shortest run of the clusters, prior ones first and each group roomiest first, whose availability adds up to `replicas` (empty for 0 replicas). */
 function fewestClustersHolding(replicas: number, clusters: readonly ClusterCapacity[], prior: ReadonlySet<string>): ClusterCapacity[] {
-  const roomiestFirst = [...clusters].sort(
-    (a, b) => Number(prior.has(b.name)) - Number(prior.has(a.name)) || b.availableReplicas - a.availableReplicas || byName(a, b),
-  );
   const chosen: ClusterCapacity[] = [];
+  const taken = new Uint8Array(clusters.length);
   let room = 0;
-  for (const cluster of roomiestFirst) {
+  while (room < replicas && chosen.length < Math.min(PICKED_ONE_BY_ONE, clusters.length)) {
+    let first = -1;
+    for (let index = 0; index < clusters.length; index++) {
+      if (taken[index] === 0 && (first < 0 || comesFirst(prior, clusters[index]!, clusters[first]!) < 0)) first = index;
+    }
+    taken[first] = 1;
+    chosen.push(clusters[first]!);
+    room += clusters[first]!.availableReplicas;
+  }
+  if (room >= replicas || chosen.length === clusters.length) return chosen;
+  const rest = clusters.filter((_, index) => taken[index] === 0).sort((a, b) => comesFirst(prior, a, b));
+  for (const cluster of rest) {
     if (room >= replicas) break;
     chosen.push(cluster);
     room += cluster.availableReplicas;

@@ -14,9 +14,11 @@
  * binding's own placement freed; the caller decides which it makes.
  */
 import { assertDivisionInput, assertUniqueNames, assertCount, byName, sumOf, type ClusterCapacity, type Division, type TargetCluster } from './division';
-import { divideAggregated } from './aggregated';
-import { divideByAvailableReplicas } from './dynamic-weight';
+import { aggregatedDivision } from './aggregated';
+import { availableReplicasDivision } from './dynamic-weight';
 import type { TieOrder } from './tie-order';
+
+const NONE_IN_USE: ReadonlySet<string> = new Set();
 
 export type DynamicPreference = 'available-replicas' | 'aggregated';
 
@@ -39,13 +41,13 @@ export function assignDynamically(
 /** dynamicScaleDown: the kept replicas weigh each cluster; the division never exceeds a weight, so nothing grows. */
 function scaleDown(preference: DynamicPreference, replicas: number, kept: readonly TargetCluster[], ties: TieOrder): Division {
   const weights = kept.map((target) => ({ name: target.name, availableReplicas: target.replicas }));
-  return preference === 'aggregated' ? divideAggregated(replicas, weights, ties) : divideByAvailableReplicas(replicas, weights, ties);
+  return preference === 'aggregated' ? aggregatedDivision(replicas, weights, ties, NONE_IN_USE) : availableReplicasDivision(replicas, weights, ties);
 }
 
 /** dynamicScaleUp: the added replicas divided by the room for more, then merged with what is kept. */
 function scaleUp(preference: DynamicPreference, added: number, capacities: readonly ClusterCapacity[], kept: readonly TargetCluster[], ties: TieOrder): Division {
   const inUse = new Set(kept.filter((target) => target.replicas > 0).map((target) => target.name));
-  const division = preference === 'aggregated' ? divideAggregated(added, capacities, ties, inUse) : divideByAvailableReplicas(added, capacities, ties);
+  const division = preference === 'aggregated' ? aggregatedDivision(added, capacities, ties, inUse) : availableReplicasDivision(added, capacities, ties);
   if (!division.ok) return division;
   const merged = new Map(kept.filter((target) => target.replicas > 0).map((target) => [target.name, target.replicas]));
   for (const target of division.targets) merged.set(target.name, (merged.get(target.name) ?? 0) + target.replicas);

@@ -13,6 +13,11 @@ import { websterApportion } from './webster';
 
 export function divideByAvailableReplicas(replicas: number, clusters: readonly ClusterCapacity[], ties: TieOrder = 'name-ascending'): Division {
   assertDivisionInput(replicas, clusters);
+  return availableReplicasDivision(replicas, clusters, ties);
+}
+
+/** divideByAvailableReplicas of input a caller has checked already (assertDivisionInput). */
+export function availableReplicasDivision(replicas: number, clusters: readonly ClusterCapacity[], ties: TieOrder): Division {
   const available = sumOf(clusters.map((cluster) => cluster.availableReplicas));
   if (available < replicas) {
     return {
