@@ -240,6 +240,8 @@ export class ScheduleCycleController {
 
   /** The waiting bindings (but those `include` leaves out) that the snapshot places without preemption in the room given. */
   private toWake(freed: readonly FreedRoom[], snapshot: SchedulingSnapshot, include: (binding: ResourceBinding) => boolean): WokenBinding[] {
+    // A first placement frees nothing: the waiting bindings are not even read.
+    if (freed.length === 0) return [];
     const now = this.context.clock.now();
     const placer: Placer = {
       place: (binding, reserved) => {
