@@ -23,7 +23,8 @@ function waitingDeployment(index: number) {
     metadata: { name: `waiting-${index}`, namespace: 'fleet' },
     spec: {
       replicas: 1,
-      template: { spec: { priorityClassName: 'batch-0', containers: [{ name: 'main', image: 'registry.example/app:1', resources: { requests: { cpu: '2', memory: '128Mi' } } }] } },
+      selector: { matchLabels: { app: `waiting-${index}` } },
+      template: { metadata: { labels: { app: `waiting-${index}` } }, spec: { priorityClassName: 'batch-0', containers: [{ name: 'main', image: 'registry.example/app:1', resources: { requests: { cpu: '2', memory: '128Mi' } } }] } },
     },
   };
 }
@@ -152,7 +153,11 @@ function localManifest(kind: 'cluster' | 'policy' | 'deployment', name: string) 
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: 'default' },
-    spec: { replicas: 1, template: { spec: { containers: [{ name: 'main', image: 'registry.example/app:1', resources: { requests: { cpu: '1' } } }] } } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'registry.example/app:1', resources: { requests: { cpu: '1' } } }] } },
+    },
   };
 }
 
