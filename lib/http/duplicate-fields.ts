@@ -1,33 +1,63 @@
-import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { fieldPath } from '../api/invalid-object-error';
 import type { WriteOptions } from '../controllers/object-service';
 import type { ApiRequest } from './api-types';
 import { mediaTypeOf } from './request-body';
 import { ApiError } from './status';
 
+/** A collection open at a point of the text: an object's keys so far and its last key, or an array's next index. */
+interface OpenCollection {
+  readonly keys: Set<string> | undefined;
+  key: string | undefined;
+  index: number;
+}
+
 /**
  * The fields a JSON body names twice, as paths (metadata.name). JSON.parse keeps the last silently,
- * as Kubernetes does under Ignore; Strict refuses them and Warn says which. Read with the YAML parser,
- * whose syntax tree keeps every key (JSON is YAML).
+ * as Kubernetes does under Ignore; Strict refuses them and Warn says which. One pass over the text,
+ * which JSON.parse has already accepted: the keys of each open object are remembered, and each
+ * string read is a key when an object expects one. A text JSON.parse refuses gives none.
  */
 export function duplicateFields(text: string): string[] {
-  const document = parseDocument(text, { uniqueKeys: false });
-  if (document.errors.length > 0) return [];
   const found: string[] = [];
-  const visit = (node: unknown, path: readonly PropertyKey[]): void => {
-    if (isSeq(node)) node.items.forEach((item, index) => visit(item, [...path, index]));
-    if (!isMap(node)) return;
-    const seen = new Set<unknown>();
-    for (const pair of node.items) {
-      const key = isScalar(pair.key) ? pair.key.value : pair.key;
-      const name = String(key);
-      if (seen.has(name)) found.push(fieldPath([...path, name]));
-      seen.add(name);
-      visit(pair.value as Node | null, [...path, name]);
+  const open: OpenCollection[] = [];
+  // The segment each open collection has in the path of what it holds.
+  const path = (): PropertyKey[] => open.slice(0, -1).map((collection) => (collection.keys ? collection.key! : collection.index));
+  let expectingKey = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (char === '"') {
+      const end = closingQuote(text, at);
+      const top = open[open.length - 1];
+      if (expectingKey && top?.keys) {
+        const raw = text.slice(at + 1, end);
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(at, end + 1)) as string) : raw;
+        if (top.keys.has(key)) found.push(fieldPath([...path(), key]));
+        top.keys.add(key);
+        top.key = key;
+        expectingKey = false;
+      }
+      at = end;
+    } else if (char === '{' || char === '[') {
+      open.push({ keys: char === '{' ? new Set() : undefined, key: undefined, index: 0 });
+      expectingKey = char === '{';
+    } else if (char === '}' || char === ']') {
+      open.pop();
+    } else if (char === ',') {
+      const top = open[open.length - 1];
+      if (top?.keys) expectingKey = true;
+      else if (top) top.index += 1;
     }
-  };
-  visit(document.contents, []);
+  }
   return found;
+}
+
+/** The index of the quote that closes the string opened at `start`. */
+function closingQuote(text: string, start: number): number {
+  for (let at = start + 1; at < text.length; at++) {
+    if (text[at] === '\\') at++;
+    else if (text[at] === '"') return at;
+  }
+  return text.length;
 }
 
 /**
