@@ -47,7 +47,7 @@ export interface ClusterState {
  */
 export interface PriorityOrder {
   readonly states: readonly BindingState[];
-  readonly rank: ReadonlyMap<string, number>;
+  readonly rank: Pick<ReadonlyMap<string, number>, 'get' | 'has'>;
   /** By rank, as flat arrays: preemption reads them for thousands of bindings per decision. */
   readonly priorities: Float64Array;
   readonly keyHashes: Uint32Array;
@@ -56,30 +56,164 @@ export interface PriorityOrder {
   requests(resource: string): Float64Array;
 }
 
-/** A PriorityOrder that takes a binding's new state at its rank; its request columns are built when first read. */
+let orderGenerations = 0;
+
+/** The order's sort: priority, then key hash, then key. */
+function compareRanked(a: BindingState, aHash: number, b: BindingState, bHash: number): number {
+  return compareNumbers(a.priority, b.priority) || aHash - bHash || compareKeys(a.key, b.key);
+}
+
+/**
+ * Bindings a built order does not hold as they are now: those to place in it (new, or at another
+ * priority) and the keys whose rank there no longer stands (gone, or at another priority).
+ */
+interface OrderChanges {
+  readonly added: Map<string, BindingState>;
+  readonly removed: Set<string>;
+}
+
+/** A binding's place in the order, kept from one order to the one merged from it. */
+interface RankSlot {
+  rank: number;
+}
+
+/** A binding's rank by key, as the order holds it. */
+class RankLookup implements Pick<ReadonlyMap<string, number>, 'get' | 'has'> {
+  constructor(readonly slots: Map<string, RankSlot>) {}
+
+  get(key: string): number | undefined {
+    return this.slots.get(key)?.rank;
+  }
+
+  has(key: string): boolean {
+    return this.slots.has(key);
+  }
+}
+
+/**
+ * A PriorityOrder that takes a binding's new state at its rank; its request columns are built when first
+ * read. An order merged with the changes since it was built moves each kept binding's rank in place
+ * (its slot is the same), and keeps the way from the other's ranks to its own (`previous`), so that the
+ * clusters' residents by rank are carried over rather than sorted again: the order it was merged from
+ * is not read again.
+ */
 class BindingOrder implements PriorityOrder {
-  readonly states: BindingState[];
-  readonly rank: ReadonlyMap<string, number>;
+  readonly rank: RankLookup;
   readonly priorities: Float64Array;
   readonly mayBeVictim: Uint8Array;
-  readonly keyHashes: Uint32Array;
-  private readonly columns = new Map<string, Float64Array>();
+  /** Which order this is, of those a snapshot has built: what a cluster's residents by rank were read in. */
+  readonly generation = (orderGenerations += 1);
+  /** The order this one was merged from, and each of its ranks' rank here (−1: no longer held). */
+  previous: { readonly generation: number; readonly rankFromPrevious: Int32Array } | undefined;
 
-  constructor(bindings: Iterable<BindingState>) {
-    // Each priority's ranks are then a preemptor's victim order rotated: candidates read in rank order
-    // need no sorting, only the rotation.
-    const hashed = [...bindings].map((state) => ({ state, hash: victimKeyHash(state.key) }));
-    hashed.sort((a, b) => compareNumbers(a.state.priority, b.state.priority) || a.hash - b.hash || compareKeys(a.state.key, b.state.key));
-    this.states = hashed.map(({ state }) => state);
-    this.keyHashes = Uint32Array.from(hashed, ({ hash }) => hash);
-    this.rank = new Map(this.states.map((state, rank) => [state.key, rank]));
-    this.priorities = Float64Array.from(this.states, (state) => state.priority);
-    this.mayBeVictim = Uint8Array.from(this.states, (state) => (state.mayBeVictim ? 1 : 0));
+  /** From states sorted already, their key hashes, their rank slots (also by rank) and the request columns known. */
+  private constructor(
+    readonly states: BindingState[],
+    readonly keyHashes: Uint32Array,
+    slots: Map<string, RankSlot>,
+    private readonly slotsByRank: RankSlot[],
+    private readonly columns: Map<string, Float64Array>,
+  ) {
+    this.rank = new RankLookup(slots);
+    this.priorities = new Float64Array(states.length);
+    this.mayBeVictim = new Uint8Array(states.length);
+    for (let at = 0; at < states.length; at++) {
+      this.priorities[at] = states[at]!.priority;
+      this.mayBeVictim[at] = states[at]!.mayBeVictim ? 1 : 0;
+    }
+  }
+
+  static of(bindings: Iterable<BindingState>): BindingOrder {
+    const hashed = sortedForOrder(bindings);
+    const slots = new Map<string, RankSlot>();
+    const slotsByRank = hashed.map(({ state }, rank) => {
+      const slot = { rank };
+      slots.set(state.key, slot);
+      return slot;
+    });
+    return new BindingOrder(
+      hashed.map(({ state }) => state),
+      Uint32Array.from(hashed, ({ hash }) => hash),
+      slots,
+      slotsByRank,
+      new Map(),
+    );
+  }
+
+  /**
+   * This order with the changes made: each added binding found its place by a binary search, and the
+   * kept ones moved up by what is added below them and down by what is gone — a pass over the order,
+   * not a sort of it, and no key looked up but the changed ones.
+   */
+  merged({ added, removed }: OrderChanges): BindingOrder {
+    const { slots } = this.rank;
+    const length = this.states.length;
+    const gone = new Uint8Array(length);
+    for (const key of removed) {
+      gone[slots.get(key)!.rank] = 1;
+      slots.delete(key);
+    }
+    const incoming = sortedForOrder(added.values());
+    // Where each added binding goes among the old ranks (before the first old one it precedes).
+    const before = incoming.map(({ state, hash }) => this.firstAfter(state, hash));
+    const size = length - removed.size + incoming.length;
+    const states: BindingState[] = new Array(size);
+    const keyHashes = new Uint32Array(size);
+    const slotsByRank: RankSlot[] = new Array(size);
+    const rankFromPrevious = new Int32Array(length).fill(-1);
+    const incomingRank = new Int32Array(incoming.length);
+    let out = 0;
+    let next = 0;
+    for (let at = 0; at <= length; at++) {
+      for (; next < incoming.length && before[next] === at; next++) incomingRank[next] = out++;
+      if (at === length || gone[at] === 1) continue;
+      rankFromPrevious[at] = out;
+      states[out] = this.states[at]!;
+      keyHashes[out] = this.keyHashes[at]!;
+      const slot = this.slotsByRank[at]!;
+      slot.rank = out;
+      slotsByRank[out++] = slot;
+    }
+    incoming.forEach(({ state, hash }, index) => {
+      const rank = incomingRank[index]!;
+      states[rank] = state;
+      keyHashes[rank] = hash;
+      const slot = { rank };
+      slots.set(state.key, slot);
+      slotsByRank[rank] = slot;
+    });
+    const columns = new Map<string, Float64Array>();
+    this.columns.forEach((column, resource) => {
+      const carried = new Float64Array(size);
+      for (let at = 0; at < length; at++) if (rankFromPrevious[at]! >= 0) carried[rankFromPrevious[at]!] = column[at]!;
+      incoming.forEach(({ state }, index) => (carried[incomingRank[index]!] = amountOf(state.request, resource)));
+      columns.set(resource, carried);
+    });
+    const order = new BindingOrder(states, keyHashes, slots, slotsByRank, columns);
+    // One step back is all a cluster's residents are carried over.
+    order.previous = { generation: this.generation, rankFromPrevious };
+    return order;
+  }
+
+  /** The first rank whose binding comes after `state` in the order's sort (the length when none does). */
+  private firstAfter(state: BindingState, hash: number): number {
+    let low = 0;
+    let high = this.states.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareRanked(this.states[middle]!, this.keyHashes[middle]!, state, hash) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   requests(resource: string): Float64Array {
     let column = this.columns.get(resource);
-    if (!column) this.columns.set(resource, (column = Float64Array.from(this.states, (state) => amountOf(state.request, resource))));
+    if (!column) {
+      column = new Float64Array(this.states.length);
+      for (let at = 0; at < column.length; at++) column[at] = amountOf(this.states[at]!.request, resource);
+      this.columns.set(resource, column);
+    }
     return column;
   }
 
@@ -89,6 +223,12 @@ class BindingOrder implements PriorityOrder {
     this.mayBeVictim[rank] = state.mayBeVictim ? 1 : 0;
     this.columns.forEach((column, resource) => (column[rank] = amountOf(state.request, resource)));
   }
+}
+
+/** The states with their key hashes, in the order's sort. */
+function sortedForOrder(bindings: Iterable<BindingState>): Array<{ readonly state: BindingState; readonly hash: number }> {
+  const hashed = [...bindings].map((state) => ({ state, hash: victimKeyHash(state.key) }));
+  return hashed.sort((a, b) => compareRanked(a.state, a.hash, b.state, b.hash));
 }
 
 /**
@@ -109,7 +249,7 @@ class ClusterRoom implements ClusterState {
   /** Read only: changed through admit and release. */
   readonly residents = new Map<string, number>();
   private cachedRoom: ResourceList | undefined;
-  private ranked: (RankedResidents & { readonly order: PriorityOrder }) | undefined;
+  private ranked: RankedIn | undefined;
 
   constructor(
     readonly name: string,
@@ -133,42 +273,75 @@ class ClusterRoom implements ClusterState {
   }
 
   /**
-   * A binding placed here. `rank` is its rank in the priority order when that order stays as it is: the
-   * residents by rank are then updated rather than looked up again, key by key, when next read.
+   * A binding placed here. `rank` is its rank in `order` when that order stays as it is: the residents
+   * by rank are then updated rather than looked up again, key by key, when next read.
    */
-  admit(state: BindingState, replicas: number, rank: number | undefined): void {
+  admit(state: BindingState, replicas: number, rank: number | undefined, order: BindingOrder | undefined): void {
     accumulate(this.placed, state.request, replicas);
     this.cachedRoom = undefined;
     this.residents.set(state.key, replicas);
-    this.ranked = rank === undefined || !this.ranked ? undefined : { ...withResident(this.ranked, rank, replicas), order: this.ranked.order };
+    this.ranked = this.changedRanks(rank, order, (ranked, at) => withResident(ranked, at, replicas));
   }
 
   /** A binding no longer placed here; `rank` as for admit. */
-  release(state: BindingState, replicas: number, rank: number | undefined): void {
+  release(state: BindingState, replicas: number, rank: number | undefined, order: BindingOrder | undefined): void {
     accumulate(this.placed, state.request, -replicas);
     this.cachedRoom = undefined;
     this.residents.delete(state.key);
-    this.ranked = rank === undefined || !this.ranked ? undefined : { ...withoutResident(this.ranked, rank), order: this.ranked.order };
+    this.ranked = this.changedRanks(rank, order, withoutResident);
   }
 
   /** The residents by their rank in `order`, kept while neither the residents nor the order change. */
-  rankedResidents(order: PriorityOrder): RankedResidents {
-    if (this.ranked?.order !== order) {
-      const unsorted = new Int32Array(this.residents.size);
-      const counts = new Float64Array(this.residents.size);
-      let index = 0;
-      // forEach rather than for…of: no [key, value] array per resident.
-      this.residents.forEach((count, key) => {
-        unsorted[index] = order.rank.get(key)!;
-        counts[index++] = count;
-      });
-      const byRank = Int32Array.from(unsorted.keys()).sort((a, b) => unsorted[a]! - unsorted[b]!);
-      const ranks = Int32Array.from(byRank, (at) => unsorted[at]!);
-      const replicas = Float64Array.from(byRank, (at) => counts[at]!);
-      this.ranked = { order, ranks, replicas };
-    }
+  rankedResidents(order: BindingOrder): RankedResidents {
+    const held = this.rankedIn(order);
+    if (held) return held;
+    const unsorted = new Int32Array(this.residents.size);
+    const counts = new Float64Array(this.residents.size);
+    let index = 0;
+    // forEach rather than for…of: no [key, value] array per resident.
+    this.residents.forEach((count, key) => {
+      unsorted[index] = order.rank.get(key)!;
+      counts[index++] = count;
+    });
+    const byRank = Int32Array.from(unsorted.keys()).sort((a, b) => unsorted[a]! - unsorted[b]!);
+    const ranks = Int32Array.from(byRank, (at) => unsorted[at]!);
+    const replicas = Float64Array.from(byRank, (at) => counts[at]!);
+    this.ranked = { generation: order.generation, ranks, replicas };
     return this.ranked;
   }
+
+  /** The residents by rank in `order` as held, carried over from the order it was merged from if need be; undefined when not held. */
+  private rankedIn(order: BindingOrder): RankedIn | undefined {
+    if (this.ranked && this.ranked.generation !== order.generation && order.previous?.generation === this.ranked.generation) {
+      this.ranked = carriedOver(this.ranked, order.generation, order.previous.rankFromPrevious);
+    }
+    return this.ranked?.generation === order.generation ? this.ranked : undefined;
+  }
+
+  /** The residents by rank after a change at `rank` of `order`, or undefined (read again) when the rank or the residents held are not of it. */
+  private changedRanks(rank: number | undefined, order: BindingOrder | undefined, change: (ranked: RankedResidents, rank: number) => RankedResidents): RankedIn | undefined {
+    const held = rank === undefined || !order ? undefined : this.rankedIn(order);
+    return held && { ...change(held, rank!), generation: held.generation };
+  }
+}
+
+/** A cluster's residents by rank in one order (BindingOrder.generation). */
+type RankedIn = RankedResidents & { readonly generation: number };
+
+/**
+ * Residents by rank in an order carried over to the order merged from it: the ranks it keeps rise with
+ * the old ones, so they stay sorted; undefined when a resident's rank did not stand (sorted again then).
+ */
+function carriedOver(ranked: RankedIn, generation: number, rankFromPrevious: Int32Array): RankedIn | undefined {
+  const ranks = new Int32Array(ranked.ranks.length);
+  for (let at = 0; at < ranks.length; at++) {
+    const rank = rankFromPrevious[ranked.ranks[at]!]!;
+    // A resident the order no longer holds (a binding gone or at another priority releases its
+    // residency with no rank, which drops what is held, so not expected): read again.
+    if (rank < 0) return undefined;
+    ranks[at] = rank;
+  }
+  return { generation, ranks, replicas: ranked.replicas };
 }
 
 function withResident({ ranks, replicas }: RankedResidents, rank: number, count: number): RankedResidents {
@@ -270,8 +443,10 @@ export class SchedulingSnapshot {
   readonly clusters: ReadonlyMap<string, ClusterState>;
   readonly bindings = new Map<string, BindingState>();
   private readonly rooms = new Map<string, ClusterRoom>();
-  /** Built by priorityOrder(); undefined once a binding comes, goes or changes priority. */
+  /** Built by priorityOrder() when first asked, then merged with what changed since whenever asked again. */
   private order: BindingOrder | undefined;
+  /** What the order does not hold yet: bindings come, gone or at another priority since it was built or merged. */
+  private changes: OrderChanges | undefined;
   /** filtered() by affinity and tolerations; emptied when a cluster comes, goes or changes. */
   private readonly filterResults = new Map<string, FilteredClusters<ClusterState>>();
 
@@ -308,7 +483,7 @@ export class SchedulingSnapshot {
     this.rooms.set(name, room);
     for (const state of this.bindings.values()) {
       const replicas = state.clusters.find((target) => target.name === name)?.replicas ?? 0;
-      if (replicas > 0) room.admit(state, replicas, undefined);
+      if (replicas > 0) room.admit(state, replicas, undefined, undefined);
     }
   }
 
@@ -339,47 +514,77 @@ export class SchedulingSnapshot {
     const own = bindingState(binding);
     const state = isScheduledBy(this.schedulerNames, binding) ? own : otherSchedulersState(own);
     const previous = this.bindings.get(state.key);
-    if (isPlainBinding(binding) && (!previous || isPlainBinding(previous.binding)) && !this.order?.rank.has(state.key)) {
+    if (isPlainBinding(binding) && (!previous || isPlainBinding(previous.binding)) && !this.isOrdered(state.key)) {
       // A plain binding holds no room and is never a victim: it stays out of the priority order (which
-      // it would only lengthen and make to be sorted again) and off the clusters' residents.
+      // it would only lengthen) and off the clusters' residents.
       this.bindings.set(state.key, state);
       return;
     }
-    // The same binding at the same priority keeps its rank; anything else reorders when next asked.
-    const rank = previous?.priority === state.priority ? this.order?.rank.get(state.key) : undefined;
+    // The same binding at the same priority keeps its rank; anything else is placed in the order when next asked.
+    const rank = previous?.priority === state.priority ? this.standingRank(state.key) : undefined;
     if (previous) this.forget(previous, rank);
     this.bindings.set(state.key, state);
     for (const target of state.clusters) {
       const cluster = this.rooms.get(target.name);
       if (!cluster || target.replicas === 0) continue;
-      cluster.admit(state, target.replicas, rank);
+      cluster.admit(state, target.replicas, rank, this.order);
     }
-    if (rank === undefined) this.order = undefined;
-    else this.order!.replace(rank, state);
+    if (rank !== undefined) {
+      this.order!.replace(rank, state);
+    } else if (this.order) {
+      const changes = this.orderChanges();
+      changes.added.set(state.key, state);
+      if (this.order.rank.has(state.key)) changes.removed.add(state.key);
+    }
   }
 
   remove(key: string): void {
     const previous = this.bindings.get(key);
     if (!previous) return;
     this.forget(previous, undefined);
-    if (!isPlainBinding(previous.binding) || this.order?.rank.has(key)) this.order = undefined;
+    if (this.order && this.isOrdered(key)) {
+      const changes = this.orderChanges();
+      changes.added.delete(key);
+      if (this.order.rank.has(key)) changes.removed.add(key);
+    }
   }
 
   /**
    * Every binding by priority, then key hash, then key (each priority's victim order rotated), with each
-   * key's rank, so that preemption orders its candidates by number rather than comparing keys; built when first asked after
-   * a binding was added, removed or changed priority.
+   * key's rank, so that preemption orders its candidates by number rather than comparing keys. Built
+   * once; the bindings added, removed or at another priority since are merged into it when next asked.
    */
   priorityOrder(): PriorityOrder {
-    this.order ??= new BindingOrder([...this.bindings.values()].filter((state) => !isPlainBinding(state.binding)));
+    return this.currentOrder();
+  }
+
+  private currentOrder(): BindingOrder {
+    if (!this.order) this.order = BindingOrder.of([...this.bindings.values()].filter((state) => !isPlainBinding(state.binding)));
+    else if (this.changes) this.order = this.order.merged(this.changes);
+    this.changes = undefined;
     return this.order;
+  }
+
+  /** Whether the binding is in the priority order, or will be when it is next asked. */
+  private isOrdered(key: string): boolean {
+    return this.changes?.added.has(key) || (this.order?.rank.has(key) === true && !this.changes?.removed.has(key));
+  }
+
+  /** The binding's rank in the order as built, if it still stands there. */
+  private standingRank(key: string): number | undefined {
+    return this.changes?.removed.has(key) || this.changes?.added.has(key) ? undefined : this.order?.rank.get(key);
+  }
+
+  private orderChanges(): OrderChanges {
+    this.changes ??= { added: new Map(), removed: new Set() };
+    return this.changes;
   }
 
   /** A cluster's residents by rank in priorityOrder(); preemption reads them for every decision. */
   rankedResidents(cluster: ClusterState): RankedResidents {
     const room = this.rooms.get(cluster.name);
     if (room !== cluster) throw new Error(`cluster ${cluster.name} is not part of this snapshot`);
-    return room.rankedResidents(this.priorityOrder());
+    return room.rankedResidents(this.currentOrder());
   }
 
   /**
@@ -398,7 +603,7 @@ export class SchedulingSnapshot {
     for (const target of previous.clusters) {
       const cluster = this.rooms.get(target.name);
       if (!cluster || !cluster.residents.has(previous.key)) continue;
-      cluster.release(previous, target.replicas, rank);
+      cluster.release(previous, target.replicas, rank, this.order);
     }
   }
 }

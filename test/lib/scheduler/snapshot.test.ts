@@ -166,19 +166,24 @@ describe('SchedulingSnapshot priority order and residents by rank', () => {
     cpu: fc.integer({ min: 0, max: 3 }),
     clusters: fc.dictionary(fc.constantFrom(...names), fc.integer({ min: 1, max: 3 }), { maxKeys: 3 }),
     remove: fc.boolean(),
+    // What is read after the change: nothing (changes pile up until the order is next asked), the order, some clusters.
+    reads: fc.subarray([...names, 'order']),
   });
 
   it('stay what a fresh snapshot of the same bindings reads, and in rank order, through upserts and removals', () => {
     fc.assert(
-      fc.property(fc.array(change, { maxLength: 25 }), (changes) => {
+      fc.property(fc.array(change, { maxLength: 40 }), (changes) => {
         const snapshot = new SchedulingSnapshot(names.map((name) => cluster(name, { allocatable: { cpu: 100 } })), []);
         for (const c of changes) {
           const next = binding(c.name, { priority: c.priority, preemptible: c.preemptible, request: { cpu: c.cpu }, clusters: c.clusters });
           if (c.remove) snapshot.remove(bindingKeyOf(next));
           else snapshot.upsert(next);
-          // Read between changes too, so that later changes meet caches.
-          names.forEach((name) => snapshot.rankedResidents(snapshot.clusters.get(name)!));
-          snapshot.priorityOrder().requests('cpu');
+          // Read between changes too, so that later changes meet caches: of this order, of the one it
+          // was merged from, or older.
+          for (const read of c.reads) {
+            if (read === 'order') snapshot.priorityOrder().requests('cpu');
+            else snapshot.rankedResidents(snapshot.clusters.get(read)!);
+          }
         }
         const fresh = new SchedulingSnapshot(names.map((name) => cluster(name, { allocatable: { cpu: 100 } })), [...snapshot.bindings.values()].map((s) => s.binding));
         const view = (of: SchedulingSnapshot) => {
@@ -202,7 +207,7 @@ describe('SchedulingSnapshot priority order and residents by rank', () => {
           expect(new Set(ranks).size).toBe(ranks.length);
         }
       }),
-      { numRuns: 500 },
+      { numRuns: 1_000 },
     );
   });
 });
