@@ -16,7 +16,7 @@ const CLUSTERS = 100;
 const WORKLOADS = 10_000;
 const WAITING = 1_250;
 const FLUSH_MS = 5 * 60_000;
-function waitingDeployment(index: number) {
+export function waitingDeployment(index: number) {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -29,7 +29,7 @@ function waitingDeployment(index: number) {
   };
 }
 
-function waitingPolicy(index: number) {
+export function waitingPolicy(index: number) {
   return {
     apiVersion: 'policy.karmada.io/v1alpha1',
     kind: 'PropagationPolicy',
@@ -137,7 +137,7 @@ const LOCAL_CLUSTERS = 10;
 const LOCAL_WAITING = 200;
 const LOCAL_FLUSH_SECONDS = 5;
 
-function localManifest(kind: 'cluster' | 'policy' | 'deployment', name: string) {
+export function localManifest(kind: 'cluster' | 'policy' | 'deployment', name: string) {
   if (kind === 'cluster') {
     return { apiVersion: 'cluster.karmada.io/v1alpha1', kind: 'Cluster', metadata: { name }, status: { resourceSummary: { allocatable: { cpu: '1', pods: '110' } } } };
   }
