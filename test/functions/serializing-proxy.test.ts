@@ -54,16 +54,28 @@ function dynamodbRequest(name: string, background: boolean): Promise<Response> {
   });
 }
 
+/** Sends each request 100 ms after the one before, and returns their answers to come. */
+async function sentApart(requests: ReadonlyArray<() => Promise<Response>>): Promise<Array<Promise<Response>>> {
+  const sent: Array<Promise<Response>> = [];
+  for (const request of requests) {
+    sent.push(request());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return sent;
+}
+
 describe('the serializing proxy', () => {
   it('forwards a waiting request of the scheduling path before every watch read queued earlier', async () => {
     endpoint = new HeldEndpoint();
     proxy = await startSerializingProxy(await endpoint.url());
     const first = dynamodbRequest('cycle-1', false);
     while (endpoint.arrived.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    const watches = [1, 2, 3].map((n) => dynamodbRequest(`watch-${n}`, true));
+    // Each sent a while after the one before: requests sent at once race to the proxy on connections of
+    // their own, and the order asserted is the proxy's order of arrival within each path.
+    const watches = await sentApart([1, 2, 3].map((n) => () => dynamodbRequest(`watch-${n}`, true)));
     // Queued at the proxy (their bodies read) before the scheduling path's next requests come.
     await new Promise((resolve) => setTimeout(resolve, 250));
-    const cycles = [2, 3].map((n) => dynamodbRequest(`cycle-${n}`, false));
+    const cycles = await sentApart([2, 3].map((n) => () => dynamodbRequest(`cycle-${n}`, false)));
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(endpoint.arrived).toEqual(['cycle-1']);
     for (let answered = 0; answered < 6; answered++) await endpoint.answerNext();
