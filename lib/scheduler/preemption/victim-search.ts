@@ -66,6 +66,14 @@ export interface VictimSearchOptions {
    * more than the search.
    */
   readonly inSearchOrder?: boolean;
+  /**
+   * A feasible victim set (indexes, ascending) known already, and how many victims any feasible set
+   * has at least: the search then goes up from that many victims, level by level, instead of down
+   * from the greedy's count (no greedy, no exchange step), and the first level with a feasible set
+   * holds the answer. Where a lower bound is tight, no level is searched only to prove it empty. When
+   * the budget runs out, the best set found, never worse than `start`, and exact false.
+   */
+  readonly start?: { readonly victims: readonly number[]; readonly fewest: number };
 }
 
 export interface VictimKey {
@@ -136,6 +144,12 @@ export function selectVictims(
     // The greedy's n + 1 calls always run: the scan for a single victim leaves them to it.
     const single = singleVictim(candidates, tracked, budget - order.length - 1, sorted);
     if (single.victims) return { victims: single.victims, exact: true };
+    if (options?.start) {
+      if (options.start.victims.length === 0) return { victims: [], exact: true };
+      const search = new ExactSearch(candidates, order, tracked, [...options.start.victims], single.settled ? 2 : 1, sorted);
+      const exact = search.runUpFrom(options.start.fewest);
+      return { victims: search.bestVictims, exact };
+    }
     const greedy = runGreedy(order, tracked);
     if (greedy === null) return null;
     if (greedy.length === 0) return { victims: [], exact: true };
@@ -412,6 +426,24 @@ class ExactSearch {
         if (!this.searchLevel(size)) break;
       }
       if (this.bestCount === startCount) this.searchLevel(startCount);
+      return true;
+    } catch (error) {
+      if (error instanceof BudgetExhausted) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Levels from `fewest` up (a lower bound on every feasible set's count), the first with a feasible
+   * set holding the answer; the starting set's own level, when reached, only for its tie-break. True
+   * when the search completed.
+   */
+  runUpFrom(fewest: number): boolean {
+    try {
+      for (let size = Math.max(fewest, this.lowestLevel); size < this.bestCount; size++) {
+        if (this.searchLevel(size)) return true;
+      }
+      this.searchLevel(this.bestCount);
       return true;
     } catch (error) {
       if (error instanceof BudgetExhausted) return false;

@@ -412,6 +412,23 @@ describe(`victim search properties (${SPEC})`, () => {
     );
   });
 
+  it('from a feasible start and any lower bound on the count up to the true one, finds the brute-force minimum going up', () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, fc.nat(4), fc.boolean(), (scenario, below, fromAll) => {
+        const expected = brute(scenario);
+        if (expected === null || expected.length === 0) return;
+        // Any feasible set will do as the start: the greedy's, or every candidate.
+        const start = fromAll ? scenario.bindings.map((_, index) => index) : greedy(scenario)!;
+        const fewest = Math.max(0, expected.length - below);
+        const oracle = new ResourceOracle(scenario);
+        const selection = selectVictims(scenario.bindings, oracle, { start: { victims: start, fewest } });
+        expect(oracle.evictedCount()).toBe(0);
+        expect(selection).toEqual({ victims: expected, exact: true });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('with a tight budget stays feasible, within budget and no worse than the greedy', () => {
     fc.assert(
       fc.property(scenarioArbitrary, fc.nat(60), (scenario, searchBudget) => {
