@@ -1,3 +1,4 @@
+import { LargestSums } from './largest-sums';
 import type { OracleLayout } from './victim-count-bound';
 
 /** Sets of candidates on several short clusters weighed at most, before the bound settles for their size. */
@@ -84,9 +85,9 @@ class ClusterGaps {
   private readonly gapsOf = new Map<number, number[]>();
   /** By shared candidate (its index in `shared`): what it closes of each gap. */
   private readonly sharedCloses: Float64Array[] = [];
-  /** By gap: the sums of the m largest amounts that close it, of every candidate and of the unshared only. */
-  private readonly largestSums: Float64Array[];
-  private readonly unsharedSums: Float64Array[];
+  /** By gap: the largest amounts that close it, of every candidate and of the unshared only. */
+  private readonly largest: LargestSums[];
+  private readonly unsharedLargest: LargestSums[];
 
   constructor(
     amounts: readonly number[],
@@ -137,15 +138,15 @@ class ClusterGaps {
         }
       }
     }
-    this.largestSums = all.map(largestFirstSums);
-    this.unsharedSums = unshared.map(largestFirstSums);
+    this.largest = all.map((values) => new LargestSums(values));
+    this.unsharedLargest = unshared.map((values) => new LargestSums(values));
   }
 
   /** The fewest candidates (of those on this cluster alone when `unshared`) that close every gap of `cluster` left open in `left` (by gap). */
   fewestOn(cluster: number, left: Float64Array, unshared: boolean): number {
     let fewest = 0;
     for (const gap of this.gapsOf.get(cluster) ?? []) {
-      if (left[gap]! > 0) fewest = Math.max(fewest, fewestReaching((unshared ? this.unsharedSums : this.largestSums)[gap]!, left[gap]!));
+      fewest = Math.max(fewest, (unshared ? this.unsharedLargest : this.largest)[gap]!.fewestReaching(left[gap]!));
     }
     return fewest;
   }
@@ -155,26 +156,4 @@ class ClusterGaps {
     const closes = this.sharedCloses[m]!;
     for (let gap = 0; gap < left.length; gap++) left[gap]! += direction * closes[gap]!;
   }
-}
-
-/** sums[m]: the sum of the m largest values. */
-function largestFirstSums(values: readonly number[]): Float64Array {
-  // A typed array sorts numbers without a comparator call per comparison.
-  const sorted = Float64Array.from(values).sort().reverse();
-  const sums = new Float64Array(sorted.length + 1);
-  for (let m = 0; m < sorted.length; m++) sums[m + 1] = sums[m]! + sorted[m]!;
-  return sums;
-}
-
-/** The fewest of the largest values whose sum reaches `target`, +∞ when all of them fall short. */
-function fewestReaching(sums: Float64Array, target: number): number {
-  if (sums[sums.length - 1]! < target) return Number.POSITIVE_INFINITY;
-  let low = 1;
-  let high = sums.length - 1;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sums[mid]! >= target) high = mid;
-    else low = mid + 1;
-  }
-  return low;
 }

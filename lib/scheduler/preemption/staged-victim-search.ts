@@ -9,7 +9,7 @@ export interface StagedOracle extends BoundingOracle {
 }
 
 export interface StagedSearchOptions {
-  /** As VictimSearchOptions.searchBudget: for the search from the lower bound, and for the full search. */
+  /** As VictimSearchOptions.searchBudget, for the full search (a stage has a smaller one). */
   readonly searchBudget: number;
   /**
    * Candidates the first stage searches (each next one searches four times as many), and the largest
@@ -20,35 +20,31 @@ export interface StagedSearchOptions {
 
 const FIRST_STAGE = 32;
 const GROWTH = 4;
-/** A stage searches at most this share of the candidates: past it, the search over all of them costs little more. */
+/** The last stage searches this share of the candidates: past it, the full search costs little more. */
 const LARGEST_STAGE_SHARE = 1 / 4;
-/** Oracle calls a stage may make: a prefix whose best set takes longer to prove is left to the searches over all. */
+/** Oracle calls a stage may make: a prefix whose best set takes longer to find is left to the full search. */
 const STAGE_BUDGET = 2_000;
 
 /**
  * The victim search (victim-search.ts) over candidates listed in search order (lowest priority first,
- * then the tie order), in three steps, so that what it costs follows where the best set lies in the
- * order and how tight the lower bound on the count is, rather than how many candidates there are.
+ * then the tie order), first on a prefix of them, so that what it costs follows where the best set lies
+ * in the order rather than how many candidates there are.
  *
- * 1. Stages: the search on the first 32 candidates, then on four times as many while that is at most a
- *    quarter of them. A prefix's best set B, proven best among the prefix's sets, is the best of all
- *    when no set with a candidate past the prefix beats it. Such a set S has a victim at least as
- *    important as the first candidate left out, p. When no feasible set has fewer victims than B
- *    (`fewest`, below), S beats B only with as many victims; then S's highest priority is at least p's:
- *    higher than B's when B's highest is below p; and when it equals p, S's sum of priorities is at
- *    least that highest plus the lowest priorities of the rest, which is B's own sum when B's other
- *    victims are the lowest there are; S then ties B on the whole key and loses the tie-break, its most
- *    important victim being past all of B's.
- * 2. Upwards: over every candidate, from the last stage's set, the levels from `fewest` victims up
- *    (VictimSearchOptions.start): where the bound is the true count, the first level searched holds the
- *    answer and no level is searched only to be proven empty.
- * 3. When neither proves its answer within its budget: the full search, as if there were no stages,
- *    whose answer is the one the search gave before them.
+ * `fewest` is a lower bound on the victims of any feasible set: the oracle's count bound over every
+ * candidate (victim-count-bound.ts), its fewestVictims (fewest-victims.ts), and 2 once no candidate is
+ * found enough alone. A stage searches the first 32 candidates, then four times as many, the last a
+ * quarter of them, for the best set of exactly `fewest` victims among them (VictimSearchOptions.
+ * onlyCount: no greedy, no exchange step, no smaller level proven empty). Such a set B, when there is
+ * one, has the fewest victims of all; it is the best of all when no set with a candidate past the prefix
+ * beats it. Such a set S has as many victims and one at least as important as the first candidate left
+ * out, p: so S's highest priority is at least p's, higher than B's when B's highest is below p; and
+ * when it equals p, S's sum of priorities is at least that highest plus the lowest priorities of the
+ * rest, which is B's own sum when B's other victims are the lowest there are; S then ties B on the
+ * whole key and loses the tie-break, its most important victim being past all of B's.
  *
- * `fewest`: the oracle's count bound over every candidate (victim-count-bound.ts), its fewestVictims
- * (fewest-victims.ts), and 2 when no candidate is enough alone. So the answer is the full search's
- * wherever that one proves its answer; where the full search would run out of budget, a proven answer
- * of the first two steps may differ from its unproven one.
+ * When no stage proves its answer (or one runs out of its budget), the full search decides, as if there
+ * were no stages. So the answer is the full search's wherever that one proves its answer; where the
+ * full search would run out of budget, a stage's proven answer may differ from its unproven one.
  */
 export function selectVictimsInStages(
   candidates: readonly VictimCandidate[],
@@ -56,28 +52,29 @@ export function selectVictimsInStages(
   options: StagedSearchOptions,
 ): VictimSelection | null {
   const n = candidates.length;
-  const counted = oracle.lowerBound([], n);
-  if (counted === Number.POSITIVE_INFINITY) return null;
-  let fewest: number | undefined;
-  let best: readonly number[] | undefined;
-  const staged = { searchBudget: Math.min(options.searchBudget, STAGE_BUDGET), inSearchOrder: true };
+  let fewest = Math.max(oracle.lowerBound([], n), oracle.fewestVictims());
+  if (fewest === Number.POSITIVE_INFINITY) return null;
   const { first, largestShare } = options.stages ?? { first: FIRST_STAGE, largestShare: LARGEST_STAGE_SHARE };
-  for (let stage = Math.max(1, first); stage <= n * largestShare && stage < n; stage *= GROWTH) {
-    const selection = selectVictims(candidates.slice(0, stage), new PrefixOracle(oracle, stage), staged);
-    if (selection === null) continue;
-    if (!selection.exact) break;
-    best = selection.victims;
-    if (best.length > counted) fewest ??= Math.max(counted, oracle.fewestVictims());
-    if (best.length === 2 && fewest !== undefined && fewest < 2 && noSingleVictim(oracle, n)) fewest = 2;
-    if (best.length <= (fewest ?? counted) && beatsEveryLaterSet(candidates, best, stage)) return selection;
+  let singleRuledOut = false;
+  const largest = Math.min(n - 1, Math.floor(n * largestShare));
+  // Without a bound (0), nothing may be needed at all: the full search tells.
+  for (let stage = Math.min(Math.max(1, first), largest); fewest > 0 && stage >= 1; ) {
+    const selection = selectVictims(candidates.slice(0, stage), new PrefixOracle(oracle, stage), {
+      searchBudget: Math.min(options.searchBudget, STAGE_BUDGET),
+      inSearchOrder: true,
+      onlyCount: fewest,
+    });
+    if (selection === null && fewest === 1 && !singleRuledOut) {
+      // No single victim in the prefix: the same prefix again for two, if none is enough alone at all.
+      singleRuledOut = true;
+      if (noSingleVictim(oracle, n)) fewest = 2;
+      if (fewest === 2) continue;
+    }
+    if (selection !== null && !selection.exact) break;
+    if (selection !== null && beatsEveryLaterSet(candidates, selection.victims, stage)) return selection;
+    stage = stage === largest ? 0 : Math.min(stage * GROWTH, largest);
   }
-  const search = { searchBudget: options.searchBudget, inSearchOrder: true };
-  if (best !== undefined) {
-    fewest ??= Math.max(counted, oracle.fewestVictims());
-    const upwards = selectVictims(candidates, oracle, { ...search, start: { victims: best, fewest } });
-    if (upwards?.exact) return upwards;
-  }
-  return selectVictims(candidates, oracle, search);
+  return selectVictims(candidates, oracle, { searchBudget: options.searchBudget, inSearchOrder: true });
 }
 
 /**

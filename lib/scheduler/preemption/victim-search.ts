@@ -67,13 +67,12 @@ export interface VictimSearchOptions {
    */
   readonly inSearchOrder?: boolean;
   /**
-   * A feasible victim set (indexes, ascending) known already, and how many victims any feasible set
-   * has at least: the search then goes up from that many victims, level by level, instead of down
-   * from the greedy's count (no greedy, no exchange step), and the first level with a feasible set
-   * holds the answer. Where a lower bound is tight, no level is searched only to prove it empty. When
-   * the budget runs out, the best set found, never worse than `start`, and exact false.
+   * Only sets of exactly this many victims (at least 1), for a caller that knows no feasible set has
+   * fewer: the best of them, exact when the search completed (no greedy, no exchange step, no smaller
+   * set proven infeasible); null when no set of that many is feasible; nothing and exact false when
+   * the budget ran out before one was found.
    */
-  readonly start?: { readonly victims: readonly number[]; readonly fewest: number };
+  readonly onlyCount?: number;
 }
 
 export interface VictimKey {
@@ -142,14 +141,11 @@ export function selectVictims(
   const tracked = new TrackedOracle(oracle, candidates.length, budget);
   try {
     // The greedy's n + 1 calls always run: the scan for a single victim leaves them to it.
+    const onlyCount = options?.onlyCount;
+    if (onlyCount !== undefined && !(onlyCount === 1 && tracked.hasCompletions)) return searchCount(candidates, order, tracked, onlyCount, sorted);
     const single = singleVictim(candidates, tracked, budget - order.length - 1, sorted);
     if (single.victims) return { victims: single.victims, exact: true };
-    if (options?.start) {
-      if (options.start.victims.length === 0) return { victims: [], exact: true };
-      const search = new ExactSearch(candidates, order, tracked, [...options.start.victims], single.settled ? 2 : 1, sorted);
-      const exact = search.runUpFrom(options.start.fewest);
-      return { victims: search.bestVictims, exact };
-    }
+    if (onlyCount === 1) return single.settled ? null : searchCount(candidates, order, tracked, onlyCount, sorted);
     const greedy = runGreedy(order, tracked);
     if (greedy === null) return null;
     if (greedy.length === 0) return { victims: [], exact: true };
@@ -159,6 +155,21 @@ export function selectVictims(
   } finally {
     tracked.restoreAll();
   }
+}
+
+/** VictimSearchOptions.onlyCount: the search of one level, from every candidate evicted. */
+function searchCount(candidates: readonly VictimCandidate[], order: Int32Array, tracked: TrackedOracle, count: number, sorted: boolean): VictimSelection | null {
+  if (!(count >= 1)) throw new RangeError(`onlyCount must be >= 1, got ${count}`);
+  if (count > order.length) return null;
+  tracked.evictAll();
+  if (!tracked.feasible()) return null;
+  const everyone = Array.from(order).sort(compareNumbers);
+  // The search starts from every candidate evicted, and a level finds only sets better than its start.
+  if (count === order.length) return { victims: everyone, exact: true };
+  const search = new ExactSearch(candidates, order, tracked, everyone, 1, sorted);
+  const found = search.runLevel(count);
+  if (found === undefined) return { victims: [], exact: false };
+  return found ? { victims: search.bestVictims, exact: true } : null;
 }
 
 /** Enumerates every subset (Gray-code order). For tests and benchmarks only. */
@@ -433,20 +444,12 @@ class ExactSearch {
     }
   }
 
-  /**
-   * Levels from `fewest` up (a lower bound on every feasible set's count), the first with a feasible
-   * set holding the answer; the starting set's own level, when reached, only for its tie-break. True
-   * when the search completed.
-   */
-  runUpFrom(fewest: number): boolean {
+  /** Searches one level alone: whether it holds a feasible set, undefined when the budget ran out first. */
+  runLevel(size: number): boolean | undefined {
     try {
-      for (let size = Math.max(fewest, this.lowestLevel); size < this.bestCount; size++) {
-        if (this.searchLevel(size)) return true;
-      }
-      this.searchLevel(this.bestCount);
-      return true;
+      return this.searchLevel(size);
     } catch (error) {
-      if (error instanceof BudgetExhausted) return false;
+      if (error instanceof BudgetExhausted) return undefined;
       throw error;
     }
   }
