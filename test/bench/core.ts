@@ -211,7 +211,7 @@ export function densityComparison(log: (line: string) => void): string {
     '',
     table(DENSITY_HEADER, full.rows),
     '',
-    'The same fleets with running bindings of 100m–500m cpu and 1–2 replicas, and Aggregated preemptors of one replica of 1–2 cpu',
+    'Fleets of the same shape with running bindings of 100m–500m cpu and 1–2 replicas, and Aggregated preemptors of one replica of 1–2 cpu',
     '(a requirement met on one cluster, over a region: a third of the fleet) that need several victims on one cluster.',
     `Mean at ${DENSITIES[1]} ÷ mean at ${DENSITIES[0]}: ${fmt(oneCluster.means[1]! / oneCluster.means[0]!)}.`,
     '',
