@@ -1,13 +1,13 @@
 /**
  * `npm run bench`: runs every benchmark and writes BENCHMARKS.md at the top level.
- * `npm run bench -- scale core` runs only the named ones (scale, store-calls, cluster-change, what-if, flush, core, victims,
+ * `npm run bench -- scale core` runs only the named ones (scale, store-calls, cluster-change, what-if, flush, core, core-density, victims,
  * pipeline, soak, bundles, console) and prints their sections instead of writing the file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { bundleBenchmark } from './bundles';
 import { clusterChangeBenchmark } from './cluster-change';
-import { coreBenchmark } from './core';
+import { coreBenchmark, densityComparison } from './core';
 import { flushBenchmark, localFlushBenchmark } from './flush';
 import { referenceLine, referenceSeconds } from './reference';
 import { simulateScale, storeCallsBenchmark } from './scale';
@@ -26,7 +26,8 @@ function cpuModel(): string {
 
 const load = () => loadavg().map((value) => value.toFixed(2)).join(', ');
 
-const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = {
+/** `onlyWhenNamed`: part of another section, run alone only when named. */
+const SECTIONS: Record<string, { title: string; run: () => Promise<string>; onlyWhenNamed?: boolean }> = {
   scale: { title: 'Fleet size: outrank simulate', run: async () => simulateScale(log) },
   'store-calls': { title: 'Fleet size: store calls per scheduled binding', run: () => storeCallsBenchmark(log) },
   'cluster-change': { title: 'Fleet size: store calls of one cluster change', run: () => clusterChangeBenchmark(log) },
@@ -40,6 +41,8 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
     },
   },
   core: { title: 'Core: scheduling decisions', run: async () => coreBenchmark(log) },
+  // The core's last table alone: a preemption decision at 30 and at 300 bindings per cluster.
+  'core-density': { title: 'Core: a preemption decision at two densities', run: async () => densityComparison(log), onlyWhenNamed: true },
   victims: {
     title: 'Victim quality',
     run: async () => {
@@ -82,7 +85,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string> }> = 
 const requested = process.argv.slice(2);
 const unknown = requested.filter((name) => !(name in SECTIONS));
 if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
-const names = requested.length > 0 ? requested : Object.keys(SECTIONS);
+const names = requested.length > 0 ? requested : Object.keys(SECTIONS).filter((name) => !SECTIONS[name]!.onlyWhenNamed);
 
 const started = new Date();
 const loadBefore = load();

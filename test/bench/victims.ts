@@ -1,12 +1,13 @@
 /**
  * Benchmark 2: victim quality. Random preemption problems (seeded), each answered through the
- * scheduler's own oracle by selectVictims, by the brute-force minimum (when small enough) and by the
+ * scheduler's own oracle by its victim search (selectVictimsInStages), by the brute-force minimum (when small enough) and by the
  * Kubernetes-style reprieve greedy; the counts of victims are compared.
  */
 import type { Cluster } from '../../lib/api/cluster';
 import type { ResourceBinding } from '../../lib/api/resource-binding';
 import { PlacementOracle } from '../../lib/scheduler/preemption/placement-oracle';
 import { candidatePlacements } from '../../lib/scheduler/preemption/preemption-candidates';
+import { selectVictimsInStages } from '../../lib/scheduler/preemption/staged-victim-search';
 import type { Requirement } from '../../lib/scheduler/replica-strategy';
 import { bindingState, SchedulingSnapshot } from '../../lib/scheduler/snapshot';
 import {
@@ -14,7 +15,6 @@ import {
   compareVictimKeys,
   DEFAULT_SEARCH_BUDGET,
   greedyReprieveVictims,
-  selectVictims,
   victimKey,
   type VictimCandidate,
 } from '../../lib/scheduler/preemption/victim-search';
@@ -123,7 +123,7 @@ function solve(problem: Problem): Outcome {
   const oracle = new PlacementOracle(preemptor, clusters, placements, snapshot, requirement);
   const candidates = placements.candidates;
   // As planPreemption calls it: candidatePlacements lists the candidates in search order.
-  const selection = selectVictims(candidates, oracle, { searchBudget: DEFAULT_SEARCH_BUDGET, inSearchOrder: true });
+  const selection = selectVictimsInStages(candidates, oracle, { searchBudget: DEFAULT_SEARCH_BUDGET });
   return {
     size: candidates.length,
     ours: selection?.victims ?? null,
@@ -170,7 +170,7 @@ function tallyRow(label: string, t: Tally): (string | number)[] {
 
 export interface VictimQuality {
   readonly markdown: string;
-  /** Cases where selectVictims chose more victims than the greedy: each one is a bug. */
+  /** Cases where the search chose more victims than the greedy: each one is a bug. */
   readonly worseThanGreedy: number;
 }
 
@@ -201,8 +201,8 @@ export function victimQualityBenchmark(log: (line: string) => void): VictimQuali
     'priorities 0–9 (many ties, 85 % preemptible, a fifth on two clusters), a preemptor needing room on some clusters',
     '(Duplicated, static weights) or in total (dynamic division); the number of running bindings is drawn in equal',
     `thirds from ${SIZES.map(([a, b]) => `${a}–${b}`).join(', ')}, the rows group cases by victim candidates. Every answer goes through the scheduler's own oracle`,
-    `(\`candidatePlacements\` + \`PlacementOracle\`); selectVictims runs with the default budget of ${DEFAULT_SEARCH_BUDGET.toLocaleString('en-US')} oracle calls, as the scheduler calls it.`,
-    '"fewer" and "more" are selectVictims\' victim counts against the other method; no feasible set counts as infinitely many.',
+    `(\`candidatePlacements\` + \`PlacementOracle\`); the victim search (selectVictimsInStages) runs with the default budget of ${DEFAULT_SEARCH_BUDGET.toLocaleString('en-US')} oracle calls, as the scheduler calls it.`,
+    '"fewer" and "more" are the search\'s victim counts against the other method; no feasible set counts as infinitely many.',
     '',
     table(['compared with', 'cases', 'equal', 'fewer', 'more', 'same (count, max, sum)'], rows),
     '',

@@ -2,7 +2,8 @@ import { amountOf, type ResourceList } from '../../resources';
 import type { CandidatePlacements } from './preemption-candidates';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
-import { victimCountBound, type VictimCountBound } from './victim-count-bound';
+import { fewestVictims } from './fewest-victims';
+import { victimCountBound, type OracleLayout, type VictimCountBound } from './victim-count-bound';
 import type { FeasibilityOracle } from './victim-search';
 
 /** Past this, doubles no longer hold every sum and quotient below exactly (see `small`). */
@@ -124,9 +125,19 @@ export class PlacementOracle implements FeasibilityOracle {
     return listed ?? Int32Array.from({ length: Math.min(below, this.placements.candidates.length) }, (_, index) => index);
   }
 
+  /** See StagedOracle.fewestVictims and fewest-victims.ts; 0 without `small`. */
+  fewestVictims(): number {
+    return this.small ? fewestVictims(this.layout()) : 0;
+  }
+
   /** Laid out when the search first asks. */
   private countBound(): VictimCountBound {
-    this.bound ??= victimCountBound({
+    this.bound ??= victimCountBound(this.layout());
+    return this.bound;
+  }
+
+  private layout(): OracleLayout {
+    return {
       amounts: this.amounts,
       room: this.room,
       needed: this.needed,
@@ -134,8 +145,7 @@ export class PlacementOracle implements FeasibilityOracle {
       placements: this.placements,
       // A spread requirement implies the pooled one, whose bounds hold for it too.
       requirement: this.requirement.type === 'spread' ? { type: 'pooled', replicas: this.requirement.replicas } : this.requirement,
-    });
-    return this.bound;
+    };
   }
 
   private move(index: number, evicted: 0 | 1): void {

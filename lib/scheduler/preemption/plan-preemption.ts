@@ -20,6 +20,9 @@
  *    lower highest priority, then the lower sum, then the less important most important victim), all
  *    within `searchBudget` oracle calls; when the budget runs out the best set found so far is used,
  *    never worse than the greedy, and the plan says it is not exact (metric VictimSearches{result}).
+ *    The search runs first on the first candidates of its order and from a lower bound on the count
+ *    (staged-victim-search.ts, fewest-victims.ts), and over every candidate as above only when those
+ *    do not prove their answer.
  * 6. Nothing to gain: when evicting every candidate would not be enough, nobody is preempted.
  *
  * Worked example (the capacity-10 example of 000): member1 has 10 cpu, filled by bindings of priority
@@ -34,7 +37,7 @@ import { candidatePlacements } from './preemption-candidates';
 import type { ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
-import { selectVictims } from './victim-search';
+import { selectVictimsInStages } from './staged-victim-search';
 import { walkToSingleVictim } from './single-victim-walk';
 
 /**
@@ -83,12 +86,8 @@ export function planPreemption(
   const placements = candidatePlacements(relevant, snapshot, preemptor);
   const { candidates } = placements;
   const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement, room);
-  const selection = selectVictims(
-    candidates,
-    oracle,
-    // candidatePlacements lists them by priority, then key.
-    { searchBudget, inSearchOrder: true },
-  );
+  // candidatePlacements lists them in search order: by priority, then the preemptor's order among equals.
+  const selection = selectVictimsInStages(candidates, oracle, { searchBudget });
   if (!selection || selection.victims.length === 0) return null;
   return { victims: selection.victims.map((index) => candidates[index]!), exact: selection.exact };
 }

@@ -1,5 +1,6 @@
 import type { CandidatePlacements } from './preemption-candidates';
 import type { Requirement } from '../replica-strategy';
+import { LargestSums } from './largest-sums';
 
 /** What PlacementOracle lays out per decision, [cluster × slots + slot] and [entry × slots + slot]. */
 export interface OracleLayout {
@@ -161,9 +162,9 @@ class GapBound implements VictimCountBound {
       total += this.needOn[group]!;
     }
     if (!Number.isFinite(total)) return Number.POSITIVE_INFINITY;
-    const extraSums = this.extra.sums();
+    const extra = this.extra.largest();
     let bound = Math.max(most, Math.ceil(total / (1 + this.extra.largestBelow(below))));
-    while (bound + extraSums[Math.min(bound, extraSums.length - 1)]! < total) bound++;
+    while (bound + extra.sumOfLargest(bound) < total) bound++;
     return bound;
   }
 
@@ -191,7 +192,7 @@ class GapBound implements VictimCountBound {
 
 /**
  * Positive values, each owned by a candidate (owners ascending), for "how many of them, at least, to
- * reach a target": sorted only when a question needs more than the largest one.
+ * reach a target": their largest found only when a question needs more than the largest one.
  */
 class LargestFirst {
   private readonly values: ArrayLike<number>;
@@ -201,7 +202,7 @@ class LargestFirst {
   private readonly totalOfFirst: Float64Array;
   /** ownedBelow[b]: how many values belong to owners below b (the search asks at every node). */
   private readonly ownedBelow: Int32Array;
-  private sorted: Float64Array | undefined;
+  private largestSums: LargestSums | undefined;
 
   /** The positive values of `byOwner`, owned by their indexes. */
   static of(byOwner: Float64Array): LargestFirst {
@@ -232,15 +233,10 @@ class LargestFirst {
     for (let b = 1; b < this.ownedBelow.length; b++) this.ownedBelow[b] = Math.max(this.ownedBelow[b]!, this.ownedBelow[b - 1]!);
   }
 
-  /** sums()[m]: the sum of the m largest values. */
-  sums(): Float64Array {
-    if (!this.sorted) {
-      // A typed array sorts numbers without a comparator call per comparison.
-      const ascending = Float64Array.from(this.values).sort();
-      this.sorted = new Float64Array(ascending.length + 1);
-      for (let m = 1; m <= ascending.length; m++) this.sorted[m] = this.sorted[m - 1]! + ascending[ascending.length - m]!;
-    }
-    return this.sorted;
+  /** The sums of the largest values. */
+  largest(): LargestSums {
+    this.largestSums ??= new LargestSums(this.values);
+    return this.largestSums;
   }
 
   /** The owners below `below` whose value reaches `target` alone, ascending. */
@@ -271,16 +267,7 @@ class LargestFirst {
 
   private fewestOfAll(target: number): number {
     if (target <= this.largestOfFirst[this.values.length]!) return 1;
-    const sums = this.sums();
-    if (sums[sums.length - 1]! < target) return Number.POSITIVE_INFINITY;
-    let low = 2;
-    let high = sums.length - 1;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (sums[mid]! >= target) high = mid;
-      else low = mid + 1;
-    }
-    return low;
+    return this.largest().fewestReaching(target);
   }
 
   /** How many values belong to owners below `below`. */

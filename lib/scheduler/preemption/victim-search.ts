@@ -66,6 +66,13 @@ export interface VictimSearchOptions {
    * more than the search.
    */
   readonly inSearchOrder?: boolean;
+  /**
+   * Only sets of exactly this many victims (at least 1), for a caller that knows no feasible set has
+   * fewer: the best of them, exact when the search completed (no greedy, no exchange step, no smaller
+   * set proven infeasible); null when no set of that many is feasible; nothing and exact false when
+   * the budget ran out before one was found.
+   */
+  readonly onlyCount?: number;
 }
 
 export interface VictimKey {
@@ -134,8 +141,11 @@ export function selectVictims(
   const tracked = new TrackedOracle(oracle, candidates.length, budget);
   try {
     // The greedy's n + 1 calls always run: the scan for a single victim leaves them to it.
+    const onlyCount = options?.onlyCount;
+    if (onlyCount !== undefined && !(onlyCount === 1 && tracked.hasCompletions)) return searchCount(candidates, order, tracked, onlyCount, sorted);
     const single = singleVictim(candidates, tracked, budget - order.length - 1, sorted);
     if (single.victims) return { victims: single.victims, exact: true };
+    if (onlyCount === 1) return single.settled ? null : searchCount(candidates, order, tracked, onlyCount, sorted);
     const greedy = runGreedy(order, tracked);
     if (greedy === null) return null;
     if (greedy.length === 0) return { victims: [], exact: true };
@@ -145,6 +155,21 @@ export function selectVictims(
   } finally {
     tracked.restoreAll();
   }
+}
+
+/** VictimSearchOptions.onlyCount: the search of one level, from every candidate evicted. */
+function searchCount(candidates: readonly VictimCandidate[], order: Int32Array, tracked: TrackedOracle, count: number, sorted: boolean): VictimSelection | null {
+  if (!(count >= 1)) throw new RangeError(`onlyCount must be >= 1, got ${count}`);
+  if (count > order.length) return null;
+  tracked.evictAll();
+  if (!tracked.feasible()) return null;
+  const everyone = Array.from(order).sort(compareNumbers);
+  // The search starts from every candidate evicted, and a level finds only sets better than its start.
+  if (count === order.length) return { victims: everyone, exact: true };
+  const search = new ExactSearch(candidates, order, tracked, everyone, 1, sorted);
+  const found = search.runLevel(count);
+  if (found === undefined) return { victims: [], exact: false };
+  return found ? { victims: search.bestVictims, exact: true } : null;
 }
 
 /** Enumerates every subset (Gray-code order). For tests and benchmarks only. */
@@ -415,6 +440,16 @@ class ExactSearch {
       return true;
     } catch (error) {
       if (error instanceof BudgetExhausted) return false;
+      throw error;
+    }
+  }
+
+  /** Searches one level alone: whether it holds a feasible set, undefined when the budget ran out first. */
+  runLevel(size: number): boolean | undefined {
+    try {
+      return this.searchLevel(size);
+    } catch (error) {
+      if (error instanceof BudgetExhausted) return undefined;
       throw error;
     }
   }

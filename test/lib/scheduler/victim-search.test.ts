@@ -412,6 +412,21 @@ describe(`victim search properties (${SPEC})`, () => {
     );
   });
 
+  it('searching only sets of a given size: none below the brute-force minimum, and at it the brute-force minimum', () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, fc.nat(3), (scenario, below) => {
+        const expected = brute(scenario);
+        if (expected === null || expected.length === 0) return;
+        const count = Math.max(1, expected.length - below);
+        const oracle = new ResourceOracle(scenario);
+        const selection = selectVictims(scenario.bindings, oracle, { onlyCount: count });
+        expect(oracle.evictedCount()).toBe(0);
+        expect(selection).toEqual(count === expected.length ? { victims: expected, exact: true } : null);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('with a tight budget stays feasible, within budget and no worse than the greedy', () => {
     fc.assert(
       fc.property(scenarioArbitrary, fc.nat(60), (scenario, searchBudget) => {

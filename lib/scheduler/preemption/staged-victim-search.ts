@@ -1,0 +1,133 @@
+import { selectVictims, type FeasibilityOracle, type VictimCandidate, type VictimSelection } from './victim-search';
+
+/** An oracle that bounds victim counts and lists single completions (PlacementOracle). */
+type BoundingOracle = FeasibilityOracle & Required<Pick<FeasibilityOracle, 'lowerBound' | 'completions'>>;
+
+export interface StagedOracle extends BoundingOracle {
+  /** How many victims, at least, any feasible set of all the candidates has (fewest-victims.ts). */
+  fewestVictims(): number;
+}
+
+export interface StagedSearchOptions {
+  /** As VictimSearchOptions.searchBudget, for the full search (a stage has a smaller one). */
+  readonly searchBudget: number;
+  /**
+   * Candidates the first stage searches (each next one searches four times as many), and the largest
+   * share of the candidates a stage searches.
+   */
+  readonly stages?: { readonly first: number; readonly largestShare: number };
+}
+
+const FIRST_STAGE = 32;
+const GROWTH = 4;
+/** The last stage searches this share of the candidates: past it, the full search costs little more. */
+const LARGEST_STAGE_SHARE = 1 / 4;
+/** Oracle calls a stage may make: a prefix whose best set takes longer to find is left to the full search. */
+const STAGE_BUDGET = 2_000;
+
+/**
+ * The victim search (victim-search.ts) over candidates listed in search order (lowest priority first,
+ * then the tie order), first on a prefix of them, so that what it costs follows where the best set lies
+ * in the order rather than how many candidates there are.
+ *
+ * `fewest` is a lower bound on the victims of any feasible set: the oracle's count bound over every
+ * candidate (victim-count-bound.ts), its fewestVictims (fewest-victims.ts), and 2 once no candidate is
+ * found enough alone. A stage searches the first 32 candidates, then four times as many, the last a
+ * quarter of them, for the best set of exactly `fewest` victims among them (VictimSearchOptions.
+ * onlyCount: no greedy, no exchange step, no smaller level proven empty). Such a set B, when there is
+ * one, has the fewest victims of all; it is the best of all when no set with a candidate past the prefix
+ * beats it. Such a set S has as many victims and one at least as important as the first candidate left
+ * out, p: so S's highest priority is at least p's, higher than B's when B's highest is below p; and
+ * when it equals p, S's sum of priorities is at least that highest plus the lowest priorities of the
+ * rest, which is B's own sum when B's other victims are the lowest there are; S then ties B on the
+ * whole key and loses the tie-break, its most important victim being past all of B's.
+ *
+ * When no stage proves its answer (or one runs out of its budget), the full search decides, as if there
+ * were no stages. So the answer is the full search's wherever that one proves its answer; where the
+ * full search would run out of budget, a stage's proven answer may differ from its unproven one.
+ */
+export function selectVictimsInStages(
+  candidates: readonly VictimCandidate[],
+  oracle: StagedOracle,
+  options: StagedSearchOptions,
+): VictimSelection | null {
+  const n = candidates.length;
+  let fewest = Math.max(oracle.lowerBound([], n), oracle.fewestVictims());
+  if (fewest === Number.POSITIVE_INFINITY) return null;
+  const { first, largestShare } = options.stages ?? { first: FIRST_STAGE, largestShare: LARGEST_STAGE_SHARE };
+  let singleRuledOut = false;
+  const largest = Math.min(n - 1, Math.floor(n * largestShare));
+  // Without a bound (0), nothing may be needed at all: the full search tells.
+  for (let stage = Math.min(Math.max(1, first), largest); fewest > 0 && stage >= 1; ) {
+    const selection = selectVictims(candidates.slice(0, stage), new PrefixOracle(oracle, stage), {
+      searchBudget: Math.min(options.searchBudget, STAGE_BUDGET),
+      inSearchOrder: true,
+      onlyCount: fewest,
+    });
+    if (selection === null && fewest === 1 && !singleRuledOut) {
+      // No single victim in the prefix: the same prefix again for two, if none is enough alone at all.
+      singleRuledOut = true;
+      if (noSingleVictim(oracle, n)) fewest = 2;
+      if (fewest === 2) continue;
+    }
+    if (selection !== null && !selection.exact) break;
+    if (selection !== null && beatsEveryLaterSet(candidates, selection.victims, stage)) return selection;
+    stage = stage === largest ? 0 : Math.min(stage * GROWTH, largest);
+  }
+  return selectVictims(candidates, oracle, { searchBudget: options.searchBudget, inSearchOrder: true });
+}
+
+/**
+ * No set with as many victims as `victims` (ascending positions, all below `stage`) and a candidate at
+ * `stage` or past it comes before it (see selectVictimsInStages).
+ */
+function beatsEveryLaterSet(candidates: readonly VictimCandidate[], victims: readonly number[], stage: number): boolean {
+  if (victims.length === 0) return true;
+  const highest = candidates[victims[victims.length - 1]!]!.priority;
+  if (highest < candidates[stage]!.priority) return true;
+  let sum = 0;
+  for (const index of victims) sum += candidates[index]!.priority;
+  let lowest = highest;
+  for (let position = 0; position < victims.length - 1; position++) lowest += candidates[position]!.priority;
+  return sum === lowest;
+}
+
+/** No candidate is enough alone: only the oracle's completions of nothing may be, each asked once. */
+function noSingleVictim(oracle: BoundingOracle, n: number): boolean {
+  const completions = oracle.completions([], n);
+  for (let m = 0; m < completions.length; m++) {
+    oracle.evict(completions[m]!);
+    const feasible = oracle.feasible();
+    oracle.restore(completions[m]!);
+    if (feasible) return false;
+  }
+  return true;
+}
+
+/** The first `size` candidates of an oracle's: the same indexes, bounds and completions among them alone. */
+class PrefixOracle implements BoundingOracle {
+  constructor(
+    private readonly oracle: BoundingOracle,
+    private readonly size: number,
+  ) {}
+
+  evict(index: number): void {
+    this.oracle.evict(index);
+  }
+
+  restore(index: number): void {
+    this.oracle.restore(index);
+  }
+
+  feasible(): boolean {
+    return this.oracle.feasible();
+  }
+
+  lowerBound(evicted: readonly number[], below: number): number {
+    return this.oracle.lowerBound(evicted, Math.min(below, this.size));
+  }
+
+  completions(evicted: readonly number[], below: number): ArrayLike<number> {
+    return this.oracle.completions(evicted, Math.min(below, this.size));
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The staged victim search and its lower bound on the count (binding priority and preemption (000),
+ * "Preemption order"): on the scheduler's own candidates and oracle, the staged search must give the full
+ * search's answer wherever that one is proven, whatever the stages' sizes, and both must be the
+ * brute-force minimum; the bound must never pass the fewest victims of any feasible set.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
+import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
+import { selectVictimsInStages } from '../../../lib/scheduler/preemption/staged-victim-search';
+import { bruteForceVictims, selectVictims } from '../../../lib/scheduler/preemption/victim-search';
+import type { Requirement } from '../../../lib/scheduler/replica-strategy';
+import { bindingState, SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
+import { binding, cluster } from './support';
+
+const SPEC = 'binding priority and preemption (000)';
+const CLUSTERS = ['m1', 'm2', 'm3', 'm4'];
+
+const resident = fc.record({
+  name: fc.integer({ min: 0, max: 59 }).map((n) => `b${n}`),
+  priority: fc.integer({ min: 0, max: 3 }),
+  preemptible: fc.boolean(),
+  cpu: fc.integer({ min: 0, max: 4 }),
+  memory: fc.integer({ min: 0, max: 3 }),
+  clusters: fc.dictionary(fc.constantFrom(...CLUSTERS), fc.integer({ min: 1, max: 2 }), { minKeys: 1, maxKeys: 3 }),
+});
+
+/** Pooled (one replica most often: a requirement met on one cluster), or a share on each named cluster. */
+const requirement: fc.Arbitrary<(names: readonly string[]) => Requirement> = fc.oneof(
+  fc.constant(() => ({ type: 'pooled' as const, replicas: 1 })),
+  fc.integer({ min: 0, max: 4 }).map((replicas) => () => ({ type: 'pooled' as const, replicas })),
+  fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 4, maxLength: 4 }).map(
+    (shares) => (names: readonly string[]) => ({ type: 'per-cluster' as const, need: new Map(names.map((name, i) => [name, shares[i]!])) }),
+  ),
+);
+
+interface Problem {
+  readonly placements: ReturnType<typeof candidatePlacements>;
+  readonly oracle: PlacementOracle;
+}
+
+const problem = fc
+  .record({
+    residents: fc.array(resident, { maxLength: 60 }),
+    names: fc.subarray(CLUSTERS, { minLength: 1 }),
+    spare: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 4, maxLength: 4 }),
+    requirementOn: requirement,
+    pending: fc.record({ cpu: fc.integer({ min: 1, max: 6 }), memory: fc.integer({ min: 0, max: 3 }) }),
+  })
+  .map(({ residents, names, spare, requirementOn, pending }): Problem => {
+    const byName = new Map(residents.map((r) => [r.name, r]));
+    const taken = new Map(CLUSTERS.map((name) => [name, { cpu: 0, memory: 0 }]));
+    for (const r of byName.values()) {
+      for (const [name, replicas] of Object.entries(r.clusters)) {
+        taken.get(name)!.cpu += r.cpu * replicas;
+        taken.get(name)!.memory += r.memory * replicas;
+      }
+    }
+    const clusters = CLUSTERS.map((name, i) =>
+      cluster(name, { allocatable: { cpu: taken.get(name)!.cpu + spare[i]!, memory: `${taken.get(name)!.memory + (spare[i]! % 2)}` } }),
+    );
+    const preemptor = binding('pending', { priority: 5, request: pending.memory > 0 ? { cpu: pending.cpu, memory: pending.memory } : { cpu: pending.cpu } });
+    const snapshot = new SchedulingSnapshot(clusters, [
+      ...[...byName.values()].map((r) =>
+        binding(r.name, { priority: r.priority, preemptible: r.preemptible, request: r.cpu + r.memory > 0 ? { cpu: r.cpu, memory: r.memory } : {}, clusters: r.clusters }),
+      ),
+      preemptor,
+    ]);
+    const state = bindingState(preemptor);
+    const states = names.map((name) => snapshot.clusters.get(name)!);
+    const placements = candidatePlacements(states, snapshot, state);
+    return { placements, oracle: new PlacementOracle(state, states, placements, snapshot, requirementOn(names)) };
+  });
+
+/** The brute-force minimum over candidates listed in search order: keys that sort as their places do. */
+function bruteForce({ placements, oracle }: Problem): number[] | null {
+  return bruteForceVictims(
+    placements.candidates.map((candidate, index) => ({ key: String(index).padStart(3, '0'), priority: candidate.priority })),
+    oracle,
+  );
+}
+
+describe(`selectVictimsInStages (${SPEC}, "Preemption order")`, () => {
+  it('gives the full search’s proven answer, the brute-force minimum, whatever the stages', () => {
+    fc.assert(
+      fc.property(problem, fc.integer({ min: 1, max: 4 }), (given, firstStage) => {
+        const { placements, oracle } = given;
+        const { candidates } = placements;
+        const staged = selectVictimsInStages(candidates, oracle, { searchBudget: 1_000_000, stages: { first: firstStage, largestShare: 1 } });
+        const full = selectVictims(candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
+        expect(oracle.feasible()).toBe(full !== null && full.victims.length === 0);
+        if (full === null || full.victims.length === 0) {
+          expect(staged === null || staged.victims.length === 0).toBe(true);
+          return;
+        }
+        expect(staged).toEqual(full);
+        if (candidates.length <= 16) expect(staged!.victims).toEqual(bruteForce(given));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('with a small budget stays feasible and never loses to the full search with the same budget', () => {
+    fc.assert(
+      fc.property(problem, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 80 }), (given, firstStage, searchBudget) => {
+        const { placements, oracle } = given;
+        const { candidates } = placements;
+        const staged = selectVictimsInStages(candidates, oracle, { searchBudget, stages: { first: firstStage, largestShare: 1 } });
+        const full = selectVictims(candidates, oracle, { searchBudget, inSearchOrder: true });
+        expect(staged === null).toBe(full === null);
+        if (full === null) return;
+        staged!.victims.forEach((index) => oracle.evict(index));
+        expect(oracle.feasible()).toBe(true);
+        staged!.victims.forEach((index) => oracle.restore(index));
+        if (full.exact) expect(staged).toEqual(full);
+        if (staged!.exact && candidates.length <= 16) expect(staged!.victims).toEqual(bruteForce(given));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+describe(`PlacementOracle.fewestVictims (${SPEC})`, () => {
+  it('never passes the fewest victims of any feasible set', () => {
+    fc.assert(
+      fc.property(problem, (given) => {
+        const { placements, oracle } = given;
+        if (placements.candidates.length > 16) return;
+        const fewest = bruteForce(given);
+        expect(oracle.fewestVictims()).toBeLessThanOrEqual(fewest === null ? Number.POSITIVE_INFINITY : fewest.length);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
