@@ -68,7 +68,11 @@ function workload(name: string, priorityClassName: string, cpu: string): object[
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name, namespace: 'default' },
-      spec: { replicas: 1, template: { spec: { priorityClassName, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu, memory: '128Mi' } } }] } } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { priorityClassName, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu, memory: '128Mi' } } }] } },
+      },
     },
   ];
 }
