@@ -2,7 +2,7 @@ import { amountOf, type ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
 import { firstRankAtOrAbove } from './preemption-candidates';
-import { preemptorStart, tieRun } from './victim-tie-order';
+import { placeOf, preemptorStart, rankAt, tieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
@@ -17,14 +17,17 @@ export type SingleVictimWalk =
  * victim search's order (lowest priority, then the preemptor's order among equals, victim-tie-order.ts)
  * that is enough alone: any single victim beats any
  * set of two or more, and among single victims the order is the tie-break itself (victim-search.ts).
- * This merges the clusters' residents (kept by rank) in that order, priority by priority, and stops at
- * that candidate, reading only the residents before it, so that its cost follows where the victim is in the order, not how many
- * bindings the clusters hold; the full search then never lays the clusters' residents out.
+ * This steps through each priority's ranks in that order, from the lowest priority the clusters hold
+ * up (the clusters' residents kept by rank tell which that is), and stops at that candidate, reading
+ * only the ranks before it, so that its cost follows where the victim is in the order, not how many
+ * bindings the clusters hold; the full search then never lays the clusters' residents out. Where few
+ * of a priority's bindings are on the clusters, their residents of that priority are read and put in
+ * the order instead.
  *
  * A candidate is what candidatePlacements reads: a binding below the preemptor's priority that may be a
  * victim, other than the preemptor, resident on one of `clusters`. Enough alone is what the oracle
  * answers (placement-oracle.ts) with only it evicted: each cluster holds ⌊(room + freed) / request⌋
- * replicas, the least over the requested resources. After `limit` candidates without one enough the
+ * replicas, the least over the requested resources. After `limit` ranks read without one enough the
  * walk gives up (undecided), and what it costs then is bounded by `limit`, whatever the density. Spread
  * requirements are left to the search (their rule reads every cluster's replicas at once).
  */
@@ -68,42 +71,74 @@ export function walkToSingleVictim(
   }
 
   const order = snapshot.priorityOrder();
-  const { priorities, mayBeVictim } = order;
+  const { priorities, mayBeVictim, states } = order;
   const below = firstRankAtOrAbove(priorities, preemptor.priority);
   const own = order.rank.get(preemptor.key) ?? -1;
   const residents = new LowestRanksFirst(clusters.map((cluster) => snapshot.rankedResidents(cluster)));
+  const indexOf = new Map(clusters.map((cluster, at) => [cluster.name, at]));
   const columns = resources.map((resource) => order.requests(resource));
-  const start = preemptorStart(preemptor.key);
+  const seed = preemptorStart(preemptor.key);
   const freed = new Float64Array(slots);
+  const clusterOf = new Int32Array(clusters.length);
+  const replicasOf = new Float64Array(clusters.length);
   let read = 0;
-  // Priority by priority, each in the preemptor's order among equals: from its split on, then before it.
+
+  /** Whether candidate `rank` is enough alone, read from where it is placed among the clusters (none: it is not on them). */
+  const enoughAlone = (rank: number): boolean => {
+    const { key, clusters: targets } = states[rank]!;
+    let entries = 0;
+    for (const target of targets) {
+      const at = indexOf.get(target.name);
+      const replicas = at === undefined ? undefined : clusters[at]!.residents.get(key);
+      if (replicas === undefined || clusterOf.subarray(0, entries).includes(at!)) continue;
+      clusterOf[entries] = at!;
+      replicasOf[entries++] = replicas;
+    }
+    if (entries === 0) return false;
+    let gained = 0;
+    let filled = 0;
+    for (let entry = 0; entry < entries; entry++) {
+      const at = clusterOf[entry]!;
+      for (let slot = 0; slot < slots; slot++) freed[slot] = columns[slot]![rank]! * replicasOf[entry]!;
+      const after = replicasWith(free, at, amounts, freed);
+      if (requirement.type === 'per-cluster') {
+        if (before[at]! < shares[at]! && after >= shares[at]!) filled++;
+      } else {
+        gained += Math.min(after, requirement.replicas) - Math.min(before[at]!, requirement.replicas);
+      }
+    }
+    return requirement.type === 'per-cluster' ? filled === short.length : gained >= missing;
+  };
+  const isCandidate = (rank: number) => mayBeVictim[rank] === 1 && rank !== own;
+
+  // Priority by priority, each in the preemptor's order among equals (victim-tie-order.ts).
   for (let first = 0; first < below && read < limit; ) {
     // The next priority any of the clusters holds: priorities none holds are passed over at once.
     residents.within(first, below);
     const lowest = residents.peek();
     if (lowest < 0) break;
-    const run = tieRun(order, firstRankAtOrAbove(priorities, priorities[lowest]!), start);
-    for (const [from, to] of [
-      [run.split, run.end],
-      [run.first, run.split],
-    ] as const) {
-      residents.within(from, to);
-      for (let rank = residents.next(); rank >= 0 && read < limit; rank = residents.next(), read++) {
-        if (mayBeVictim[rank] !== 1 || rank === own) continue;
-        let gained = 0;
-        let filled = 0;
-        for (let entry = 0; entry < residents.entries; entry++) {
-          const at = residents.clusterOf[entry]!;
-          const replicas = residents.replicasOf[entry]!;
-          for (let slot = 0; slot < slots; slot++) freed[slot] = columns[slot]![rank]! * replicas;
-          const after = replicasWith(free, at, amounts, freed);
-          if (requirement.type === 'per-cluster') {
-            if (before[at]! < shares[at]! && after >= shares[at]!) filled++;
-          } else {
-            gained += Math.min(after, requirement.replicas) - Math.min(before[at]!, requirement.replicas);
-          }
-        }
-        if (requirement.type === 'per-cluster' ? filled === short.length : gained >= missing) return { found: 'victim', victim: order.states[rank]! };
+    const run = tieRun(order, lowest, seed);
+    residents.within(run.first, run.end);
+    const held = residents.left();
+    if (held * SPARSE < run.end - run.first && held <= limit - read) {
+      // Few of the priority are on the clusters: stepping through all its ranks would mostly read
+      // others, so its residents there are read and put in order.
+      const places = new Int32Array(held);
+      let count = 0;
+      for (let rank = residents.next(); rank >= 0; rank = residents.next()) places[count++] = placeOf(run, rank);
+      const inOrder = places.subarray(0, count).sort();
+      for (const place of inOrder) {
+        read++;
+        const rank = rankAt(run, place);
+        if (isCandidate(rank) && enoughAlone(rank)) return { found: 'victim', victim: states[rank]! };
+      }
+    } else {
+      const n = run.end - run.first;
+      for (let j = 0, offset = run.start; j < n && read < limit; j++, read++) {
+        const rank = run.first + offset;
+        if (isCandidate(rank) && enoughAlone(rank)) return { found: 'victim', victim: states[rank]! };
+        offset += run.stride;
+        if (offset >= n) offset -= n;
       }
     }
     first = run.end;
@@ -112,15 +147,16 @@ export function walkToSingleVictim(
 }
 
 /**
+ * Below one resident on the clusters in this many ranks of a priority, the walk reads that priority's
+ * residents there and sorts them rather than stepping through all its ranks.
+ */
+const SPARSE = 8;
+
+/**
  * The residents of several clusters merged in rank order, within a range of ranks: a heap of the
- * clusters by their lowest rank not read yet. A binding on several of the clusters is one rank, read
- * with every cluster it is on (its entries).
+ * clusters by their lowest rank not read yet. A binding on several of the clusters is one rank.
  */
 class LowestRanksFirst {
-  /** The rank read last: its entries, each a cluster (index in the lists) and the replicas there. */
-  entries = 0;
-  readonly clusterOf: Int32Array;
-  readonly replicasOf: Float64Array;
   private readonly heap: number[] = [];
   private readonly cursor: Int32Array;
   private readonly stop: Int32Array;
@@ -128,8 +164,6 @@ class LowestRanksFirst {
   constructor(private readonly lists: readonly RankedResidents[]) {
     this.cursor = new Int32Array(lists.length);
     this.stop = new Int32Array(lists.length);
-    this.clusterOf = new Int32Array(lists.length);
-    this.replicasOf = new Float64Array(lists.length);
   }
 
   /** Reads the ranks in [from, to) from now on. */
@@ -142,20 +176,24 @@ class LowestRanksFirst {
     });
   }
 
+  /** How many residents are left in the range, a binding counted once per cluster it is on. */
+  left(): number {
+    let count = 0;
+    for (let at = 0; at < this.lists.length; at++) count += this.stop[at]! - this.cursor[at]!;
+    return count;
+  }
+
   /** The lowest rank not read yet, −1 when none is left in the range; it is not read. */
   peek(): number {
     return this.heap.length === 0 ? -1 : this.head(this.heap[0]!);
   }
 
-  /** The lowest rank not read yet, with its entries; −1 when none is left in the range. */
+  /** The lowest rank not read yet, read on every cluster it is on; −1 when none is left in the range. */
   next(): number {
-    this.entries = 0;
     if (this.heap.length === 0) return -1;
     const rank = this.head(this.heap[0]!);
     while (this.heap.length > 0 && this.head(this.heap[0]!) === rank) {
       const at = this.pop();
-      this.clusterOf[this.entries] = at;
-      this.replicasOf[this.entries++] = this.lists[at]!.replicas[this.cursor[at]!]!;
       this.cursor[at]!++;
       this.push(at);
     }
