@@ -42,8 +42,8 @@ export interface ClusterState {
 }
 
 /**
- * Every binding of a snapshot by priority, then key hash, then key (victim-tie-order.ts: each preemptor's
- * victim order rotates each priority's ranks); `rank` is a key's position in `states`.
+ * Every binding of a snapshot by priority, then key hash, then key (victim-tie-order.ts: each preemptor
+ * steps through each priority's ranks with a start and stride of its own); `rank` is a key's position in `states`.
  */
 export interface PriorityOrder {
   readonly states: readonly BindingState[];
@@ -66,8 +66,8 @@ class BindingOrder implements PriorityOrder {
   private readonly columns = new Map<string, Float64Array>();
 
   constructor(bindings: Iterable<BindingState>) {
-    // Each priority's ranks are then a preemptor's victim order rotated: candidates read in rank order
-    // need no sorting, only the rotation.
+    // Each priority's ranks are then in an order no key name steers, which each preemptor steps
+    // through from its own start with its own stride (victim-tie-order.ts).
     const hashed = [...bindings].map((state) => ({ state, hash: victimKeyHash(state.key) }));
     hashed.sort((a, b) => compareNumbers(a.state.priority, b.state.priority) || a.hash - b.hash || compareKeys(a.state.key, b.state.key));
     this.states = hashed.map(({ state }) => state);
@@ -366,7 +366,7 @@ export class SchedulingSnapshot {
   }
 
   /**
-   * Every binding by priority, then key hash, then key (each priority's victim order rotated), with each
+   * Every binding by priority, then key hash, then key (victim-tie-order.ts steps through each priority's ranks), with each
    * key's rank, so that preemption orders its candidates by number rather than comparing keys; built when first asked after
    * a binding was added, removed or changed priority.
    */
