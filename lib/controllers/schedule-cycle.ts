@@ -178,7 +178,11 @@ export class ScheduleCycleController {
     // Each allocation the plan grows is limited to the cluster's capacity: a cycle beside this one that
     // took the room since the snapshot was synced makes the add conflict, and the binding is decided again.
     const allocations = allocationAdds(plan.deltas, { now, capacityOf: (cluster) => snapshot.clusters.get(cluster)?.capacity });
-    const results = await this.context.store.transact([...plan.writes, ...allocations]);
+    const results = await this.context.store.transact([...plan.writes, ...allocations]).catch((error: unknown) => {
+      // Apart: the conflicts of commits that evict, where cycles side by side reach for the same victims.
+      if (error instanceof ConflictError && plan.victims > 0) this.context.metrics.count('PreemptionConflicts');
+      throw error;
+    });
     const written = results.slice(0, plan.writes.length) as ResourceBinding[];
     for (const binding of written) this.live.observe(binding);
     this.context.metrics.count('SchedulingAttempts', { result: plan.result });
