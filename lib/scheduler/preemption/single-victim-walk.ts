@@ -90,7 +90,7 @@ export function walkToSingleVictim(
     for (const target of targets) {
       const at = indexOf.get(target.name);
       const replicas = at === undefined ? undefined : clusters[at]!.residents.get(key);
-      if (replicas === undefined || clusterOf.subarray(0, entries).includes(at!)) continue;
+      if (replicas === undefined || isListed(clusterOf, entries, at!)) continue;
       clusterOf[entries] = at!;
       replicasOf[entries++] = replicas;
     }
@@ -144,6 +144,12 @@ export function walkToSingleVictim(
     first = run.end;
   }
   return { found: 'undecided' };
+}
+
+/** A binding listing one cluster twice is placed there once. */
+function isListed(clusterOf: Int32Array, entries: number, at: number): boolean {
+  for (let entry = 0; entry < entries; entry++) if (clusterOf[entry] === at) return true;
+  return false;
 }
 
 /**
