@@ -2,7 +2,7 @@ import { amountOf, type ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
 import { firstRankAtOrAbove } from './preemption-candidates';
-import { placeOf, preemptorStart, rankAt, tieRun } from './victim-tie-order';
+import { placeOf, preemptorStart, tieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
@@ -17,12 +17,12 @@ export type SingleVictimWalk =
  * victim search's order (lowest priority, then the preemptor's order among equals, victim-tie-order.ts)
  * that is enough alone: any single victim beats any
  * set of two or more, and among single victims the order is the tie-break itself (victim-search.ts).
- * This steps through each priority's ranks in that order, from the lowest priority the clusters hold
- * up (the clusters' residents kept by rank tell which that is), and stops at that candidate, reading
- * only the ranks before it, so that its cost follows where the victim is in the order, not how many
- * bindings the clusters hold; the full search then never lays the clusters' residents out. Where few
- * of a priority's bindings are on the clusters, their residents of that priority are read and put in
- * the order instead.
+ * This takes the priorities from the lowest the clusters hold up (their residents kept by rank tell
+ * which that is), each in that order, and stops at that candidate: a priority with no more residents on
+ * the clusters than are left to read is read whole from them and put in order; a larger one is stepped
+ * through rank by rank in the preemptor's order, reading only the ranks before the candidate. Its cost
+ * follows where the victim is in the order, not how many bindings the clusters hold; the full search
+ * then never lays the clusters' residents out.
  *
  * A candidate is what candidatePlacements reads: a binding below the preemptor's priority that may be a
  * victim, other than the preemptor, resident on one of `clusters`. Enough alone is what the oracle
@@ -74,7 +74,7 @@ export function walkToSingleVictim(
   const { priorities, mayBeVictim, states } = order;
   const below = firstRankAtOrAbove(priorities, preemptor.priority);
   const own = order.rank.get(preemptor.key) ?? -1;
-  const residents = new LowestRanksFirst(clusters.map((cluster) => snapshot.rankedResidents(cluster)));
+  const residents = new ResidentsInRange(clusters.map((cluster) => snapshot.rankedResidents(cluster)));
   const indexOf = new Map(clusters.map((cluster, at) => [cluster.name, at]));
   const columns = resources.map((resource) => order.requests(resource));
   const seed = preemptorStart(preemptor.key);
@@ -83,18 +83,8 @@ export function walkToSingleVictim(
   const replicasOf = new Float64Array(clusters.length);
   let read = 0;
 
-  /** Whether candidate `rank` is enough alone, read from where it is placed among the clusters (none: it is not on them). */
-  const enoughAlone = (rank: number): boolean => {
-    const { key, clusters: targets } = states[rank]!;
-    let entries = 0;
-    for (const target of targets) {
-      const at = indexOf.get(target.name);
-      const replicas = at === undefined ? undefined : clusters[at]!.residents.get(key);
-      if (replicas === undefined || isListed(clusterOf, entries, at!)) continue;
-      clusterOf[entries] = at!;
-      replicasOf[entries++] = replicas;
-    }
-    if (entries === 0) return false;
+  /** Whether candidate `rank` is enough alone, placed on `entries` of the clusters (clusterOf, replicasOf). */
+  const enoughAlone = (rank: number, entries: number): boolean => {
     let gained = 0;
     let filled = 0;
     for (let entry = 0; entry < entries; entry++) {
@@ -109,34 +99,53 @@ export function walkToSingleVictim(
     }
     return requirement.type === 'per-cluster' ? filled === short.length : gained >= missing;
   };
+  /** Where binding `rank` is placed among the clusters, into clusterOf and replicasOf, as their residents hold it: how many of them. */
+  const placementOf = (rank: number): number => {
+    const { key, clusters: targets } = states[rank]!;
+    let entries = 0;
+    for (const target of targets) {
+      const at = indexOf.get(target.name);
+      const replicas = at === undefined ? undefined : clusters[at]!.residents.get(key);
+      if (replicas === undefined || isListed(clusterOf, entries, at!)) continue;
+      clusterOf[entries] = at!;
+      replicasOf[entries++] = replicas;
+    }
+    return entries;
+  };
   const isCandidate = (rank: number) => mayBeVictim[rank] === 1 && rank !== own;
 
   // Priority by priority, each in the preemptor's order among equals (victim-tie-order.ts).
   for (let first = 0; first < below && read < limit; ) {
     // The next priority any of the clusters holds: priorities none holds are passed over at once.
     residents.within(first, below);
-    const lowest = residents.peek();
+    const lowest = residents.lowest();
     if (lowest < 0) break;
     const run = tieRun(order, lowest, seed);
     residents.within(run.first, run.end);
-    const held = residents.left();
-    if (held * SPARSE < run.end - run.first && held <= limit - read) {
-      // Few of the priority are on the clusters: stepping through all its ranks would mostly read
-      // others, so its residents there are read and put in order.
-      const places = new Int32Array(held);
-      let count = 0;
-      for (let rank = residents.next(); rank >= 0; rank = residents.next()) places[count++] = placeOf(run, rank);
-      const inOrder = places.subarray(0, count).sort();
-      for (const place of inOrder) {
+    const held = residents.count();
+    if (held <= limit - read && held < COLLECTED) {
+      // Within what is left to read: the priority's residents on the clusters are read (with where
+      // each is), then taken in the preemptor's order, whatever share of the priority they are.
+      const collected = new Collected(held);
+      residents.forEach((at, rank, replicas) => collected.add(rank, placeOf(run, rank), at, replicas));
+      collected.sort();
+      for (let next = 0; next < held; ) {
+        const rank = collected.rankAt(next);
+        const entries = collected.placementInto(next, clusterOf, replicasOf);
+        next += entries;
         read++;
-        const rank = rankAt(run, place);
-        if (isCandidate(rank) && enoughAlone(rank)) return { found: 'victim', victim: states[rank]! };
+        if (isCandidate(rank) && enoughAlone(rank, entries)) return { found: 'victim', victim: states[rank]! };
       }
     } else {
+      // More than that: stepping through the priority's ranks in the preemptor's order reads no more
+      // than the limit, whatever their number.
       const n = run.end - run.first;
       for (let j = 0, offset = run.start; j < n && read < limit; j++, read++) {
         const rank = run.first + offset;
-        if (isCandidate(rank) && enoughAlone(rank)) return { found: 'victim', victim: states[rank]! };
+        if (isCandidate(rank)) {
+          const entries = placementOf(rank);
+          if (entries > 0 && enoughAlone(rank, entries)) return { found: 'victim', victim: states[rank]! };
+        }
         offset += run.stride;
         if (offset >= n) offset -= n;
       }
@@ -146,24 +155,65 @@ export function walkToSingleVictim(
   return { found: 'undecided' };
 }
 
+/** Collected holds fewer entries than this: an entry's index fits below its place in one number. */
+const COLLECTED = 2 ** 21;
+
+/**
+ * A priority's residents on the clusters, an entry per binding and cluster, put in a preemptor's
+ * order by sorting numbers: place × COLLECTED + entry, so that a binding's entries (one place) come
+ * together.
+ */
+class Collected {
+  private readonly keys: Float64Array;
+  private readonly entryRank: Int32Array;
+  private readonly entryCluster: Int32Array;
+  private readonly entryReplicas: Float64Array;
+  private entries = 0;
+
+  constructor(held: number) {
+    this.keys = new Float64Array(held);
+    this.entryRank = new Int32Array(held);
+    this.entryCluster = new Int32Array(held);
+    this.entryReplicas = new Float64Array(held);
+  }
+
+  add(rank: number, place: number, cluster: number, replicas: number): void {
+    this.keys[this.entries] = place * COLLECTED + this.entries;
+    this.entryRank[this.entries] = rank;
+    this.entryCluster[this.entries] = cluster;
+    this.entryReplicas[this.entries++] = replicas;
+  }
+
+  sort(): void {
+    this.keys.subarray(0, this.entries).sort();
+  }
+
+  /** The rank of the `at`-th entry in order. */
+  rankAt(at: number): number {
+    return this.entryRank[this.keys[at]! % COLLECTED]!;
+  }
+
+  /** The clusters and replicas of the binding whose entries start at the `at`-th in order, into the arrays given: how many. */
+  placementInto(at: number, clusterOf: Int32Array, replicasOf: Float64Array): number {
+    const place = Math.floor(this.keys[at]! / COLLECTED);
+    let count = 0;
+    for (let next = at; next < this.entries && Math.floor(this.keys[next]! / COLLECTED) === place; next++, count++) {
+      const entry = this.keys[next]! % COLLECTED;
+      clusterOf[count] = this.entryCluster[entry]!;
+      replicasOf[count] = this.entryReplicas[entry]!;
+    }
+    return count;
+  }
+}
+
 /** A binding listing one cluster twice is placed there once. */
 function isListed(clusterOf: Int32Array, entries: number, at: number): boolean {
   for (let entry = 0; entry < entries; entry++) if (clusterOf[entry] === at) return true;
   return false;
 }
 
-/**
- * Below one resident on the clusters in this many ranks of a priority, the walk reads that priority's
- * residents there and sorts them rather than stepping through all its ranks.
- */
-const SPARSE = 8;
-
-/**
- * The residents of several clusters merged in rank order, within a range of ranks: a heap of the
- * clusters by their lowest rank not read yet. A binding on several of the clusters is one rank.
- */
-class LowestRanksFirst {
-  private readonly heap: number[] = [];
+/** The residents of several clusters (kept by rank) within a range of ranks. */
+class ResidentsInRange {
   private readonly cursor: Int32Array;
   private readonly stop: Int32Array;
 
@@ -174,71 +224,33 @@ class LowestRanksFirst {
 
   /** Reads the ranks in [from, to) from now on. */
   within(from: number, to: number): void {
-    this.heap.length = 0;
     this.lists.forEach(({ ranks }, at) => {
       this.cursor[at] = firstAtOrAbove(ranks, from);
       this.stop[at] = firstAtOrAbove(ranks, to);
-      this.push(at);
     });
   }
 
-  /** How many residents are left in the range, a binding counted once per cluster it is on. */
-  left(): number {
+  /** The lowest rank in the range on any of the clusters, −1 when none is. */
+  lowest(): number {
+    let lowest = -1;
+    this.lists.forEach(({ ranks }, at) => {
+      if (this.cursor[at]! < this.stop[at]! && (lowest < 0 || ranks[this.cursor[at]!]! < lowest)) lowest = ranks[this.cursor[at]!]!;
+    });
+    return lowest;
+  }
+
+  /** How many residents are in the range, a binding counted once per cluster it is on. */
+  count(): number {
     let count = 0;
     for (let at = 0; at < this.lists.length; at++) count += this.stop[at]! - this.cursor[at]!;
     return count;
   }
 
-  /** The lowest rank not read yet, −1 when none is left in the range; it is not read. */
-  peek(): number {
-    return this.heap.length === 0 ? -1 : this.head(this.heap[0]!);
-  }
-
-  /** The lowest rank not read yet, read on every cluster it is on; −1 when none is left in the range. */
-  next(): number {
-    if (this.heap.length === 0) return -1;
-    const rank = this.head(this.heap[0]!);
-    while (this.heap.length > 0 && this.head(this.heap[0]!) === rank) {
-      const at = this.pop();
-      this.cursor[at]!++;
-      this.push(at);
-    }
-    return rank;
-  }
-
-  private head(at: number): number {
-    return this.lists[at]!.ranks[this.cursor[at]!]!;
-  }
-
-  private push(at: number): void {
-    if (this.cursor[at]! >= this.stop[at]!) return;
-    const heap = this.heap;
-    let child = heap.push(at) - 1;
-    while (child > 0) {
-      const parent = (child - 1) >>> 1;
-      if (this.head(heap[parent]!) <= this.head(heap[child]!)) break;
-      [heap[parent], heap[child]] = [heap[child]!, heap[parent]!];
-      child = parent;
-    }
-  }
-
-  private pop(): number {
-    const heap = this.heap;
-    const top = heap[0]!;
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      for (let parent = 0; ; ) {
-        const left = 2 * parent + 1;
-        if (left >= heap.length) break;
-        const right = left + 1;
-        const child = right < heap.length && this.head(heap[right]!) < this.head(heap[left]!) ? right : left;
-        if (this.head(heap[parent]!) <= this.head(heap[child]!)) break;
-        [heap[parent], heap[child]] = [heap[child]!, heap[parent]!];
-        parent = child;
-      }
-    }
-    return top;
+  /** Each resident in the range, cluster by cluster: the cluster (index in the lists), its rank and replicas there. */
+  forEach(visit: (at: number, rank: number, replicas: number) => void): void {
+    this.lists.forEach(({ ranks, replicas }, at) => {
+      for (let index = this.cursor[at]!; index < this.stop[at]!; index++) visit(at, ranks[index]!, replicas[index]!);
+    });
   }
 }
 

@@ -94,7 +94,7 @@ describe(`walkToSingleVictim (${SPEC}, "Preemption order")`, () => {
 });
 
 describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption order")`, () => {
-  it('reads the residents of those clusters in the preemptor\'s order, and answers as the full search does', () => {
+  it('reads their residents of a priority and takes them in the preemptor\'s order, answering as the full search does', () => {
     const names = Array.from({ length: 20 }, (_, c) => `m${c}`);
     const running = names.flatMap((name) => [
       ...Array.from({ length: 10 }, (_, i) => binding(`${name}-low-${i}`, { priority: 0, request: { cpu: i % 3 === 0 ? 2 : 1 }, clusters: { [name]: 1 } })),
@@ -111,7 +111,7 @@ describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption ord
       const state = bindingState(binding(`pending-${i}`, { priority: 5, request: { cpu: 2 } }));
       const wanted: Requirement = { type: 'pooled', replicas: 1 };
       const room = (c: (typeof relevant)[number]) => snapshot.free(c, state);
-      // 20 of the 200 ranks of priority 0 are on the two clusters: fewer than one in eight.
+      // 20 of the 200 ranks of priority 0 are on the two clusters: read whole, then put in order.
       const walk = walkToSingleVictim(state, relevant, wanted, snapshot, room, 256);
       const placements = candidatePlacements(relevant, snapshot, state);
       const oracle = new PlacementOracle(state, relevant, placements, snapshot, wanted, room);
