@@ -249,7 +249,7 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
     const started = performance.now();
     const cycleSum = (name: string, dimensions?: Record<string, string>) => harness.cycleMetrics.reduce((total, m) => total + m.counter(name, dimensions), 0);
     /** Commits and conflicts counted at the end of each phase; of them, the attempts to commit a preemption and their conflicts. */
-    const phases: Array<{ phase: string; commits: number; conflicts: number; evicting: number; evictingConflicts: number }> = [];
+    const phases: Array<{ phase: string; commits: number; conflicts: number; evicting: number; evictingConflicts: number; victimConflicts: number }> = [];
     for (const [phase, manifests] of [['running', running], ['arriving', arriving]] as const) {
       log(`pipeline: ${manifests.length / 2} ${phase} workloads`);
       for (let start = 0; start < manifests.length; start += CHUNK) {
@@ -263,7 +263,8 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
         conflicts: cycleSum('CommitConflicts'),
         // Every decision with victims is counted once as a victim search, then commits or conflicts.
         evicting: cycleSum('VictimSearches', { result: 'exact' }) + cycleSum('VictimSearches', { result: 'bounded' }),
-        evictingConflicts: cycleSum('PreemptionConflicts'),
+        evictingConflicts: cycleSum('PreemptionConflicts', { on: 'victim' }) + cycleSum('PreemptionConflicts', { on: 'other' }),
+        victimConflicts: cycleSum('PreemptionConflicts', { on: 'victim' }),
       });
     }
     const seconds = (performance.now() - started) / 1000;
@@ -321,19 +322,28 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
       ),
       '',
       'By phase: filling the clusters (placements only) and the arrivals (preemption); of the commits, those that evict',
-      '(preemptions; metric `PreemptionConflicts` for their conflicts) — the other conflicts of the arrivals are cycles',
-      'placing on the last free room at once:',
+      '(preemptions) and their conflicts (metric `PreemptionConflicts{on}`): on a victim another cycle took first, or on',
+      'anything else — with the conflicts of placements, cycles taking the last free room of a cluster at once:',
       '',
       table(
-        ['phase', 'commits', 'commit conflicts', 'conflict rate', 'commits that evict', 'their conflicts', 'their conflict rate'],
-        phases.map(({ phase, commits: total, conflicts: conflicted, evicting, evictingConflicts }, index) => {
+        ['phase', 'commits', 'commit conflicts', 'conflict rate', 'commits that evict', 'their conflicts on a victim', 'on anything else'],
+        phases.map(({ phase, commits: total, conflicts: conflicted, evicting, evictingConflicts, victimConflicts }, index) => {
           const before = phases[index - 1];
           const committed = total - (before?.commits ?? 0);
           const conflictsIn = conflicted - (before?.conflicts ?? 0);
           const evictingConflictsIn = evictingConflicts - (before?.evictingConflicts ?? 0);
+          const victimConflictsIn = victimConflicts - (before?.victimConflicts ?? 0);
           const evictingCommits = evicting - (before?.evicting ?? 0) - evictingConflictsIn;
           const rate = (part: number, whole: number) => `${fmt((100 * part) / Math.max(1, whole))} %`;
-          return [phase, committed, conflictsIn, rate(conflictsIn, committed), evictingCommits, evictingConflictsIn, rate(evictingConflictsIn, evictingCommits)];
+          return [
+            phase,
+            committed,
+            conflictsIn,
+            rate(conflictsIn, committed),
+            evictingCommits,
+            `${victimConflictsIn} (${rate(victimConflictsIn, evictingCommits)})`,
+            `${evictingConflictsIn - victimConflictsIn} (${rate(evictingConflictsIn - victimConflictsIn, evictingCommits)})`,
+          ];
         }),
       ),
       '',
