@@ -3,7 +3,8 @@ import type { ResourceBinding } from '../api/resource-binding';
 import { isScheduledBy } from '../api/scheduler-name';
 import { SyncBatch } from '../cache/informer';
 import type { Delivery } from '../ports/message-queue';
-import { ConflictError } from '../ports/object-store';
+import { ConflictError, refOfWrite } from '../ports/object-store';
+import { refKey } from '../api/kinds';
 import { keptPlacement } from '../scheduler/kept-placement';
 import { lostTargets } from '../scheduler/lost-target';
 import { refusedTargets } from '../scheduler/refused-targets';
@@ -178,7 +179,15 @@ export class ScheduleCycleController {
     // Each allocation the plan grows is limited to the cluster's capacity: a cycle beside this one that
     // took the room since the snapshot was synced makes the add conflict, and the binding is decided again.
     const allocations = allocationAdds(plan.deltas, { now, capacityOf: (cluster) => snapshot.clusters.get(cluster)?.capacity });
-    const results = await this.context.store.transact([...plan.writes, ...allocations]);
+    const results = await this.context.store.transact([...plan.writes, ...allocations]).catch((error: unknown) => {
+      // Apart: the conflicts of commits that evict, on a victim (cycles side by side took the same one)
+      // or on anything else (the room of a cluster, the preemptor itself).
+      if (error instanceof ConflictError && plan.victims > 0) {
+        const victims = new Set(plan.writes.slice(1).map((write) => refKey(refOfWrite(write))));
+        this.context.metrics.count('PreemptionConflicts', { on: error.refs.some((ref) => victims.has(refKey(ref))) ? 'victim' : 'other' });
+      }
+      throw error;
+    });
     const written = results.slice(0, plan.writes.length) as ResourceBinding[];
     for (const binding of written) this.live.observe(binding);
     this.context.metrics.count('SchedulingAttempts', { result: plan.result });

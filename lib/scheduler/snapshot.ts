@@ -42,8 +42,8 @@ export interface ClusterState {
 }
 
 /**
- * Every binding of a snapshot by priority, then key hash, then key (victim-tie-order.ts: each preemptor's
- * victim order rotates each priority's ranks); `rank` is a key's position in `states`.
+ * Every binding of a snapshot by priority, then key hash, then key (victim-tie-order.ts: each preemptor
+ * steps through each priority's ranks with a start and stride of its own); `rank` is a key's position in `states`.
  */
 export interface PriorityOrder {
   readonly states: readonly BindingState[];
@@ -225,7 +225,11 @@ class BindingOrder implements PriorityOrder {
   }
 }
 
-/** The states with their key hashes, in the order's sort. */
+/**
+ * The states with their key hashes, in the order's sort: each priority's ranks are then in an order no
+ * key name steers, which each preemptor steps through from its own start with its own stride
+ * (victim-tie-order.ts).
+ */
 function sortedForOrder(bindings: Iterable<BindingState>): Array<{ readonly state: BindingState; readonly hash: number }> {
   const hashed = [...bindings].map((state) => ({ state, hash: victimKeyHash(state.key) }));
   return hashed.sort((a, b) => compareRanked(a.state, a.hash, b.state, b.hash));
@@ -550,7 +554,7 @@ export class SchedulingSnapshot {
   }
 
   /**
-   * Every binding by priority, then key hash, then key (each priority's victim order rotated), with each
+   * Every binding by priority, then key hash, then key (victim-tie-order.ts steps through each priority's ranks), with each
    * key's rank, so that preemption orders its candidates by number rather than comparing keys. Built
    * once; the bindings added, removed or at another priority since are merged into it when next asked.
    */

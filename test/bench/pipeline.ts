@@ -68,7 +68,11 @@ function workload(name: string, priorityClassName: string, cpu: string): object[
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name, namespace: 'default' },
-      spec: { replicas: 1, template: { spec: { priorityClassName, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu, memory: '128Mi' } } }] } } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { priorityClassName, containers: [{ name: 'main', image: 'busybox', resources: { requests: { cpu, memory: '128Mi' } } }] } },
+      },
     },
   ];
 }
@@ -244,8 +248,8 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
     durations.ms.clear();
     const started = performance.now();
     const cycleSum = (name: string, dimensions?: Record<string, string>) => harness.cycleMetrics.reduce((total, m) => total + m.counter(name, dimensions), 0);
-    /** Commits and conflicts counted at the end of each phase. */
-    const phases: Array<{ phase: string; commits: number; conflicts: number }> = [];
+    /** Commits and conflicts counted at the end of each phase; of them, the attempts to commit a preemption and their conflicts. */
+    const phases: Array<{ phase: string; commits: number; conflicts: number; evicting: number; evictingConflicts: number; victimConflicts: number }> = [];
     for (const [phase, manifests] of [['running', running], ['arriving', arriving]] as const) {
       log(`pipeline: ${manifests.length / 2} ${phase} workloads`);
       for (let start = 0; start < manifests.length; start += CHUNK) {
@@ -253,7 +257,15 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
         await harness.settle();
         if ((start / CHUNK) % 5 === 4) log(`pipeline: ${(start + CHUNK) / 2} ${phase} workloads written and settled`);
       }
-      phases.push({ phase, commits: cycleSum('SchedulingAttempts', { result: 'scheduled' }), conflicts: cycleSum('CommitConflicts') });
+      phases.push({
+        phase,
+        commits: cycleSum('SchedulingAttempts', { result: 'scheduled' }),
+        conflicts: cycleSum('CommitConflicts'),
+        // Every decision with victims is counted once as a victim search, then commits or conflicts.
+        evicting: cycleSum('VictimSearches', { result: 'exact' }) + cycleSum('VictimSearches', { result: 'bounded' }),
+        evictingConflicts: cycleSum('PreemptionConflicts', { on: 'victim' }) + cycleSum('PreemptionConflicts', { on: 'other' }),
+        victimConflicts: cycleSum('PreemptionConflicts', { on: 'victim' }),
+      });
     }
     const seconds = (performance.now() - started) / 1000;
 
@@ -309,14 +321,29 @@ export async function pipelineBenchmark(log: (line: string) => void): Promise<Pi
         harness.concurrency.flatMap((round, cycles) => (round.rounds === 0 ? [] : [[cycles, round.rounds, round.commits]])),
       ),
       '',
-      'By phase: filling the clusters (placements only) and the arrivals (preemption):',
+      'By phase: filling the clusters (placements only) and the arrivals (preemption); of the commits, those that evict',
+      '(preemptions) and their conflicts (metric `PreemptionConflicts{on}`): on a victim another cycle took first, or on',
+      'anything else — with the conflicts of placements, cycles taking the last free room of a cluster at once:',
       '',
       table(
-        ['phase', 'commits', 'commit conflicts', 'conflict rate'],
-        phases.map(({ phase, commits: total, conflicts: conflicted }, index) => {
-          const committed = total - (phases[index - 1]?.commits ?? 0);
-          const conflictsIn = conflicted - (phases[index - 1]?.conflicts ?? 0);
-          return [phase, committed, conflictsIn, `${fmt((100 * conflictsIn) / Math.max(1, committed))} %`];
+        ['phase', 'commits', 'commit conflicts', 'conflict rate', 'commits that evict', 'their conflicts on a victim', 'on anything else'],
+        phases.map(({ phase, commits: total, conflicts: conflicted, evicting, evictingConflicts, victimConflicts }, index) => {
+          const before = phases[index - 1];
+          const committed = total - (before?.commits ?? 0);
+          const conflictsIn = conflicted - (before?.conflicts ?? 0);
+          const evictingConflictsIn = evictingConflicts - (before?.evictingConflicts ?? 0);
+          const victimConflictsIn = victimConflicts - (before?.victimConflicts ?? 0);
+          const evictingCommits = evicting - (before?.evicting ?? 0) - evictingConflictsIn;
+          const rate = (part: number, whole: number) => `${fmt((100 * part) / Math.max(1, whole))} %`;
+          return [
+            phase,
+            committed,
+            conflictsIn,
+            rate(conflictsIn, committed),
+            evictingCommits,
+            `${victimConflictsIn} (${rate(victimConflictsIn, evictingCommits)})`,
+            `${evictingConflictsIn - victimConflictsIn} (${rate(evictingConflictsIn - victimConflictsIn, evictingCommits)})`,
+          ];
         }),
       ),
       '',

@@ -2,7 +2,7 @@ import { amountOf, type ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
 import { firstRankAtOrAbove } from './preemption-candidates';
-import { preemptorStart, tieRun } from './victim-tie-order';
+import { placeOf, preemptorStart, tieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
@@ -17,14 +17,17 @@ export type SingleVictimWalk =
  * victim search's order (lowest priority, then the preemptor's order among equals, victim-tie-order.ts)
  * that is enough alone: any single victim beats any
  * set of two or more, and among single victims the order is the tie-break itself (victim-search.ts).
- * This merges the clusters' residents (kept by rank) in that order, priority by priority, and stops at
- * that candidate, reading only the residents before it, so that its cost follows where the victim is in the order, not how many
- * bindings the clusters hold; the full search then never lays the clusters' residents out.
+ * This takes the priorities from the lowest the clusters hold up (their residents kept by rank tell
+ * which that is), each in that order, and stops at that candidate: a priority with no more residents on
+ * the clusters than are left to read is read whole from them and put in order; a larger one is stepped
+ * through rank by rank in the preemptor's order, reading only the ranks before the candidate. Its cost
+ * follows where the victim is in the order, not how many bindings the clusters hold; the full search
+ * then never lays the clusters' residents out.
  *
  * A candidate is what candidatePlacements reads: a binding below the preemptor's priority that may be a
  * victim, other than the preemptor, resident on one of `clusters`. Enough alone is what the oracle
  * answers (placement-oracle.ts) with only it evicted: each cluster holds ⌊(room + freed) / request⌋
- * replicas, the least over the requested resources. After `limit` candidates without one enough the
+ * replicas, the least over the requested resources. After `limit` ranks read without one enough the
  * walk gives up (undecided), and what it costs then is bounded by `limit`, whatever the density. Spread
  * requirements are left to the search (their rule reads every cluster's replicas at once).
  */
@@ -68,42 +71,83 @@ export function walkToSingleVictim(
   }
 
   const order = snapshot.priorityOrder();
-  const { priorities, mayBeVictim } = order;
+  const { priorities, mayBeVictim, states } = order;
   const below = firstRankAtOrAbove(priorities, preemptor.priority);
   const own = order.rank.get(preemptor.key) ?? -1;
-  const residents = new LowestRanksFirst(clusters.map((cluster) => snapshot.rankedResidents(cluster)));
+  const residents = new ResidentsInRange(clusters.map((cluster) => snapshot.rankedResidents(cluster)));
+  const indexOf = new Map(clusters.map((cluster, at) => [cluster.name, at]));
   const columns = resources.map((resource) => order.requests(resource));
-  const start = preemptorStart(preemptor.key);
+  const seed = preemptorStart(preemptor.key);
   const freed = new Float64Array(slots);
+  const clusterOf = new Int32Array(clusters.length);
+  const replicasOf = new Float64Array(clusters.length);
   let read = 0;
-  // Priority by priority, each in the preemptor's order among equals: from its split on, then before it.
+
+  /** Whether candidate `rank` is enough alone, placed on `entries` of the clusters (clusterOf, replicasOf). */
+  const enoughAlone = (rank: number, entries: number): boolean => {
+    let gained = 0;
+    let filled = 0;
+    for (let entry = 0; entry < entries; entry++) {
+      const at = clusterOf[entry]!;
+      for (let slot = 0; slot < slots; slot++) freed[slot] = columns[slot]![rank]! * replicasOf[entry]!;
+      const after = replicasWith(free, at, amounts, freed);
+      if (requirement.type === 'per-cluster') {
+        if (before[at]! < shares[at]! && after >= shares[at]!) filled++;
+      } else {
+        gained += Math.min(after, requirement.replicas) - Math.min(before[at]!, requirement.replicas);
+      }
+    }
+    return requirement.type === 'per-cluster' ? filled === short.length : gained >= missing;
+  };
+  /** Where binding `rank` is placed among the clusters, into clusterOf and replicasOf, as their residents hold it: how many of them. */
+  const placementOf = (rank: number): number => {
+    const { key, clusters: targets } = states[rank]!;
+    let entries = 0;
+    for (const target of targets) {
+      const at = indexOf.get(target.name);
+      const replicas = at === undefined ? undefined : clusters[at]!.residents.get(key);
+      if (replicas === undefined || isListed(clusterOf, entries, at!)) continue;
+      clusterOf[entries] = at!;
+      replicasOf[entries++] = replicas;
+    }
+    return entries;
+  };
+  const isCandidate = (rank: number) => mayBeVictim[rank] === 1 && rank !== own;
+
+  // Priority by priority, each in the preemptor's order among equals (victim-tie-order.ts).
   for (let first = 0; first < below && read < limit; ) {
     // The next priority any of the clusters holds: priorities none holds are passed over at once.
     residents.within(first, below);
-    const lowest = residents.peek();
+    const lowest = residents.lowest();
     if (lowest < 0) break;
-    const run = tieRun(order, firstRankAtOrAbove(priorities, priorities[lowest]!), start);
-    for (const [from, to] of [
-      [run.split, run.end],
-      [run.first, run.split],
-    ] as const) {
-      residents.within(from, to);
-      for (let rank = residents.next(); rank >= 0 && read < limit; rank = residents.next(), read++) {
-        if (mayBeVictim[rank] !== 1 || rank === own) continue;
-        let gained = 0;
-        let filled = 0;
-        for (let entry = 0; entry < residents.entries; entry++) {
-          const at = residents.clusterOf[entry]!;
-          const replicas = residents.replicasOf[entry]!;
-          for (let slot = 0; slot < slots; slot++) freed[slot] = columns[slot]![rank]! * replicas;
-          const after = replicasWith(free, at, amounts, freed);
-          if (requirement.type === 'per-cluster') {
-            if (before[at]! < shares[at]! && after >= shares[at]!) filled++;
-          } else {
-            gained += Math.min(after, requirement.replicas) - Math.min(before[at]!, requirement.replicas);
-          }
+    const run = tieRun(order, lowest, seed);
+    residents.within(run.first, run.end);
+    const held = residents.count();
+    if (held <= limit - read && held < COLLECTED) {
+      // Within what is left to read: the priority's residents on the clusters are read (with where
+      // each is), then taken in the preemptor's order, whatever share of the priority they are.
+      const collected = new Collected(held);
+      residents.forEach((at, rank, replicas) => collected.add(rank, placeOf(run, rank), at, replicas));
+      collected.sort();
+      for (let next = 0; next < held; ) {
+        const rank = collected.rankAt(next);
+        const entries = collected.placementInto(next, clusterOf, replicasOf);
+        next += entries;
+        read++;
+        if (isCandidate(rank) && enoughAlone(rank, entries)) return { found: 'victim', victim: states[rank]! };
+      }
+    } else {
+      // More than that: stepping through the priority's ranks in the preemptor's order reads no more
+      // than the limit, whatever their number.
+      const n = run.end - run.first;
+      for (let j = 0, offset = run.start; j < n && read < limit; j++, read++) {
+        const rank = run.first + offset;
+        if (isCandidate(rank)) {
+          const entries = placementOf(rank);
+          if (entries > 0 && enoughAlone(rank, entries)) return { found: 'victim', victim: states[rank]! };
         }
-        if (requirement.type === 'per-cluster' ? filled === short.length : gained >= missing) return { found: 'victim', victim: order.states[rank]! };
+        offset += run.stride;
+        if (offset >= n) offset -= n;
       }
     }
     first = run.end;
@@ -111,90 +155,102 @@ export function walkToSingleVictim(
   return { found: 'undecided' };
 }
 
+/** Collected holds fewer entries than this: an entry's index fits below its place in one number. */
+const COLLECTED = 2 ** 21;
+
 /**
- * The residents of several clusters merged in rank order, within a range of ranks: a heap of the
- * clusters by their lowest rank not read yet. A binding on several of the clusters is one rank, read
- * with every cluster it is on (its entries).
+ * A priority's residents on the clusters, an entry per binding and cluster, put in a preemptor's
+ * order by sorting numbers: place × COLLECTED + entry, so that a binding's entries (one place) come
+ * together.
  */
-class LowestRanksFirst {
-  /** The rank read last: its entries, each a cluster (index in the lists) and the replicas there. */
-  entries = 0;
-  readonly clusterOf: Int32Array;
-  readonly replicasOf: Float64Array;
-  private readonly heap: number[] = [];
+class Collected {
+  private readonly keys: Float64Array;
+  private readonly entryRank: Int32Array;
+  private readonly entryCluster: Int32Array;
+  private readonly entryReplicas: Float64Array;
+  private entries = 0;
+
+  constructor(held: number) {
+    this.keys = new Float64Array(held);
+    this.entryRank = new Int32Array(held);
+    this.entryCluster = new Int32Array(held);
+    this.entryReplicas = new Float64Array(held);
+  }
+
+  add(rank: number, place: number, cluster: number, replicas: number): void {
+    this.keys[this.entries] = place * COLLECTED + this.entries;
+    this.entryRank[this.entries] = rank;
+    this.entryCluster[this.entries] = cluster;
+    this.entryReplicas[this.entries++] = replicas;
+  }
+
+  sort(): void {
+    this.keys.subarray(0, this.entries).sort();
+  }
+
+  /** The rank of the `at`-th entry in order. */
+  rankAt(at: number): number {
+    return this.entryRank[this.keys[at]! % COLLECTED]!;
+  }
+
+  /** The clusters and replicas of the binding whose entries start at the `at`-th in order, into the arrays given: how many. */
+  placementInto(at: number, clusterOf: Int32Array, replicasOf: Float64Array): number {
+    const place = Math.floor(this.keys[at]! / COLLECTED);
+    let count = 0;
+    for (let next = at; next < this.entries && Math.floor(this.keys[next]! / COLLECTED) === place; next++, count++) {
+      const entry = this.keys[next]! % COLLECTED;
+      clusterOf[count] = this.entryCluster[entry]!;
+      replicasOf[count] = this.entryReplicas[entry]!;
+    }
+    return count;
+  }
+}
+
+/** A binding listing one cluster twice is placed there once. */
+function isListed(clusterOf: Int32Array, entries: number, at: number): boolean {
+  for (let entry = 0; entry < entries; entry++) if (clusterOf[entry] === at) return true;
+  return false;
+}
+
+/** The residents of several clusters (kept by rank) within a range of ranks. */
+class ResidentsInRange {
   private readonly cursor: Int32Array;
   private readonly stop: Int32Array;
 
   constructor(private readonly lists: readonly RankedResidents[]) {
     this.cursor = new Int32Array(lists.length);
     this.stop = new Int32Array(lists.length);
-    this.clusterOf = new Int32Array(lists.length);
-    this.replicasOf = new Float64Array(lists.length);
   }
 
   /** Reads the ranks in [from, to) from now on. */
   within(from: number, to: number): void {
-    this.heap.length = 0;
     this.lists.forEach(({ ranks }, at) => {
       this.cursor[at] = firstAtOrAbove(ranks, from);
       this.stop[at] = firstAtOrAbove(ranks, to);
-      this.push(at);
     });
   }
 
-  /** The lowest rank not read yet, −1 when none is left in the range; it is not read. */
-  peek(): number {
-    return this.heap.length === 0 ? -1 : this.head(this.heap[0]!);
+  /** The lowest rank in the range on any of the clusters, −1 when none is. */
+  lowest(): number {
+    let lowest = -1;
+    this.lists.forEach(({ ranks }, at) => {
+      if (this.cursor[at]! < this.stop[at]! && (lowest < 0 || ranks[this.cursor[at]!]! < lowest)) lowest = ranks[this.cursor[at]!]!;
+    });
+    return lowest;
   }
 
-  /** The lowest rank not read yet, with its entries; −1 when none is left in the range. */
-  next(): number {
-    this.entries = 0;
-    if (this.heap.length === 0) return -1;
-    const rank = this.head(this.heap[0]!);
-    while (this.heap.length > 0 && this.head(this.heap[0]!) === rank) {
-      const at = this.pop();
-      this.clusterOf[this.entries] = at;
-      this.replicasOf[this.entries++] = this.lists[at]!.replicas[this.cursor[at]!]!;
-      this.cursor[at]!++;
-      this.push(at);
-    }
-    return rank;
+  /** How many residents are in the range, a binding counted once per cluster it is on. */
+  count(): number {
+    let count = 0;
+    for (let at = 0; at < this.lists.length; at++) count += this.stop[at]! - this.cursor[at]!;
+    return count;
   }
 
-  private head(at: number): number {
-    return this.lists[at]!.ranks[this.cursor[at]!]!;
-  }
-
-  private push(at: number): void {
-    if (this.cursor[at]! >= this.stop[at]!) return;
-    const heap = this.heap;
-    let child = heap.push(at) - 1;
-    while (child > 0) {
-      const parent = (child - 1) >>> 1;
-      if (this.head(heap[parent]!) <= this.head(heap[child]!)) break;
-      [heap[parent], heap[child]] = [heap[child]!, heap[parent]!];
-      child = parent;
-    }
-  }
-
-  private pop(): number {
-    const heap = this.heap;
-    const top = heap[0]!;
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      for (let parent = 0; ; ) {
-        const left = 2 * parent + 1;
-        if (left >= heap.length) break;
-        const right = left + 1;
-        const child = right < heap.length && this.head(heap[right]!) < this.head(heap[left]!) ? right : left;
-        if (this.head(heap[parent]!) <= this.head(heap[child]!)) break;
-        [heap[parent], heap[child]] = [heap[child]!, heap[parent]!];
-        parent = child;
-      }
-    }
-    return top;
+  /** Each resident in the range, cluster by cluster: the cluster (index in the lists), its rank and replicas there. */
+  forEach(visit: (at: number, rank: number, replicas: number) => void): void {
+    this.lists.forEach(({ ranks, replicas }, at) => {
+      for (let index = this.cursor[at]!; index < this.stop[at]!; index++) visit(at, ranks[index]!, replicas[index]!);
+    });
   }
 }
 

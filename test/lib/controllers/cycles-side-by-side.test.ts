@@ -3,7 +3,20 @@ import { allocationAdds } from '../../../lib/controllers/allocations';
 import type { Write } from '../../../lib/ports/object-store';
 import type { MemorySystem } from '../../../lib/runtime/memory-system';
 import { binding } from '../scheduler/support';
-import { AGGREGATED, applyAll, cluster, deployment, expectAllocationsMatchBindings, newSystem, placementOfDeployment, podPriorityPolicy, SPEC } from './support';
+import {
+  AGGREGATED,
+  applyAll,
+  bindingOf,
+  cluster,
+  deployment,
+  expectAllocationsMatchBindings,
+  newSystem,
+  placementOfDeployment,
+  podPriorityPolicy,
+  priorityClass,
+  refs,
+  SPEC,
+} from './support';
 
 /**
  * Another schedule cycle commits `replicas` of a one-cpu binding on m1 just before this system's cycle
@@ -37,6 +50,36 @@ describe(`cycles side by side (${SPEC.priority}: never over-commit): a placement
 
     expect(await placementOfDeployment(system, 'a')).toEqual(placement);
     expect(system.metrics.counter('CommitConflicts')).toBe(conflicts);
+    expect(system.metrics.counter('PreemptionConflicts', { on: 'victim' }) + system.metrics.counter('PreemptionConflicts', { on: 'other' })).toBe(0);
+    await expectAllocationsMatchBindings(system);
+  });
+
+  it('counts apart the conflicts of commits that evict: another cycle wrote the victim first', async () => {
+    const system = newSystem();
+    await applyAll(system, [cluster('m1', { cpu: '1' }), priorityClass('low', 1), priorityClass('high', 10), podPriorityPolicy('by-pod-priority', AGGREGATED)]);
+    await applyAll(system, [deployment('victim', { priorityClassName: 'low' })]);
+    expect(await placementOfDeployment(system, 'victim')).toEqual({ m1: 1 });
+    const victim = refs.binding('victim');
+    // Just before the first commit that evicts it, a cycle beside this one writes the victim.
+    const transact = system.store.transact.bind(system.store);
+    let done = false;
+    vi.spyOn(system.store, 'transact').mockImplementation(async (writes: readonly Write[]) => {
+      if (!done && writes.length > 1 && writes.some((write) => write.op === 'put' && write.object.metadata.name === victim.name)) {
+        done = true;
+        const current = await bindingOf(system, 'victim');
+        const touched = { ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels, touched: 'by another cycle' } } };
+        await transact([{ op: 'put', object: touched, expectedVersion: current.metadata.resourceVersion ?? null }]);
+      }
+      return transact(writes);
+    });
+
+    await applyAll(system, [deployment('urgent', { priorityClassName: 'high' })]);
+
+    expect(done).toBe(true);
+    expect(await placementOfDeployment(system, 'urgent')).toEqual({ m1: 1 });
+    expect(system.metrics.counter('CommitConflicts')).toBe(1);
+    expect(system.metrics.counter('PreemptionConflicts', { on: 'victim' })).toBe(1);
+    expect(system.metrics.counter('PreemptionConflicts', { on: 'other' })).toBe(0);
     await expectAllocationsMatchBindings(system);
   });
 });

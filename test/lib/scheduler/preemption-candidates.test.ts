@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isVictimCandidate } from '../../../lib/scheduler/preemption/plan-preemption';
 import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
-import { preemptorStart, victimKeyHash } from '../../../lib/scheduler/preemption/victim-tie-order';
+import { preemptorStart, rankAt, tieRun } from '../../../lib/scheduler/preemption/victim-tie-order';
 import { bindingState, SchedulingSnapshot, type BindingState } from '../../../lib/scheduler/snapshot';
 import { binding, cluster } from './support';
 
@@ -28,17 +28,25 @@ type Draft = typeof draft extends fc.Arbitrary<infer T> ? T : never;
 const bindingOf = (d: Draft) =>
   binding(d.name, { kind: d.kind, priority: d.priority, preemptible: d.preemptible, request: d.requests ? { cpu: 1 } : {}, clusters: d.clusters });
 
-/** How far round the circle of key hashes a key is from where the preemptor starts (victim-tie-order.ts). */
-const fromStart = (key: string, preemptor: BindingState) => (victimKeyHash(key) - preemptorStart(preemptor.key)) >>> 0;
+/**
+ * When the preemptor meets a binding among the bindings of its priority (victim-tie-order.ts): the
+ * step j of its start and stride that lands on the binding's rank.
+ */
+function placeAmongEquals(snapshot: SchedulingSnapshot, key: string, preemptor: BindingState): number {
+  const order = snapshot.priorityOrder();
+  const rank = order.rank.get(key)!;
+  const run = tieRun(order, rank, preemptorStart(preemptor.key));
+  for (let j = 0; ; j++) if (rankAt(run, j) === rank) return j;
+}
 
 /**
- * The definition: residents of `names` that isVictimCandidate admits, by priority, then by how far their
- * key hash is round the circle from the preemptor's start, then key, with their replicas there.
+ * The definition: residents of `names` that isVictimCandidate admits, by priority, then by when the
+ * preemptor meets them among their equals, with their replicas there.
  */
 function expected(snapshot: SchedulingSnapshot, names: readonly string[], preemptor: BindingState) {
   return [...snapshot.bindings.values()]
     .filter((state) => isVictimCandidate(state, preemptor) && names.some((name) => snapshot.clusters.get(name)!.residents.has(state.key)))
-    .sort((a, b) => a.priority - b.priority || fromStart(a.key, preemptor) - fromStart(b.key, preemptor) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .sort((a, b) => a.priority - b.priority || placeAmongEquals(snapshot, a.key, preemptor) - placeAmongEquals(snapshot, b.key, preemptor))
     .map((state) => ({
       key: state.key,
       rank: snapshot.priorityOrder().rank.get(state.key),

@@ -92,3 +92,37 @@ describe(`walkToSingleVictim (${SPEC}, "Preemption order")`, () => {
     );
   });
 });
+
+describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption order")`, () => {
+  it('reads their residents of a priority and takes them in the preemptor\'s order, answering as the full search does', () => {
+    const names = Array.from({ length: 20 }, (_, c) => `m${c}`);
+    const running = names.flatMap((name) => [
+      ...Array.from({ length: 10 }, (_, i) => binding(`${name}-low-${i}`, { priority: 0, request: { cpu: i % 3 === 0 ? 2 : 1 }, clusters: { [name]: 1 } })),
+      binding(`${name}-high`, { priority: 1, request: { cpu: 2 }, clusters: { [name]: 1 } }),
+    ]);
+    // Full: 10 bindings of 1 or 2 cpu and one of 2.
+    const snapshot = new SchedulingSnapshot(
+      names.map((name) => cluster(name, { allocatable: { cpu: 16 } })),
+      running,
+    );
+    const relevant = ['m3', 'm11'].map((name) => snapshot.clusters.get(name)!);
+    const found = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      const state = bindingState(binding(`pending-${i}`, { priority: 5, request: { cpu: 2 } }));
+      const wanted: Requirement = { type: 'pooled', replicas: 1 };
+      const room = (c: (typeof relevant)[number]) => snapshot.free(c, state);
+      // 20 of the 200 ranks of priority 0 are on the two clusters: read whole, then put in order.
+      const walk = walkToSingleVictim(state, relevant, wanted, snapshot, room, 256);
+      const placements = candidatePlacements(relevant, snapshot, state);
+      const oracle = new PlacementOracle(state, relevant, placements, snapshot, wanted, room);
+      const full = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
+      expect(walk.found).toBe('victim');
+      if (walk.found !== 'victim') continue;
+      expect(full?.victims.map((index) => placements.candidates[index]!.key)).toEqual([walk.victim.key]);
+      expect(walk.victim.priority).toBe(0);
+      found.add(walk.victim.key);
+    }
+    // The preemptors spread over the 2-cpu bindings of priority 0 on the two clusters (8 of them).
+    expect(found.size).toBeGreaterThanOrEqual(4);
+  });
+});
