@@ -11,7 +11,8 @@
  *    laid out; when none is among the first ranks read, the steps below decide.
  * 3. Candidates (preemption-candidates.ts): the residents of those clusters that may be victims —
  *    ResourceBindings of strictly lower priority, preemptible, requesting resources — read from the
- *    snapshot's per-rank arrays in the victim search's order (lowest priority first, then key).
+ *    snapshot's per-rank arrays in the victim search's order (lowest priority first, then the preemptor's own
+ *    order among equals, victim-tie-order.ts).
  * 4. Oracle (placement-oracle.ts): given a set of candidates evicted, can the preemptor's requirement
  *    be met? It also bounds how many more victims a partial set needs (victim-count-bound.ts) and which
  *    single candidates could complete it.

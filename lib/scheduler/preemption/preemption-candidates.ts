@@ -22,8 +22,8 @@ export interface CandidatePlacements {
  * The victim candidates of `preemptor` (isVictimCandidate) on the clusters, read from their residents
  * (a binding once, however many of the clusters it is on) as ranks in the snapshot's priority order:
  * the candidates are the residents below the preemptor's priority that may be victims, other than the
- * preemptor, in rank order with each priority's ranks rotated to the preemptor's start, and nothing is
- * sorted or read from a binding per decision; keys are looked up only when a
+ * preemptor, by priority and within each priority in the preemptor's own order (victim-tie-order.ts),
+ * and nothing is read from a binding per decision; keys are looked up only when a
  * cluster's residents have changed (SchedulingSnapshot.rankedResidents).
  */
 export function candidatePlacements(
