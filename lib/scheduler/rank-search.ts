@@ -1,10 +1,10 @@
-/** The first index of ascending `ranks` whose rank is not below `rank` (ranks.length when none). */
-export function firstAtOrAbove(ranks: Int32Array, rank: number): number {
+/** The first index of ascending `sorted` whose value is not below `value` (sorted.length when none). */
+export function firstAtOrAbove(sorted: ArrayLike<number>, value: number): number {
   let low = 0;
-  let high = ranks.length;
+  let high = sorted.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (ranks[mid]! < rank) low = mid + 1;
+    if (sorted[mid]! < value) low = mid + 1;
     else high = mid;
   }
   return low;

@@ -1,4 +1,5 @@
 import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } from '../snapshot';
+import { firstAtOrAbove } from '../rank-search';
 import { inVictimOrder, preemptorStart } from './victim-tie-order';
 
 /**
@@ -33,7 +34,7 @@ export function candidatePlacements(
 ): CandidatePlacements {
   const order = snapshot.priorityOrder();
   const { states, rank, priorities, mayBeVictim } = order;
-  const below = firstRankAtOrAbove(priorities, preemptor.priority);
+  const below = firstAtOrAbove(priorities, preemptor.priority);
   const own = rank.get(preemptor.key) ?? -1;
   const residents = clusters.map((cluster) => snapshot.rankedResidents(cluster));
 
@@ -77,16 +78,4 @@ export function candidatePlacements(
     }
   });
   return { candidates, order, ranks: candidateRanks, firstEntry, entryCluster, entryReplicas };
-}
-
-/** The first rank whose priority is not below `priority`: every rank before it is strictly lower. */
-export function firstRankAtOrAbove(priorities: Float64Array, priority: number): number {
-  let low = 0;
-  let high = priorities.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (priorities[mid]! < priority) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

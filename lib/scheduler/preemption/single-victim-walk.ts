@@ -1,7 +1,6 @@
 import { amountOf, type ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
-import { firstRankAtOrAbove } from './preemption-candidates';
 import { placeOf, preemptorStart, tieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
 
@@ -72,7 +71,7 @@ export function walkToSingleVictim(
 
   const order = snapshot.priorityOrder();
   const { priorities, mayBeVictim, states } = order;
-  const below = firstRankAtOrAbove(priorities, preemptor.priority);
+  const below = firstAtOrAbove(priorities, preemptor.priority);
   const own = order.rank.get(preemptor.key) ?? -1;
   const residents = new ResidentsInRange(clusters.map((cluster) => snapshot.rankedResidents(cluster)));
   const indexOf = new Map(clusters.map((cluster, at) => [cluster.name, at]));
