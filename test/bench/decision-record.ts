@@ -2,7 +2,7 @@
  * Writes every decision of a fixed set of runs to a directory, one file per run, so that two trees can be
  * compared byte for byte (`diff -r`) where a change must leave the decisions as they were:
  *
- *   npx tsx test/bench/decision-record.ts <directory>    (on each tree, then diff -r the two directories)
+ *   npx tsx test/bench/decision-record.ts <directory> [run ...]    (on each tree, then diff -r the two directories)
  *
  * The runs: `outrank simulate -o json --events` on every file of examples/ and on the scale scenario at two
  * sizes (one process each, as a user runs it), and the core benchmark's preemption scenarios (fleet.ts) at
@@ -42,12 +42,17 @@ interface CoreRun {
 const URGENT: WorkloadOptions = { priority: 1_000_000, preemptionPolicy: 'PreemptLowerPriority', cpuMilli: [1_000, 2_000, 4_000], replicas: [1, 4] };
 const CONTENDER: WorkloadOptions = { priority: 200, preemptionPolicy: 'PreemptLowerPriority', cpuMilli: [1_000, 2_000], replicas: [1, 3] };
 const HARD: FleetShape = { workloads: { cpuMilli: [100, 250] }, podSlack: 0 };
+/** Residents too small to make room alone, and one-replica preemptors: several victims on one cluster (the Aggregated quarter). */
+const SMALL: FleetShape = { workloads: { cpuMilli: [100, 250, 500], replicas: [1, 2] } };
+const ONE_REPLICA: WorkloadOptions = { priority: 1_000_000, preemptionPolicy: 'PreemptLowerPriority', cpuMilli: [1_000, 2_000], replicas: [1, 1] };
 
 const CORE_RUNS: readonly CoreRun[] = [
   { name: 'core-full-30', running: 3_000, shape: {}, preemptors: URGENT, decisions: 600 },
   { name: 'core-full-300', running: 30_000, shape: {}, preemptors: URGENT, decisions: 300 },
   { name: 'core-hard-30', running: 3_000, shape: HARD, preemptors: CONTENDER, decisions: 300 },
   { name: 'core-hard-300', running: 30_000, shape: HARD, preemptors: CONTENDER, decisions: 150 },
+  { name: 'core-one-replica-30', running: 3_000, shape: SMALL, preemptors: ONE_REPLICA, decisions: 800 },
+  { name: 'core-one-replica-300', running: 30_000, shape: SMALL, preemptors: ONE_REPLICA, decisions: 400 },
 ];
 
 function coreDecisions({ running, shape, preemptors, decisions }: CoreRun): string {
@@ -75,10 +80,12 @@ function coreDecisions({ running, shape, preemptors, decisions }: CoreRun): stri
   return `${lines.join('\n')}\n`;
 }
 
-function main(directory: string): void {
+/** Every run, or only those named (a run's name is its file's, without the extension). */
+function main(directory: string, only: readonly string[]): void {
   mkdirSync(directory, { recursive: true });
+  const wanted = (name: string) => only.length === 0 || only.includes(name);
   const examples = join(ROOT, 'examples');
-  for (const file of readdirSync(examples).filter((name) => /\.(ya?ml|json)$/.test(name)).sort()) {
+  for (const file of readdirSync(examples).filter((name) => /\.(ya?ml|json)$/.test(name) && wanted(name)).sort()) {
     writeFileSync(join(directory, `${file}.json`), simulate(join(examples, file)));
     console.error(`recorded ${file}`);
   }
@@ -87,20 +94,21 @@ function main(directory: string): void {
     { clusters: 100, workloads: 10_000, preemptors: 500 },
   ]) {
     const name = `scale-${size.workloads}`;
+    if (!wanted(name)) continue;
     const scenario = join(directory, `${name}.scenario.json`);
     writeFileSync(scenario, JSON.stringify(scaleScenario(size)));
     writeFileSync(join(directory, `${name}.json`), simulate(scenario));
     console.error(`recorded ${name}`);
   }
-  for (const run of CORE_RUNS) {
+  for (const run of CORE_RUNS.filter(({ name }) => wanted(name))) {
     writeFileSync(join(directory, `${run.name}.txt`), coreDecisions(run));
     console.error(`recorded ${run.name}`);
   }
 }
 
-const [directory] = process.argv.slice(2);
+const [directory, ...only] = process.argv.slice(2);
 if (!directory) {
-  console.error('usage: npx tsx test/bench/decision-record.ts <directory>');
+  console.error('usage: npx tsx test/bench/decision-record.ts <directory> [run ...]');
   process.exit(2);
 }
-main(directory);
+main(directory, only);

@@ -51,6 +51,8 @@ export class PlacementOracle implements FeasibilityOracle {
   private readonly isMoved: Uint8Array;
   private movedCount = 0;
   private bound: VictimCountBound | undefined;
+  /** Questions answered so far (feasible, lowerBound, completions): what a search spent of its budget. */
+  questions = 0;
 
   constructor(
     preemptor: BindingState,
@@ -97,6 +99,7 @@ export class PlacementOracle implements FeasibilityOracle {
   }
 
   feasible(): boolean {
+    this.questions++;
     for (let m = 0; m < this.movedCount; m++) {
       const index = this.moved[m]!;
       this.isMoved[index] = 0;
@@ -116,11 +119,13 @@ export class PlacementOracle implements FeasibilityOracle {
 
   /** See FeasibilityOracle.lowerBound and victim-count-bound.ts. */
   lowerBound(evicted: readonly number[], below: number): number {
+    this.questions++;
     return this.small ? this.countBound().lowerBound(evicted, below) : 0;
   }
 
   /** See FeasibilityOracle.completions and victim-count-bound.ts; without `small`, every candidate below `below`. */
   completions(evicted: readonly number[], below: number): ArrayLike<number> {
+    this.questions++;
     const listed = this.small ? this.countBound().completions(evicted, below) : undefined;
     return listed ?? Int32Array.from({ length: Math.min(below, this.placements.candidates.length) }, (_, index) => index);
   }

@@ -9,14 +9,17 @@
  * 2. A single victim (single-victim-walk.ts): the clusters' residents are read from the lowest rank
  *    up, and the first candidate that is enough alone is the answer, proven best, before anything is
  *    laid out; when none is among the first ranks read, the steps below decide.
- * 3. Candidates (preemption-candidates.ts): the residents of those clusters that may be victims —
+ * 3. A requirement met on one cluster (one replica more, anywhere: one-cluster-search.ts): the best set
+ *    lies within one cluster, so each cluster's residents are searched alone (steps 4 and 5 on them),
+ *    clusters whose lower bound cannot beat the best set found left out; what follows is for the others.
+ * 4. Candidates (preemption-candidates.ts): the residents of those clusters that may be victims —
  *    ResourceBindings of strictly lower priority, preemptible, requesting resources — read from the
  *    snapshot's per-rank arrays in the victim search's order (lowest priority first, then the preemptor's own
  *    order among equals, victim-tie-order.ts).
- * 4. Oracle (placement-oracle.ts): given a set of candidates evicted, can the preemptor's requirement
+ * 5. Oracle (placement-oracle.ts): given a set of candidates evicted, can the preemptor's requirement
  *    be met? It also bounds how many more victims a partial set needs (victim-count-bound.ts) and which
  *    single candidates could complete it.
- * 5. Search (victim-search.ts): a single victim if one is enough; else the greedy reprieve for an upper
+ * 6. Search (victim-search.ts): a single victim if one is enough; else the greedy reprieve for an upper
  *    bound, an exchange step, and an exact branch-and-bound search for the fewest victims (ties: the
  *    lower highest priority, then the lower sum, then the less important most important victim), all
  *    within `searchBudget` oracle calls; when the budget runs out the best set found so far is used,
@@ -24,7 +27,7 @@
  *    The search runs first on the first candidates of its order and from a lower bound on the count
  *    (staged-victim-search.ts, fewest-victims.ts), and over every candidate as above only when those
  *    do not prove their answer.
- * 6. Nothing to gain: when evicting every candidate would not be enough, nobody is preempted.
+ * 7. Nothing to gain: when evicting every candidate would not be enough, nobody is preempted.
  *
  * Worked example (the capacity-10 example of 000): member1 has 10 cpu, filled by bindings of priority
  * 0, 1, 2 and 3 requesting 1, 2, 5 and 2 cpu; a priority-10 binding needs 5 cpu. Step 2 reads them
@@ -40,6 +43,7 @@ import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
 import { selectVictimsInStages } from './staged-victim-search';
 import { walkToSingleVictim } from './single-victim-walk';
+import { planOnOneCluster } from './one-cluster-search';
 
 /**
  * Ranks the walk for a single victim reads before it leaves the decision to the search: most single
@@ -84,6 +88,7 @@ export function planPreemption(
   const walk = walkToSingleVictim(preemptor, relevant, requirement, snapshot, room, SINGLE_VICTIM_WALK);
   if (walk.found === 'nothing-needed') return null;
   if (walk.found === 'victim') return { victims: [walk.victim], exact: true };
+  if (requirement.type === 'pooled' && requirement.replicas === 1) return planOnOneCluster(preemptor, relevant, snapshot, searchBudget, room);
   const placements = candidatePlacements(relevant, snapshot, preemptor);
   const { candidates } = placements;
   const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement, room);

@@ -73,6 +73,26 @@ export interface VictimSearchOptions {
    * the budget ran out before one was found.
    */
   readonly onlyCount?: number;
+  /**
+   * The key of a set found elsewhere (another cluster's best, one-cluster-search.ts): only sets whose key
+   * is no greater are looked for, and the answer is the best of them (one of equal key included, for the
+   * caller's tie-break), or null when there is none. No greedy and no exchange step: the levels below its
+   * count, then its count, with every branch whose key would pass it left out. When the budget runs out
+   * first: the best found so far, or nothing, and exact false.
+   */
+  readonly within?: VictimWithin;
+}
+
+/** VictimSearchOptions.within: a key, and how far a set of that very key may reach. */
+export interface VictimWithin extends VictimKey {
+  /**
+   * Candidates in search order only: the last position a set of equal key may have as its most
+   * important victim (the other set's most important victim, or the last candidate before it), so
+   * that sets of equal key the other set precedes are left out as well.
+   */
+  readonly lastMostImportant?: number;
+  /** No feasible set has fewer victims than this (the levels below it are not searched). */
+  readonly fewest?: number;
 }
 
 export interface VictimKey {
@@ -141,6 +161,8 @@ export function selectVictims(
   const tracked = new TrackedOracle(oracle, candidates.length, budget);
   try {
     // The greedy's n + 1 calls always run: the scan for a single victim leaves them to it.
+    const within = options?.within;
+    if (within !== undefined) return searchWithin(candidates, order, tracked, within, sorted);
     const onlyCount = options?.onlyCount;
     if (onlyCount !== undefined && !(onlyCount === 1 && tracked.hasCompletions)) return searchCount(candidates, order, tracked, onlyCount, sorted);
     const single = singleVictim(candidates, tracked, budget - order.length - 1, sorted);
@@ -170,6 +192,17 @@ function searchCount(candidates: readonly VictimCandidate[], order: Int32Array, 
   const found = search.runLevel(count);
   if (found === undefined) return { victims: [], exact: false };
   return found ? { victims: search.bestVictims, exact: true } : null;
+}
+
+/** VictimSearchOptions.within: the exact search from a key found elsewhere instead of the greedy's set. */
+function searchWithin(candidates: readonly VictimCandidate[], order: Int32Array, tracked: TrackedOracle, key: VictimWithin, sorted: boolean): VictimSelection | null {
+  if (!(key.count >= 1)) throw new RangeError(`within.count must be >= 1, got ${key.count}`);
+  tracked.evictAll();
+  if (!tracked.feasible()) return null;
+  const search = new ExactSearch(candidates, order, tracked, key, Math.max(1, key.fewest ?? 1), sorted);
+  const exact = search.run();
+  if (search.bestVictims.length > 0) return { victims: search.bestVictims, exact };
+  return exact ? null : { victims: [], exact: false };
 }
 
 /** Enumerates every subset (Gray-code order). For tests and benchmarks only. */
@@ -395,12 +428,16 @@ class ExactSearch {
   private bestSum: number;
   /** The best set's positions, highest first. */
   private bestPath: Int32Array;
+  /** The best key is one found elsewhere (VictimSearchOptions.within), with no set here yet: a set of equal key is taken. */
+  private standIn: boolean;
+  /** While standing in: the last position a set of equal key may have as its most important victim. */
+  private readonly lastMostImportant: number;
 
   constructor(
     candidates: readonly VictimCandidate[],
     order: Int32Array,
     oracle: TrackedOracle,
-    greedy: number[],
+    start: number[] | VictimWithin,
     lowestLevel: number,
     indexesArePositions: boolean,
   ) {
@@ -420,18 +457,20 @@ class ExactSearch {
       this.lowestSum[position + 1] = this.lowestSum[position]! + priority;
     }
     this.path = new Int32Array(n);
-    const key = victimKey(candidates, greedy);
-    this.bestVictims = greedy;
+    this.standIn = !Array.isArray(start);
+    this.lastMostImportant = (!Array.isArray(start) && indexesArePositions ? start.lastMostImportant : undefined) ?? n - 1;
+    this.bestVictims = Array.isArray(start) ? start : [];
+    const key = Array.isArray(start) ? victimKey(candidates, start) : start;
     this.bestCount = key.count;
     this.bestMax = key.maxPriority;
     this.bestSum = key.sumPriority;
-    this.bestPath = this.pathOf(greedy);
+    this.bestPath = this.pathOf(this.bestVictims);
   }
 
   /** True when the search completed, i.e. bestVictims is proven optimal. */
   run(): boolean {
     try {
-      this.improveBySwaps();
+      if (!this.standIn) this.improveBySwaps();
       const startCount = this.bestCount;
       for (let size = startCount - 1; size >= this.lowestLevel; size--) {
         if (!this.searchLevel(size)) break;
@@ -571,6 +610,8 @@ class ExactSearch {
    * set in the tie-break? Sets compare by their positions, highest first.
    */
   private mayPrecedeBest(depth: number, q: number): boolean {
+    // A set of equal key found elsewhere: only its most important victim's place is known here.
+    if (this.standIn) return depth > 0 || q <= this.lastMostImportant;
     for (let step = 0; step < depth; step++) {
       const difference = this.path[step]! - this.bestPath[step]!;
       if (difference !== 0) return difference < 0;
@@ -622,8 +663,12 @@ class ExactSearch {
 
   /** Adopts `victims` (sorted indexes) if it beats the best. */
   private improve(victims: number[]): boolean {
-    if (compareVictimSets(this.candidates, victims, this.bestVictims, this.indexesArePositions) >= 0) return false;
     const key = victimKey(this.candidates, victims);
+    if (this.standIn) {
+      const order = compareVictimKeys(key, { count: this.bestCount, maxPriority: this.bestMax, sumPriority: this.bestSum });
+      if (order > 0 || (order === 0 && this.positionOf[victims[victims.length - 1]!]! > this.lastMostImportant)) return false;
+      this.standIn = false;
+    } else if (compareVictimSets(this.candidates, victims, this.bestVictims, this.indexesArePositions) >= 0) return false;
     this.bestVictims = victims;
     this.bestCount = key.count;
     this.bestMax = key.maxPriority;

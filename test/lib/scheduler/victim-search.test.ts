@@ -427,6 +427,22 @@ describe(`victim search properties (${SPEC})`, () => {
     );
   });
 
+  it('searching within a key found elsewhere: the brute-force minimum when its key is no greater, else nothing', () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, fc.integer({ min: -1, max: 1 }), fc.integer({ min: -2, max: 2 }), fc.integer({ min: -3, max: 3 }), (scenario, dCount, dMax, dSum) => {
+        const expected = brute(scenario);
+        if (expected === null || expected.length === 0) return;
+        const best = keyOf(scenario, expected);
+        const within = { count: Math.max(1, best.count + dCount), maxPriority: best.maxPriority + dMax, sumPriority: best.sumPriority + dSum };
+        const oracle = new ResourceOracle(scenario);
+        const selection = selectVictims(scenario.bindings, oracle, { within });
+        expect(oracle.evictedCount()).toBe(0);
+        expect(selection).toEqual(compareVictimKeys(best, within) <= 0 ? { victims: expected, exact: true } : null);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('with a tight budget stays feasible, within budget and no worse than the greedy', () => {
     fc.assert(
       fc.property(scenarioArbitrary, fc.nat(60), (scenario, searchBudget) => {

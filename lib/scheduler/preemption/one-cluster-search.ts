@@ -1,0 +1,372 @@
+import { amountOf, type ResourceList } from '../../resources';
+import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } from '../snapshot';
+import { firstAtOrAbove } from '../rank-search';
+import { PlacementOracle } from './placement-oracle';
+import type { PreemptionPlan } from './plan-preemption';
+import { candidatePlacements } from './preemption-candidates';
+import { selectVictimsInStages } from './staged-victim-search';
+import { selectVictims } from './victim-search';
+import { placeOf, preemptorStart, tieRun, type TieRun } from './victim-tie-order';
+
+/** Largest amounts kept per resource for a cluster's count bound; past them each further victim counts as the smallest kept. */
+const KEPT_AMOUNTS = 4;
+/** Past this, doubles no longer hold every sum of amounts exactly: the bounds are not used. */
+const EXACT_LIMIT = 2 ** 52;
+
+/**
+ * Preemption for a requirement met on one cluster: one replica more, anywhere among the clusters (an
+ * Aggregated or dynamically divided binding of one replica, or one that keeps all but one). Some
+ * cluster must hold that replica, and evicting a binding elsewhere adds nothing there; so a feasible
+ * set's victims on that cluster are feasible alone, and the best set (binding priority and preemption
+ * (000), "Preemption order": fewest victims, then the lower highest priority, the lower sum, the less
+ * important most important victim) lies within one cluster. It is the best of each cluster's best, each
+ * found among that cluster's residents alone, in the same order (priority, then the preemptor's own
+ * order among equals, victim-tie-order.ts) as among all of them: the same answer as one search over
+ * every cluster's candidates, wherever that one is proven, at the cost of one cluster's residents.
+ *
+ * Steps:
+ * 1. A single victim: each cluster's residents from the lowest priority up to that of the best single
+ *    victim found so far, the first candidate enough alone on its cluster winning (one victim beats any
+ *    set of more, and single victims compare by priority, then order).
+ * 2. Otherwise, per cluster, a lower bound on the victims a feasible set there has, at each priority
+ *    (from the largest amounts its candidates of that priority or lower free); clusters in order of that
+ *    bound, each searched unless its bound shows it cannot beat the best set found so far (more victims,
+ *    or as many whose highest priority is above that set's): the first by the staged search
+ *    (staged-victim-search.ts), the others for sets no worse than the best so far only
+ *    (VictimSearchOptions.within), so that a cluster that cannot beat it costs little.
+ *
+ * The oracle calls of every cluster's search count against one `searchBudget`; when it runs out the best
+ * set found is used and the plan says it is not exact, as for a single search.
+ */
+export function planOnOneCluster(
+  preemptor: BindingState,
+  clusters: readonly ClusterState[],
+  snapshot: SchedulingSnapshot,
+  searchBudget: number,
+  room: (cluster: ClusterState) => ResourceList,
+): PreemptionPlan | null {
+  const problem = new OneClusterProblem(preemptor, clusters, snapshot, room);
+  if (problem.holdsAlready()) return null;
+  const single = problem.bestSingleVictim();
+  if (single) return { victims: [single], exact: true };
+  return problem.bestSeveral(searchBudget);
+}
+
+/** Where a victim set stands among others: the key, then its victims, most important first, as (priority, place). */
+interface RankedSet {
+  readonly victims: readonly BindingState[];
+  readonly count: number;
+  readonly max: number;
+  readonly sum: number;
+  /** Most important first: priority, then place in the preemptor's order of that priority. */
+  readonly importance: readonly (readonly [number, number])[];
+}
+
+/** A cluster's lower bounds: at each priority where it falls, the fewest victims of that priority or lower that could be enough. */
+interface ClusterBound {
+  readonly cluster: number;
+  readonly priorities: number[];
+  readonly fewest: number[];
+  /** The lowest priority of its candidates. */
+  readonly lowestPriority: number;
+  /** The gaps the bounds were worked out for, and whether they are sound (integer amounts with exact sums). */
+  readonly gaps: Float64Array;
+  readonly sound: boolean;
+}
+
+class OneClusterProblem {
+  private readonly amounts: number[];
+  private readonly slots: number;
+  /** [cluster × slots + slot]: free room before any eviction. */
+  private readonly free: Float64Array;
+  private readonly order: PriorityOrder;
+  private readonly columns: Float64Array[];
+  private readonly below: number;
+  private readonly own: number;
+  private readonly seed: number;
+  private readonly runs = new Map<number, TieRun>();
+
+  constructor(
+    private readonly preemptor: BindingState,
+    private readonly clusters: readonly ClusterState[],
+    private readonly snapshot: SchedulingSnapshot,
+    private readonly room: (cluster: ClusterState) => ResourceList,
+  ) {
+    const resources = Object.keys(preemptor.request).filter((resource) => preemptor.request[resource]! > 0);
+    this.amounts = resources.map((resource) => preemptor.request[resource]!);
+    this.slots = resources.length;
+    this.free = new Float64Array(clusters.length * this.slots);
+    clusters.forEach((cluster, at) => {
+      const list = room(cluster);
+      for (let slot = 0; slot < this.slots; slot++) this.free[at * this.slots + slot] = amountOf(list, resources[slot]!);
+    });
+    this.order = snapshot.priorityOrder();
+    this.columns = resources.map((resource) => this.order.requests(resource));
+    this.below = firstAtOrAbove(this.order.priorities, preemptor.priority);
+    this.own = this.order.rank.get(preemptor.key) ?? -1;
+    this.seed = preemptorStart(preemptor.key);
+  }
+
+  /** Some cluster holds the replica with nobody evicted: there is nothing to preempt. */
+  holdsAlready(): boolean {
+    return this.clusters.some((_, at) => this.holdsWith(at, -1, 0));
+  }
+
+  /** The best single victim, or undefined when none is enough alone. */
+  bestSingleVictim(): BindingState | undefined {
+    const { priorities } = this.order;
+    let best = -1;
+    let bestPriority = Number.POSITIVE_INFINITY;
+    let bestPlace = 0;
+    for (let at = 0; at < this.clusters.length; at++) {
+      const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[at]!);
+      for (let i = 0; i < ranks.length; i++) {
+        const rank = ranks[i]!;
+        if (rank >= this.below || priorities[rank]! > bestPriority) break;
+        if (!this.isCandidate(rank) || !this.holdsWith(at, rank, replicas[i]!)) continue;
+        const place = this.placeOf(rank);
+        if (priorities[rank]! < bestPriority || place < bestPlace) {
+          best = rank;
+          bestPriority = priorities[rank]!;
+          bestPlace = place;
+        }
+      }
+    }
+    return best < 0 ? undefined : this.order.states[best];
+  }
+
+  /** Step 2: the best set of several victims over the clusters, or null when no cluster has one. */
+  bestSeveral(searchBudget: number): PreemptionPlan | null {
+    const bounds = this.clusters.map((_, at) => this.boundOn(at)).filter((bound) => lowest(bound) < Number.POSITIVE_INFINITY);
+    bounds.sort((a, b) => compareNumbers(lowest(a), lowest(b)) || compareNumbers(fewestAt(a, lowest(a)), fewestAt(b, lowest(b))) || a.cluster - b.cluster);
+    let best: RankedSet | undefined;
+    let exact = true;
+    let left = searchBudget;
+    for (const bound of bounds) {
+      if (best && !mayBeat(bound, best)) break;
+      if (best && bound.sound && !this.mayTie(bound, best)) continue;
+      if (left <= 0) {
+        exact = false;
+        break;
+      }
+      const found = this.searchOn(bound, left, best);
+      left -= found.questions;
+      if (!found.exact) exact = false;
+      if (found.set && (!best || compareSets(found.set, best) < 0)) best = found.set;
+    }
+    return best ? { victims: best.victims, exact } : null;
+  }
+
+  /**
+   * The best set on one cluster, by the victim search over its candidates alone; once a set is found on
+   * another, only sets no worse than it are looked for.
+   */
+  private searchOn(bound: ClusterBound, budget: number, best: RankedSet | undefined): { set: RankedSet | undefined; exact: boolean; questions: number } {
+    const cluster = [this.clusters[bound.cluster]!];
+    const placements = candidatePlacements(cluster, this.snapshot, this.preemptor);
+    const oracle = new PlacementOracle(this.preemptor, cluster, placements, this.snapshot, { type: 'pooled', replicas: 1 }, this.room);
+    const selection = best
+      ? selectVictims(placements.candidates, oracle, {
+          searchBudget: budget,
+          inSearchOrder: true,
+          within: {
+            count: best.count,
+            maxPriority: best.max,
+            sumPriority: best.sum,
+            lastMostImportant: this.lastBefore(placements.ranks, best.importance[0]!),
+            fewest: lowest(bound),
+          },
+        })
+      : selectVictimsInStages(placements.candidates, oracle, { searchBudget: budget });
+    const exact = selection?.exact ?? true;
+    if (!selection || selection.victims.length === 0) return { set: undefined, exact, questions: oracle.questions };
+    const victims = selection.victims.map((index) => placements.candidates[index]!);
+    const importance = selection.victims
+      .map((index) => [this.order.priorities[placements.ranks[index]!]!, this.placeOf(placements.ranks[index]!)] as const)
+      .sort((a, b) => b[0] - a[0] || b[1] - a[1]);
+    const sum = victims.reduce((total, victim) => total + victim.priority, 0);
+    return { set: { victims, count: victims.length, max: importance[0]![0], sum, importance }, exact, questions: oracle.questions };
+  }
+
+  /**
+   * The cluster's count bound at each priority: the fewest of its candidates of that priority or lower
+   * whose largest amounts close every gap (a resource's room short of the request). Sound for integer
+   * amounts whose sums stay exact; otherwise 2 at the lowest priority, which rules nothing out.
+   */
+  private boundOn(at: number): ClusterBound {
+    const { priorities } = this.order;
+    const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[at]!);
+    const slots = this.slots;
+    const gaps = new Float64Array(slots);
+    let exact = true;
+    for (let slot = 0; slot < slots; slot++) {
+      gaps[slot] = Math.max(0, this.amounts[slot]! - this.free[at * slots + slot]!);
+      if (!Number.isInteger(gaps[slot]) || !Number.isInteger(this.amounts[slot])) exact = false;
+    }
+    const kept = new Float64Array(slots * KEPT_AMOUNTS);
+    const levels: Pick<ClusterBound, 'priorities' | 'fewest'> = { priorities: [], fewest: [] };
+    let lowestPriority = Number.POSITIVE_INFINITY;
+    let total = 0;
+    for (let slot = 0; slot < slots; slot++) total += Math.abs(this.free[at * slots + slot]!) + this.amounts[slot]!;
+    let candidates = 0;
+    for (let i = 0; i < ranks.length; i++) {
+      const rank = ranks[i]!;
+      if (rank >= this.below) break;
+      if (this.isCandidate(rank)) {
+        candidates++;
+        lowestPriority = Math.min(lowestPriority, priorities[rank]!);
+        for (let slot = 0; slot < slots; slot++) {
+          const amount = this.columns[slot]![rank]! * replicas[i]!;
+          if (!Number.isInteger(amount)) exact = false;
+          total += Math.abs(amount);
+          keep(kept, slot, amount);
+        }
+      }
+      const priority = priorities[rank]!;
+      const lastOfPriority = i + 1 >= ranks.length || ranks[i + 1]! >= this.below || priorities[ranks[i + 1]!]! !== priority;
+      if (!lastOfPriority) continue;
+      const fewest = fewestClosing(kept, gaps);
+      if (fewest < (levels.fewest[levels.fewest.length - 1] ?? Number.POSITIVE_INFINITY)) {
+        levels.priorities.push(priority);
+        levels.fewest.push(fewest);
+      }
+    }
+    const sound = exact && total <= EXACT_LIMIT;
+    if (!sound) return { cluster: at, priorities: [Number.NEGATIVE_INFINITY], fewest: [candidates > 0 ? 2 : Number.POSITIVE_INFINITY], lowestPriority, gaps, sound };
+    return { cluster: at, ...levels, lowestPriority, gaps, sound };
+  }
+
+  /**
+   * Whether the bound's cluster may hold a set of `best`'s key that comes before it, when no set there can
+   * have a lower key: such a set's victims are all met no later than `best`'s most important one, so
+   * their largest amounts must close the gaps.
+   */
+  private mayTie(bound: ClusterBound, best: RankedSet): boolean {
+    const lowerSumPossible = best.sum > best.max + (best.count - 1) * bound.lowestPriority;
+    if (lowest(bound) < best.count || fewestAt(bound, best.count) < best.max || lowerSumPossible) return true;
+    const [priority, place] = best.importance[0]!;
+    const { priorities } = this.order;
+    const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[bound.cluster]!);
+    const kept = new Float64Array(this.slots * KEPT_AMOUNTS);
+    for (let i = 0; i < ranks.length; i++) {
+      const rank = ranks[i]!;
+      if (rank >= this.below || priorities[rank]! > priority) break;
+      if (!this.isCandidate(rank) || (priorities[rank] === priority && this.placeOf(rank) > place)) continue;
+      for (let slot = 0; slot < this.slots; slot++) keep(kept, slot, this.columns[slot]![rank]! * replicas[i]!);
+    }
+    return fewestClosing(kept, bound.gaps) <= best.count;
+  }
+
+  /** The last of `ranks` (in search order) that the preemptor meets no later than (priority, place): −1 when none. */
+  private lastBefore(ranks: Int32Array, [priority, place]: readonly [number, number]): number {
+    const { priorities } = this.order;
+    let low = 0;
+    let high = ranks.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const at = priorities[ranks[mid]!]!;
+      if (at < priority || (at === priority && this.placeOf(ranks[mid]!) <= place)) low = mid + 1;
+      else high = mid;
+    }
+    return low - 1;
+  }
+
+  private isCandidate(rank: number): boolean {
+    return this.order.mayBeVictim[rank] === 1 && rank !== this.own;
+  }
+
+  /**
+   * Whether cluster `at` holds a replica with binding `rank` (−1: none) evicted from `replicas` there:
+   * ⌊(room + freed) / request⌋ ≥ 1 for every requested resource, as the oracle counts it.
+   */
+  private holdsWith(at: number, rank: number, replicas: number): boolean {
+    for (let slot = 0; slot < this.slots; slot++) {
+      const amount = this.amounts[slot]!;
+      const freed = rank < 0 ? 0 : this.columns[slot]![rank]! * replicas;
+      const available = Math.max(this.free[at * this.slots + slot]! + freed, 0);
+      if ((available - (available % amount)) / amount < 1) return false;
+    }
+    return true;
+  }
+
+  /** Where the preemptor meets binding `rank` among those of its priority. */
+  private placeOf(rank: number): number {
+    const priority = this.order.priorities[rank]!;
+    let run = this.runs.get(priority);
+    if (!run) {
+      run = tieRun(this.order, rank, this.seed);
+      this.runs.set(priority, run);
+    }
+    return placeOf(run, rank);
+  }
+}
+
+/** Keeps `amount` among slot's largest amounts (descending) if it is one of them. */
+function keep(kept: Float64Array, slot: number, amount: number): void {
+  const base = slot * KEPT_AMOUNTS;
+  if (amount <= kept[base + KEPT_AMOUNTS - 1]!) return;
+  let at = base + KEPT_AMOUNTS - 1;
+  while (at > base && kept[at - 1]! < amount) {
+    kept[at] = kept[at - 1]!;
+    at--;
+  }
+  kept[at] = amount;
+}
+
+/**
+ * The fewest amounts that can close every gap, given each resource's largest amounts kept: m of them
+ * free at most the m largest, and past those kept, each no more than the smallest kept.
+ */
+function fewestClosing(kept: Float64Array, gaps: Float64Array): number {
+  let fewest = 0;
+  for (let slot = 0; slot < gaps.length; slot++) {
+    const gap = gaps[slot]!;
+    if (gap <= 0) continue;
+    let sum = 0;
+    let needed = Number.POSITIVE_INFINITY;
+    for (let m = 0; m < KEPT_AMOUNTS; m++) {
+      sum += kept[slot * KEPT_AMOUNTS + m]!;
+      if (sum >= gap) {
+        needed = m + 1;
+        break;
+      }
+    }
+    const smallest = kept[slot * KEPT_AMOUNTS + KEPT_AMOUNTS - 1]!;
+    if (needed === Number.POSITIVE_INFINITY && smallest > 0) needed = KEPT_AMOUNTS + Math.ceil((gap - sum) / smallest);
+    fewest = Math.max(fewest, needed);
+  }
+  return fewest;
+}
+
+/** The fewest victims any feasible set on the cluster has. */
+function lowest(bound: ClusterBound): number {
+  return bound.fewest[bound.fewest.length - 1] ?? Number.POSITIVE_INFINITY;
+}
+
+/** The lowest priority at which `count` victims might be enough on the cluster (+∞ when at none). */
+function fewestAt(bound: ClusterBound, count: number): number {
+  for (let level = 0; level < bound.fewest.length; level++) if (bound.fewest[level]! <= count) return bound.priorities[level]!;
+  return Number.POSITIVE_INFINITY;
+}
+
+/** Whether a set on the bound's cluster can come before `best`: fewer victims, or as many whose highest priority is no higher. */
+function mayBeat(bound: ClusterBound, best: RankedSet): boolean {
+  return lowest(bound) < best.count || fewestAt(bound, best.count) <= best.max;
+}
+
+function compareNumbers(a: number, b: number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareSets(a: RankedSet, b: RankedSet): number {
+  if (a.count !== b.count) return a.count - b.count;
+  if (a.max !== b.max) return a.max - b.max;
+  if (a.sum !== b.sum) return a.sum - b.sum;
+  for (let i = 0; i < a.importance.length; i++) {
+    const [priority, place] = a.importance[i]!;
+    const [otherPriority, otherPlace] = b.importance[i]!;
+    if (priority !== otherPriority) return priority - otherPriority;
+    if (place !== otherPlace) return place - otherPlace;
+  }
+  return 0;
+}

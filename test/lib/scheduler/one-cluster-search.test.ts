@@ -1,0 +1,146 @@
+/**
+ * Preemption for a requirement met on one cluster (binding priority and preemption (000), "Preemption
+ * order"): searching each cluster's residents alone must give the answer of one search over every
+ * cluster's candidates wherever that one is proven: the same victims, or nobody when no set is enough.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { planOnOneCluster } from '../../../lib/scheduler/preemption/one-cluster-search';
+import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
+import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
+import { bruteForceVictims, selectVictims, victimKey } from '../../../lib/scheduler/preemption/victim-search';
+import { bindingState, SchedulingSnapshot, type ClusterState } from '../../../lib/scheduler/snapshot';
+import { binding, cluster } from './support';
+
+const SPEC = 'binding priority and preemption (000)';
+const CLUSTERS = ['m1', 'm2', 'm3', 'm4'];
+const ONE_REPLICA = { type: 'pooled', replicas: 1 } as const;
+
+const resident = fc.record({
+  name: fc.integer({ min: 0, max: 59 }).map((n) => `b${n}`),
+  kind: fc.constantFrom('ResourceBinding' as const, 'ResourceBinding' as const, 'ClusterResourceBinding' as const),
+  priority: fc.integer({ min: 0, max: 4 }),
+  preemptible: fc.boolean(),
+  cpu: fc.integer({ min: 0, max: 4 }),
+  memory: fc.integer({ min: 0, max: 3 }),
+  clusters: fc.dictionary(fc.constantFrom(...CLUSTERS), fc.integer({ min: 1, max: 2 }), { minKeys: 1, maxKeys: 2 }),
+});
+
+const pending = fc.record({
+  priority: fc.integer({ min: 0, max: 5 }),
+  cpu: fc.integer({ min: 1, max: 9 }),
+  memory: fc.integer({ min: 0, max: 4 }),
+  placedOn: fc.boolean(),
+});
+
+/** A fleet whose clusters the residents fill, with `spare` of each resource left on each. */
+type Resident = typeof resident extends fc.Arbitrary<infer T> ? T : never;
+type Pending = typeof pending extends fc.Arbitrary<infer T> ? T : never;
+
+function fleet(residents: readonly Resident[], spare: readonly number[], preemptor: Pending) {
+  const taken = new Map(CLUSTERS.map((name) => [name, { cpu: 0, memory: 0 }]));
+  const byName = new Map(residents.map((r) => [r.name, r]));
+  for (const r of byName.values()) {
+    for (const [name, replicas] of Object.entries(r.clusters)) {
+      taken.get(name)!.cpu += r.cpu * replicas;
+      taken.get(name)!.memory += r.memory * replicas;
+    }
+  }
+  const clusters = CLUSTERS.map((name, i) =>
+    cluster(name, { allocatable: { cpu: taken.get(name)!.cpu + spare[i]!, memory: `${taken.get(name)!.memory + (spare[i]! % 3)}` } }),
+  );
+  const pendingBinding = binding('pending', {
+    priority: preemptor.priority,
+    request: preemptor.memory > 0 ? { cpu: preemptor.cpu, memory: preemptor.memory } : { cpu: preemptor.cpu },
+    ...(preemptor.placedOn ? { clusters: { m1: 1 } } : {}),
+  });
+  const snapshot = new SchedulingSnapshot(clusters, [
+    ...[...byName.values()].map((r) =>
+      binding(r.name, { kind: r.kind, priority: r.priority, preemptible: r.preemptible, request: r.cpu + r.memory > 0 ? { cpu: r.cpu, memory: r.memory } : {}, clusters: r.clusters }),
+    ),
+    pendingBinding,
+  ]);
+  return { snapshot, state: bindingState(pendingBinding) };
+}
+
+/** One search over every cluster's candidates at once, with a budget that always completes. */
+function searchOverAll(snapshot: SchedulingSnapshot, state: ReturnType<typeof bindingState>, relevant: readonly ClusterState[]) {
+  const room = (c: ClusterState) => snapshot.free(c, state);
+  const placements = candidatePlacements(relevant, snapshot, state);
+  const oracle = new PlacementOracle(state, relevant, placements, snapshot, ONE_REPLICA, room);
+  const selection = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
+  return { placements, oracle, selection };
+}
+
+describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on one cluster)`, () => {
+  it('gives the victims of one search over every cluster, or nobody when that one finds no set', () => {
+    fc.assert(
+      fc.property(
+        fc.array(resident, { maxLength: 60 }),
+        fc.subarray(CLUSTERS, { minLength: 1 }),
+        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 4, maxLength: 4 }),
+        pending,
+        (residents, names, spare, preemptor) => {
+          const { snapshot, state } = fleet(residents, spare, preemptor);
+          const relevant = names.map((name) => snapshot.clusters.get(name)!);
+          const room = (c: ClusterState) => snapshot.free(c, state);
+          const plan = planOnOneCluster(state, relevant, snapshot, 1_000_000, room);
+          const { placements, selection } = searchOverAll(snapshot, state, relevant);
+          const expected = selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
+          expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(expected);
+          if (plan) expect(plan.exact).toBe(true);
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('is the brute-force minimum on small fleets', () => {
+    fc.assert(
+      fc.property(
+        fc.array(resident, { maxLength: 16 }),
+        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 4, maxLength: 4 }),
+        pending,
+        (residents, spare, preemptor) => {
+          const { snapshot, state } = fleet(residents, spare, preemptor);
+          const relevant = CLUSTERS.map((name) => snapshot.clusters.get(name)!);
+          const room = (c: ClusterState) => snapshot.free(c, state);
+          const placements = candidatePlacements(relevant, snapshot, state);
+          fc.pre(placements.candidates.length <= 14);
+          const oracle = new PlacementOracle(state, relevant, placements, snapshot, ONE_REPLICA, room);
+          const brute = bruteForceVictims(placements.candidates, oracle);
+          const plan = planOnOneCluster(state, relevant, snapshot, 1_000_000, room);
+          // The brute force settles ties by key, the search by the preemptor's order: the keys must agree.
+          const keyOf = (victims: readonly { priority: number }[]) => victimKey(victims.map((victim, index) => ({ key: `${index}`, priority: victim.priority })), victims.map((_, index) => index));
+          const expected = brute === null || brute.length === 0 ? null : keyOf(brute.map((index) => placements.candidates[index]!));
+          expect(plan ? keyOf(plan.victims) : null).toEqual(expected);
+        },
+      ),
+      { numRuns: 800 },
+    );
+  });
+
+  it('several victims on many dense clusters: the one search\'s answer, with clusters that cannot beat it left unsearched', () => {
+    const names = Array.from({ length: 12 }, (_, c) => `m${c}`);
+    // Each cluster full of 1- and 2-cpu bindings at priorities 0-3; cluster m7 alone holds 3-cpu ones at priority 0.
+    const running = names.flatMap((name, c) =>
+      Array.from({ length: 40 }, (_, i) =>
+        binding(`${name}-${i}`, { priority: i % 4, request: { cpu: c === 7 && i % 4 === 0 ? 3 : 1 + (i % 2) }, clusters: { [name]: 1 } }),
+      ),
+    );
+    const capacity = (c: number) => Array.from({ length: 40 }, (_, i) => (c === 7 && i % 4 === 0 ? 3 : 1 + (i % 2))).reduce((a, b) => a + b, 0);
+    const snapshot = new SchedulingSnapshot(names.map((name, c) => cluster(name, { allocatable: { cpu: capacity(c) } })), running);
+    const relevant = names.map((name) => snapshot.clusters.get(name)!);
+    for (let p = 0; p < 10; p++) {
+      const state = bindingState(binding(`urgent-${p}`, { priority: 9, request: { cpu: 6 } }));
+      const room = (c: ClusterState) => snapshot.free(c, state);
+      const plan = planOnOneCluster(state, relevant, snapshot, 20_000, room);
+      const { placements, selection } = searchOverAll(snapshot, state, relevant);
+      // Two 3-cpu priority-0 victims on m7 beat any other cluster's three (or two of priority 1 or higher).
+      expect(plan?.victims.map((victim) => victim.key)).toEqual(selection!.victims.map((index) => placements.candidates[index]!.key));
+      expect(plan!.victims).toHaveLength(2);
+      expect(plan!.victims.every((victim) => victim.binding.metadata.name.startsWith('m7-') && victim.priority === 0)).toBe(true);
+      expect(plan!.exact).toBe(true);
+    }
+  });
+});
