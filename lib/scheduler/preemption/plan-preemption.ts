@@ -50,6 +50,11 @@ import { planOnOneCluster } from './one-cluster-search';
  * victims are among the lowest ranks of the clusters, and past this the search's own scan is cheaper.
  */
 const SINGLE_VICTIM_WALK = 256;
+/**
+ * The same for a requirement met on one cluster, whose own scan for a single victim reads each cluster's
+ * residents only up to the best priority found: the walk is a first look, for a victim among the first ranks.
+ */
+const ONE_CLUSTER_WALK = 32;
 
 export interface PreemptionPlan {
   readonly victims: readonly BindingState[];
@@ -85,10 +90,11 @@ export function planPreemption(
   const relevant = [
     ...new Map(clusters.filter((c) => requirement.type !== 'per-cluster' || requirement.need.has(c.name)).map((c) => [c.name, c])).values(),
   ];
-  const walk = walkToSingleVictim(preemptor, relevant, requirement, snapshot, room, SINGLE_VICTIM_WALK);
+  const oneCluster = requirement.type === 'pooled' && requirement.replicas === 1;
+  const walk = walkToSingleVictim(preemptor, relevant, requirement, snapshot, room, oneCluster ? ONE_CLUSTER_WALK : SINGLE_VICTIM_WALK);
   if (walk.found === 'nothing-needed') return null;
   if (walk.found === 'victim') return { victims: [walk.victim], exact: true };
-  if (requirement.type === 'pooled' && requirement.replicas === 1) return planOnOneCluster(preemptor, relevant, snapshot, searchBudget, room);
+  if (oneCluster) return planOnOneCluster(preemptor, relevant, snapshot, searchBudget, room);
   const placements = candidatePlacements(relevant, snapshot, preemptor);
   const { candidates } = placements;
   const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement, room);

@@ -10,7 +10,7 @@ import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-ora
 import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { bruteForceVictims, selectVictims, victimKey } from '../../../lib/scheduler/preemption/victim-search';
 import { bindingState, SchedulingSnapshot, type ClusterState } from '../../../lib/scheduler/snapshot';
-import { binding, cluster } from './support';
+import { binding, cluster, filledSnapshot } from './support';
 
 const SPEC = 'binding priority and preemption (000)';
 const CLUSTERS = ['m1', 'm2', 'm3', 'm4'];
@@ -33,33 +33,17 @@ const pending = fc.record({
   placedOn: fc.boolean(),
 });
 
-/** A fleet whose clusters the residents fill, with `spare` of each resource left on each. */
 type Resident = typeof resident extends fc.Arbitrary<infer T> ? T : never;
 type Pending = typeof pending extends fc.Arbitrary<infer T> ? T : never;
 
+/** A fleet whose clusters the residents fill, with `spare` of each resource left on each, and the preemptor. */
 function fleet(residents: readonly Resident[], spare: readonly number[], preemptor: Pending) {
-  const taken = new Map(CLUSTERS.map((name) => [name, { cpu: 0, memory: 0 }]));
-  const byName = new Map(residents.map((r) => [r.name, r]));
-  for (const r of byName.values()) {
-    for (const [name, replicas] of Object.entries(r.clusters)) {
-      taken.get(name)!.cpu += r.cpu * replicas;
-      taken.get(name)!.memory += r.memory * replicas;
-    }
-  }
-  const clusters = CLUSTERS.map((name, i) =>
-    cluster(name, { allocatable: { cpu: taken.get(name)!.cpu + spare[i]!, memory: `${taken.get(name)!.memory + (spare[i]! % 3)}` } }),
-  );
   const pendingBinding = binding('pending', {
     priority: preemptor.priority,
     request: preemptor.memory > 0 ? { cpu: preemptor.cpu, memory: preemptor.memory } : { cpu: preemptor.cpu },
     ...(preemptor.placedOn ? { clusters: { m1: 1 } } : {}),
   });
-  const snapshot = new SchedulingSnapshot(clusters, [
-    ...[...byName.values()].map((r) =>
-      binding(r.name, { kind: r.kind, priority: r.priority, preemptible: r.preemptible, request: r.cpu + r.memory > 0 ? { cpu: r.cpu, memory: r.memory } : {}, clusters: r.clusters }),
-    ),
-    pendingBinding,
-  ]);
+  const snapshot = filledSnapshot(CLUSTERS, residents, { cpu: spare, memory: spare.map((s) => s % 3) }, [pendingBinding]);
   return { snapshot, state: bindingState(pendingBinding) };
 }
 
@@ -120,7 +104,7 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
     );
   });
 
-  it('several victims on many dense clusters: the one search\'s answer, with clusters that cannot beat it left unsearched', () => {
+  it('several victims on many dense clusters: the one search\'s answer, on the one cluster that has it', () => {
     const names = Array.from({ length: 12 }, (_, c) => `m${c}`);
     // Each cluster full of 1- and 2-cpu bindings at priorities 0-3; cluster m7 alone holds 3-cpu ones at priority 0.
     const running = names.flatMap((name, c) =>

@@ -12,7 +12,7 @@ import { walkToSingleVictim } from '../../../lib/scheduler/preemption/single-vic
 import { selectVictims } from '../../../lib/scheduler/preemption/victim-search';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState, SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
-import { binding, cluster } from './support';
+import { binding, cluster, filledSnapshot } from './support';
 
 const SPEC = 'binding priority and preemption (000)';
 const CLUSTERS = ['m1', 'm2', 'm3', 'm4'];
@@ -45,29 +45,12 @@ describe(`walkToSingleVictim (${SPEC}, "Preemption order")`, () => {
         fc.record({ priority: fc.integer({ min: 0, max: 5 }), cpu: fc.integer({ min: 1, max: 4 }), memory: fc.integer({ min: 0, max: 2 }), placedOn: fc.boolean() }),
         fc.integer({ min: 1, max: 50 }),
         (residents, names, spare, requirementOn, pending, limit) => {
-          // Capacity: what the residents take on each cluster, plus a little to spare.
-          const taken = new Map(CLUSTERS.map((name) => [name, { cpu: 0, memory: 0 }]));
-          const byName = new Map(residents.map((r) => [r.name, r]));
-          for (const r of byName.values()) {
-            for (const [name, replicas] of Object.entries(r.clusters)) {
-              taken.get(name)!.cpu += r.cpu * replicas;
-              taken.get(name)!.memory += r.memory * replicas;
-            }
-          }
-          const clusters = CLUSTERS.map((name, i) =>
-            cluster(name, { allocatable: { cpu: taken.get(name)!.cpu + spare[i]!, memory: `${taken.get(name)!.memory + (spare[i]! % 3)}` } }),
-          );
           const preemptor = binding('pending', {
             priority: pending.priority,
             request: pending.memory > 0 ? { cpu: pending.cpu, memory: pending.memory } : { cpu: pending.cpu },
             ...(pending.placedOn ? { clusters: { m1: 1 } } : {}),
           });
-          const snapshot = new SchedulingSnapshot(clusters, [
-            ...[...byName.values()].map((r) =>
-              binding(r.name, { kind: r.kind, priority: r.priority, preemptible: r.preemptible, request: r.cpu + r.memory > 0 ? { cpu: r.cpu, memory: r.memory } : {}, clusters: r.clusters }),
-            ),
-            preemptor,
-          ]);
+          const snapshot = filledSnapshot(CLUSTERS, residents, { cpu: spare, memory: spare.map((s) => s % 3) }, [preemptor]);
           const state = bindingState(preemptor);
           const states = names.map((name) => snapshot.clusters.get(name)!);
           const wanted = requirementOn(names);

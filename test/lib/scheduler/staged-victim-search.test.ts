@@ -11,8 +11,8 @@ import { candidatePlacements } from '../../../lib/scheduler/preemption/preemptio
 import { selectVictimsInStages } from '../../../lib/scheduler/preemption/staged-victim-search';
 import { bruteForceVictims, selectVictims } from '../../../lib/scheduler/preemption/victim-search';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
-import { bindingState, SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
-import { binding, cluster } from './support';
+import { bindingState } from '../../../lib/scheduler/snapshot';
+import { binding, filledSnapshot } from './support';
 
 const SPEC = 'binding priority and preemption (000)';
 const CLUSTERS = ['m1', 'm2', 'm3', 'm4'];
@@ -49,24 +49,8 @@ const problem = fc
     pending: fc.record({ cpu: fc.integer({ min: 1, max: 6 }), memory: fc.integer({ min: 0, max: 3 }) }),
   })
   .map(({ residents, names, spare, requirementOn, pending }): Problem => {
-    const byName = new Map(residents.map((r) => [r.name, r]));
-    const taken = new Map(CLUSTERS.map((name) => [name, { cpu: 0, memory: 0 }]));
-    for (const r of byName.values()) {
-      for (const [name, replicas] of Object.entries(r.clusters)) {
-        taken.get(name)!.cpu += r.cpu * replicas;
-        taken.get(name)!.memory += r.memory * replicas;
-      }
-    }
-    const clusters = CLUSTERS.map((name, i) =>
-      cluster(name, { allocatable: { cpu: taken.get(name)!.cpu + spare[i]!, memory: `${taken.get(name)!.memory + (spare[i]! % 2)}` } }),
-    );
     const preemptor = binding('pending', { priority: 5, request: pending.memory > 0 ? { cpu: pending.cpu, memory: pending.memory } : { cpu: pending.cpu } });
-    const snapshot = new SchedulingSnapshot(clusters, [
-      ...[...byName.values()].map((r) =>
-        binding(r.name, { priority: r.priority, preemptible: r.preemptible, request: r.cpu + r.memory > 0 ? { cpu: r.cpu, memory: r.memory } : {}, clusters: r.clusters }),
-      ),
-      preemptor,
-    ]);
+    const snapshot = filledSnapshot(CLUSTERS, residents, { cpu: spare, memory: spare.map((s) => s % 2) }, [preemptor]);
     const state = bindingState(preemptor);
     const states = names.map((name) => snapshot.clusters.get(name)!);
     const placements = candidatePlacements(states, snapshot, state);

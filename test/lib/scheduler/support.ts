@@ -2,6 +2,7 @@
 import type { Cluster } from '../../../lib/api/cluster';
 import { decodeObject } from '../../../lib/api/decode';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
+import { SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
 
 type Quantities = Record<string, string | number>;
 
@@ -102,3 +103,47 @@ export function binding(name: string, options: BindingOptions = {}): ResourceBin
 
 export const onClusters = (...clusterNames: string[]) => ({ clusterAffinity: { clusterNames } });
 export const divided = (preference: Record<string, unknown> = {}) => ({ replicaSchedulingType: 'Divided', ...preference });
+
+/** A running binding of a generated fleet (property tests): cpu and memory per replica, replicas per cluster. */
+export interface FleetResident {
+  readonly name: string;
+  readonly kind?: 'ResourceBinding' | 'ClusterResourceBinding';
+  readonly priority: number;
+  readonly preemptible: boolean;
+  readonly cpu: number;
+  readonly memory: number;
+  readonly clusters: Record<string, number>;
+}
+
+/**
+ * A snapshot of the named clusters filled by the residents (the last of a name kept), each cluster left
+ * with `spare.cpu[i]` cpu and `spare.memory[i]` memory beyond what they take, and the other bindings given.
+ */
+export function filledSnapshot(
+  names: readonly string[],
+  residents: readonly FleetResident[],
+  spare: { readonly cpu: readonly number[]; readonly memory: readonly number[] },
+  others: readonly ResourceBinding[],
+): SchedulingSnapshot {
+  const byName = new Map(residents.map((r) => [r.name, r]));
+  const taken = new Map(names.map((name) => [name, { cpu: 0, memory: 0 }]));
+  for (const r of byName.values()) {
+    for (const [name, replicas] of Object.entries(r.clusters)) {
+      taken.get(name)!.cpu += r.cpu * replicas;
+      taken.get(name)!.memory += r.memory * replicas;
+    }
+  }
+  const clusters = names.map((name, i) => cluster(name, { allocatable: { cpu: taken.get(name)!.cpu + spare.cpu[i]!, memory: `${taken.get(name)!.memory + spare.memory[i]!}` } }));
+  return new SchedulingSnapshot(clusters, [
+    ...[...byName.values()].map((r) =>
+      binding(r.name, {
+        ...(r.kind ? { kind: r.kind } : {}),
+        priority: r.priority,
+        preemptible: r.preemptible,
+        request: r.cpu + r.memory > 0 ? { cpu: r.cpu, memory: r.memory } : {},
+        clusters: r.clusters,
+      }),
+    ),
+    ...others,
+  ]);
+}
