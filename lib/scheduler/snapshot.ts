@@ -6,6 +6,7 @@ import { accumulate, add, amountOf, scale, subtract, toResourceList, type Resour
 import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
 import { filterClusters, type FilteredClusters } from './cluster-filter';
 import { victimKeyHash } from './preemption/victim-tie-order';
+import { victimAmountsOf, type VictimAmounts } from './preemption/victim-amounts';
 import { isPlainBinding } from './replica-strategy';
 import { firstAtOrAbove } from './rank-search';
 
@@ -254,6 +255,8 @@ class ClusterRoom implements ClusterState {
   readonly residents = new Map<string, number>();
   private cachedRoom: ResourceList | undefined;
   private ranked: RankedIn | undefined;
+  /** By resource, until the residents change. */
+  private readonly amounts = new Map<string, VictimAmounts>();
 
   constructor(
     readonly name: string,
@@ -283,6 +286,7 @@ class ClusterRoom implements ClusterState {
   admit(state: BindingState, replicas: number, rank: number | undefined, order: BindingOrder | undefined): void {
     accumulate(this.placed, state.request, replicas);
     this.cachedRoom = undefined;
+    this.amounts.clear();
     this.residents.set(state.key, replicas);
     this.ranked = this.changedRanks(rank, order, (ranked, at) => withResident(ranked, at, replicas));
   }
@@ -291,6 +295,7 @@ class ClusterRoom implements ClusterState {
   release(state: BindingState, replicas: number, rank: number | undefined, order: BindingOrder | undefined): void {
     accumulate(this.placed, state.request, -replicas);
     this.cachedRoom = undefined;
+    this.amounts.clear();
     this.residents.delete(state.key);
     this.ranked = this.changedRanks(rank, order, withoutResident);
   }
@@ -312,6 +317,16 @@ class ClusterRoom implements ClusterState {
     const replicas = Float64Array.from(byRank, (at) => counts[at]!);
     this.ranked = { generation: order.generation, ranks, replicas };
     return this.ranked;
+  }
+
+  /** What the residents that may be victims free of `resource`, by priority; kept until the residents change. */
+  victimAmounts(order: BindingOrder, resource: string): VictimAmounts {
+    let amounts = this.amounts.get(resource);
+    if (!amounts) {
+      amounts = victimAmountsOf(this.rankedResidents(order), order, resource);
+      this.amounts.set(resource, amounts);
+    }
+    return amounts;
   }
 
   /** The residents by rank in `order` as held, carried over from the order it was merged from if need be; undefined when not held. */
@@ -589,6 +604,13 @@ export class SchedulingSnapshot {
     const room = this.rooms.get(cluster.name);
     if (room !== cluster) throw new Error(`cluster ${cluster.name} is not part of this snapshot`);
     return room.rankedResidents(this.currentOrder());
+  }
+
+  /** A cluster's residents that may be victims, what they free of `resource` by priority (victim-amounts.ts). */
+  victimAmounts(cluster: ClusterState, resource: string): VictimAmounts {
+    const room = this.rooms.get(cluster.name);
+    if (room !== cluster) throw new Error(`cluster ${cluster.name} is not part of this snapshot`);
+    return room.victimAmounts(this.currentOrder(), resource);
   }
 
   /**

@@ -7,9 +7,8 @@ import { candidatePlacements } from './preemption-candidates';
 import { selectVictimsInStages } from './staged-victim-search';
 import { selectVictims } from './victim-search';
 import { placeOf, preemptorStart, tieRun, type TieRun } from './victim-tie-order';
+import { fewestReaching, keepAmount, KEPT_AMOUNTS, type VictimAmounts } from './victim-amounts';
 
-/** Largest amounts kept per resource for a cluster's count bound; past them each further victim counts as the smallest kept. */
-const KEPT_AMOUNTS = 4;
 /** Past this, doubles no longer hold every sum of amounts exactly: the bounds are not used. */
 const EXACT_LIMIT = 2 ** 52;
 
@@ -25,11 +24,12 @@ const EXACT_LIMIT = 2 ** 52;
  * every cluster's candidates, wherever that one is proven, at the cost of one cluster's residents.
  *
  * Steps:
- * 1. A single victim: each cluster's residents from the lowest priority up to that of the best single
- *    victim found so far, the first candidate enough alone on its cluster winning (one victim beats any
- *    set of more, and single victims compare by priority, then order).
+ * 1. A single victim: each cluster's residents from the lowest priority at which one of them might be
+ *    enough alone (the largest amount of each resource the snapshot keeps per priority, victim-amounts.ts)
+ *    up to that of the best single victim found so far, the first candidate enough alone on its cluster
+ *    winning (one victim beats any set of more, and single victims compare by priority, then order).
  * 2. Otherwise, per cluster, a lower bound on the victims a feasible set there has, at each priority
- *    (from the largest amounts its candidates of that priority or lower free); clusters in order of that
+ *    (from the largest amounts of that priority or lower, kept by the snapshot); clusters in order of that
  *    bound, each searched unless its bound shows it cannot beat the best set found so far (more victims,
  *    or as many whose highest priority is above that set's): the first by the staged search
  *    (staged-victim-search.ts), the others for sets no worse than the best so far only
@@ -67,10 +67,9 @@ interface ClusterBound {
   readonly cluster: number;
   readonly priorities: number[];
   readonly fewest: number[];
-  /** The lowest priority of its candidates. */
+  /** The lowest priority of its candidates (or lower). */
   readonly lowestPriority: number;
-  /** The gaps the bounds were worked out for, and whether they are sound (integer amounts with exact sums). */
-  readonly gaps: Float64Array;
+  /** Whether the bounds are sound (integer amounts with exact sums); when not, they rule nothing out. */
   readonly sound: boolean;
 }
 
@@ -85,6 +84,11 @@ class OneClusterProblem {
   private readonly own: number;
   private readonly seed: number;
   private readonly runs = new Map<number, TieRun>();
+  private readonly resources: string[];
+  /** [cluster × slots + slot]: what evictions must free of the resource for the cluster to hold the replica. */
+  private readonly gaps: Float64Array;
+  /** Every request and room is an integer small enough that the bounds' sums are exact. */
+  private readonly integral: boolean;
 
   constructor(
     private readonly preemptor: BindingState,
@@ -93,13 +97,19 @@ class OneClusterProblem {
     private readonly room: (cluster: ClusterState) => ResourceList,
   ) {
     const resources = Object.keys(preemptor.request).filter((resource) => preemptor.request[resource]! > 0);
+    this.resources = resources;
     this.amounts = resources.map((resource) => preemptor.request[resource]!);
     this.slots = resources.length;
     this.free = new Float64Array(clusters.length * this.slots);
+    this.gaps = new Float64Array(clusters.length * this.slots);
     clusters.forEach((cluster, at) => {
       const list = room(cluster);
-      for (let slot = 0; slot < this.slots; slot++) this.free[at * this.slots + slot] = amountOf(list, resources[slot]!);
+      for (let slot = 0; slot < this.slots; slot++) {
+        this.free[at * this.slots + slot] = amountOf(list, resources[slot]!);
+        this.gaps[at * this.slots + slot] = Math.max(0, this.amounts[slot]! - this.free[at * this.slots + slot]!);
+      }
     });
+    this.integral = [...this.amounts, ...this.gaps].every((value) => Number.isInteger(value) && Math.abs(value) <= EXACT_LIMIT);
     this.order = snapshot.priorityOrder();
     this.columns = resources.map((resource) => this.order.requests(resource));
     this.below = firstAtOrAbove(this.order.priorities, preemptor.priority);
@@ -119,8 +129,10 @@ class OneClusterProblem {
     let bestPriority = Number.POSITIVE_INFINITY;
     let bestPlace = 0;
     for (let at = 0; at < this.clusters.length; at++) {
+      const lowest = this.lowestEnoughAlone(at);
+      if (lowest > bestPriority) continue;
       const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[at]!);
-      for (let i = 0; i < ranks.length; i++) {
+      for (let i = this.firstOfPriority(ranks, lowest); i < ranks.length; i++) {
         const rank = ranks[i]!;
         if (rank >= this.below || priorities[rank]! > bestPriority) break;
         if (!this.isCandidate(rank) || !this.holdsWith(at, rank, replicas[i]!)) continue;
@@ -189,72 +201,91 @@ class OneClusterProblem {
   }
 
   /**
-   * The cluster's count bound at each priority: the fewest of its candidates of that priority or lower
-   * whose largest amounts close every gap (a resource's room short of the request). Sound for integer
-   * amounts whose sums stay exact; otherwise 2 at the lowest priority, which rules nothing out.
+   * The cluster's count bound at each priority below the preemptor's: the fewest amounts of that
+   * priority or lower that close every gap, from the largest the snapshot keeps (victim-amounts.ts).
+   * Sound for integer amounts whose sums stay exact; otherwise 2 at the lowest priority, which rules
+   * nothing out.
    */
   private boundOn(at: number): ClusterBound {
-    const { priorities } = this.order;
-    const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[at]!);
-    const slots = this.slots;
-    const gaps = new Float64Array(slots);
-    let exact = true;
-    for (let slot = 0; slot < slots; slot++) {
-      gaps[slot] = Math.max(0, this.amounts[slot]! - this.free[at * slots + slot]!);
-      if (!Number.isInteger(gaps[slot]) || !Number.isInteger(this.amounts[slot])) exact = false;
-    }
-    const kept = new Float64Array(slots * KEPT_AMOUNTS);
-    const levels: Pick<ClusterBound, 'priorities' | 'fewest'> = { priorities: [], fewest: [] };
-    let lowestPriority = Number.POSITIVE_INFINITY;
-    let total = 0;
-    for (let slot = 0; slot < slots; slot++) total += Math.abs(this.free[at * slots + slot]!) + this.amounts[slot]!;
-    let candidates = 0;
-    for (let i = 0; i < ranks.length; i++) {
-      const rank = ranks[i]!;
-      if (rank >= this.below) break;
-      if (this.isCandidate(rank)) {
-        candidates++;
-        lowestPriority = Math.min(lowestPriority, priorities[rank]!);
-        for (let slot = 0; slot < slots; slot++) {
-          const amount = this.columns[slot]![rank]! * replicas[i]!;
-          if (!Number.isInteger(amount)) exact = false;
-          total += Math.abs(amount);
-          keep(kept, slot, amount);
-        }
+    const held = this.victimAmounts(at);
+    const { priorities } = held[0]!;
+    const levels = { priorities: [] as number[], fewest: [] as number[] };
+    for (let level = 0; level < priorities.length && priorities[level]! < this.preemptor.priority; level++) {
+      let fewest = 0;
+      for (let slot = 0; slot < this.slots; slot++) {
+        fewest = Math.max(fewest, fewestReaching(held[slot]!.largest, level * KEPT_AMOUNTS, this.gaps[at * this.slots + slot]!));
       }
-      const priority = priorities[rank]!;
-      const lastOfPriority = i + 1 >= ranks.length || ranks[i + 1]! >= this.below || priorities[ranks[i + 1]!]! !== priority;
-      if (!lastOfPriority) continue;
-      const fewest = fewestClosing(kept, gaps);
       if (fewest < (levels.fewest[levels.fewest.length - 1] ?? Number.POSITIVE_INFINITY)) {
-        levels.priorities.push(priority);
+        levels.priorities.push(priorities[level]!);
         levels.fewest.push(fewest);
       }
     }
-    const sound = exact && total <= EXACT_LIMIT;
-    if (!sound) return { cluster: at, priorities: [Number.NEGATIVE_INFINITY], fewest: [candidates > 0 ? 2 : Number.POSITIVE_INFINITY], lowestPriority, gaps, sound };
-    return { cluster: at, ...levels, lowestPriority, gaps, sound };
+    const lowestPriority = priorities[0] ?? Number.POSITIVE_INFINITY;
+    const sound = this.integral && held.every((amounts) => amounts.exact);
+    if (sound) return { cluster: at, ...levels, lowestPriority, sound };
+    const any = lowestPriority < this.preemptor.priority;
+    return { cluster: at, priorities: [Number.NEGATIVE_INFINITY], fewest: [any ? 2 : Number.POSITIVE_INFINITY], lowestPriority: Number.NEGATIVE_INFINITY, sound };
+  }
+
+  /**
+   * The lowest priority at which a candidate on the cluster might be enough alone: where the largest
+   * amount kept reaches every gap (−∞ when the amounts are not exact, +∞ at none).
+   */
+  private lowestEnoughAlone(at: number): number {
+    const held = this.victimAmounts(at);
+    if (!this.integral || !held.every((amounts) => amounts.exact)) return Number.NEGATIVE_INFINITY;
+    const { priorities } = held[0]!;
+    for (let level = 0; level < priorities.length; level++) {
+      let enough = true;
+      for (let slot = 0; slot < this.slots && enough; slot++) enough = held[slot]!.largest[level * KEPT_AMOUNTS]! >= this.gaps[at * this.slots + slot]!;
+      if (enough) return priorities[level]!;
+    }
+    return Number.POSITIVE_INFINITY;
+  }
+
+  /** Per requested resource: what the cluster's residents that may be victims free, by priority (the same priorities for each). */
+  private victimAmounts(at: number): VictimAmounts[] {
+    return this.resources.map((resource) => this.snapshot.victimAmounts(this.clusters[at]!, resource));
+  }
+
+  /** The first index of `ranks` (ascending) whose priority is `priority` or higher. */
+  private firstOfPriority(ranks: Int32Array, priority: number): number {
+    const { priorities } = this.order;
+    let low = 0;
+    let high = ranks.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (priorities[ranks[mid]!]! < priority) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   /**
    * Whether the bound's cluster may hold a set of `best`'s key that comes before it, when no set there can
    * have a lower key: such a set's victims are all met no later than `best`'s most important one, so
-   * their largest amounts must close the gaps.
+   * their largest amounts (those of lower priority, as the snapshot keeps them, and those of that
+   * priority met no later) must close the gaps.
    */
   private mayTie(bound: ClusterBound, best: RankedSet): boolean {
     const lowerSumPossible = best.sum > best.max + (best.count - 1) * bound.lowestPriority;
     if (lowest(bound) < best.count || fewestAt(bound, best.count) < best.max || lowerSumPossible) return true;
     const [priority, place] = best.importance[0]!;
-    const { priorities } = this.order;
-    const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[bound.cluster]!);
+    const at = bound.cluster;
+    const held = this.victimAmounts(at);
+    const below = firstAtOrAbove(held[0]!.priorities, priority) - 1;
     const kept = new Float64Array(this.slots * KEPT_AMOUNTS);
-    for (let i = 0; i < ranks.length; i++) {
+    if (below >= 0) for (let slot = 0; slot < this.slots; slot++) kept.set(held[slot]!.largest.subarray(below * KEPT_AMOUNTS, (below + 1) * KEPT_AMOUNTS), slot * KEPT_AMOUNTS);
+    const { priorities } = this.order;
+    const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[at]!);
+    for (let i = this.firstOfPriority(ranks, priority); i < ranks.length && priorities[ranks[i]!] === priority && ranks[i]! < this.below; i++) {
       const rank = ranks[i]!;
-      if (rank >= this.below || priorities[rank]! > priority) break;
-      if (!this.isCandidate(rank) || (priorities[rank] === priority && this.placeOf(rank) > place)) continue;
-      for (let slot = 0; slot < this.slots; slot++) keep(kept, slot, this.columns[slot]![rank]! * replicas[i]!);
+      if (!this.isCandidate(rank) || this.placeOf(rank) > place) continue;
+      for (let slot = 0; slot < this.slots; slot++) keepAmount(kept, slot * KEPT_AMOUNTS, this.columns[slot]![rank]! * replicas[i]!);
     }
-    return fewestClosing(kept, bound.gaps) <= best.count;
+    let fewest = 0;
+    for (let slot = 0; slot < this.slots; slot++) fewest = Math.max(fewest, fewestReaching(kept, slot * KEPT_AMOUNTS, this.gaps[at * this.slots + slot]!));
+    return fewest <= best.count;
   }
 
   /** The last of `ranks` (in search order) that the preemptor meets no later than (priority, place): −1 when none. */
@@ -299,43 +330,6 @@ class OneClusterProblem {
     }
     return placeOf(run, rank);
   }
-}
-
-/** Keeps `amount` among slot's largest amounts (descending) if it is one of them. */
-function keep(kept: Float64Array, slot: number, amount: number): void {
-  const base = slot * KEPT_AMOUNTS;
-  if (amount <= kept[base + KEPT_AMOUNTS - 1]!) return;
-  let at = base + KEPT_AMOUNTS - 1;
-  while (at > base && kept[at - 1]! < amount) {
-    kept[at] = kept[at - 1]!;
-    at--;
-  }
-  kept[at] = amount;
-}
-
-/**
- * The fewest amounts that can close every gap, given each resource's largest amounts kept: m of them
- * free at most the m largest, and past those kept, each no more than the smallest kept.
- */
-function fewestClosing(kept: Float64Array, gaps: Float64Array): number {
-  let fewest = 0;
-  for (let slot = 0; slot < gaps.length; slot++) {
-    const gap = gaps[slot]!;
-    if (gap <= 0) continue;
-    let sum = 0;
-    let needed = Number.POSITIVE_INFINITY;
-    for (let m = 0; m < KEPT_AMOUNTS; m++) {
-      sum += kept[slot * KEPT_AMOUNTS + m]!;
-      if (sum >= gap) {
-        needed = m + 1;
-        break;
-      }
-    }
-    const smallest = kept[slot * KEPT_AMOUNTS + KEPT_AMOUNTS - 1]!;
-    if (needed === Number.POSITIVE_INFINITY && smallest > 0) needed = KEPT_AMOUNTS + Math.ceil((gap - sum) / smallest);
-    fewest = Math.max(fewest, needed);
-  }
-  return fewest;
 }
 
 /** The fewest victims any feasible set on the cluster has. */

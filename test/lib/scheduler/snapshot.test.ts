@@ -167,10 +167,10 @@ describe('SchedulingSnapshot priority order and residents by rank', () => {
     clusters: fc.dictionary(fc.constantFrom(...names), fc.integer({ min: 1, max: 3 }), { maxKeys: 3 }),
     remove: fc.boolean(),
     // What is read after the change: nothing (changes pile up until the order is next asked), the order, some clusters.
-    reads: fc.subarray([...names, 'order']),
+    reads: fc.subarray([...names, 'order', 'amounts']),
   });
 
-  it('stay what a fresh snapshot of the same bindings reads, and in rank order, through upserts and removals', () => {
+  it('stay what a fresh snapshot of the same bindings reads, and in rank order, through upserts and removals (with what victims free, binding priority and preemption (000))', () => {
     fc.assert(
       fc.property(fc.array(change, { maxLength: 40 }), (changes) => {
         const snapshot = new SchedulingSnapshot(names.map((name) => cluster(name, { allocatable: { cpu: 100 } })), []);
@@ -182,6 +182,7 @@ describe('SchedulingSnapshot priority order and residents by rank', () => {
           // was merged from, or older.
           for (const read of c.reads) {
             if (read === 'order') snapshot.priorityOrder().requests('cpu');
+            else if (read === 'amounts') for (const name of names) snapshot.victimAmounts(snapshot.clusters.get(name)!, 'cpu');
             else snapshot.rankedResidents(snapshot.clusters.get(read)!);
           }
         }
@@ -197,6 +198,8 @@ describe('SchedulingSnapshot priority order and residents by rank', () => {
               const { ranks, replicas } = of.rankedResidents(of.clusters.get(name)!);
               return [...ranks].map((rank, i) => [order.states[rank]!.key, replicas[i]] as const).sort();
             }),
+            // What the residents that may be victims free, by priority (victim-amounts.ts): kept until they change.
+            amounts: names.map((name) => of.victimAmounts(of.clusters.get(name)!, 'cpu')),
           };
         };
         expect(view(snapshot)).toEqual(view(fresh));
