@@ -175,7 +175,10 @@ class OneClusterProblem {
    */
   private searchOn(bound: ClusterBound, budget: number, best: RankedSet | undefined): { set: RankedSet | undefined; exact: boolean; questions: number } {
     const cluster = [this.clusters[bound.cluster]!];
-    const placements = candidatePlacements(cluster, this.snapshot, this.preemptor);
+    // A set of as many victims as the best so far and no worse has no victim above its highest
+    // priority; one of fewer victims may have (when the bound allows fewer here).
+    const highest = best && lowest(bound) >= best.count ? best.max : Number.POSITIVE_INFINITY;
+    const placements = candidatePlacements(cluster, this.snapshot, this.preemptor, highest);
     const oracle = new PlacementOracle(this.preemptor, cluster, placements, this.snapshot, { type: 'pooled', replicas: 1 }, this.room);
     const selection = best
       ? selectVictims(placements.candidates, oracle, {

@@ -1,5 +1,5 @@
 import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } from '../snapshot';
-import { firstAtOrAbove } from '../rank-search';
+import { firstAbove, firstAtOrAbove } from '../rank-search';
 import { inVictimOrder, preemptorStart } from './victim-tie-order';
 
 /**
@@ -31,10 +31,12 @@ export function candidatePlacements(
   clusters: readonly ClusterState[],
   snapshot: SchedulingSnapshot,
   preemptor: BindingState,
+  /** Only candidates of this priority or lower (a caller that wants no victim above it). */
+  highestPriority = Number.POSITIVE_INFINITY,
 ): CandidatePlacements {
   const order = snapshot.priorityOrder();
   const { states, rank, priorities, mayBeVictim } = order;
-  const below = firstAtOrAbove(priorities, preemptor.priority);
+  const below = Math.min(firstAtOrAbove(priorities, preemptor.priority), firstAbove(priorities, highestPriority));
   const own = rank.get(preemptor.key) ?? -1;
   const residents = clusters.map((cluster) => snapshot.rankedResidents(cluster));
 

@@ -79,6 +79,33 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
     );
   });
 
+  it('gives the one search\'s victims where several are needed on clusters of many small residents', () => {
+    const small = fc.record({
+      name: fc.integer({ min: 0, max: 199 }).map((n) => `b${n}`),
+      kind: fc.constant('ResourceBinding' as const),
+      priority: fc.integer({ min: 0, max: 6 }),
+      preemptible: fc.constant(true),
+      cpu: fc.integer({ min: 0, max: 3 }),
+      memory: fc.integer({ min: 0, max: 3 }),
+      clusters: fc.dictionary(fc.constantFrom(...CLUSTERS), fc.integer({ min: 1, max: 1 }), { minKeys: 1, maxKeys: 1 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(small, { minLength: 20, maxLength: 120 }),
+        fc.record({ priority: fc.constant(9), cpu: fc.integer({ min: 3, max: 9 }), memory: fc.integer({ min: 2, max: 6 }), placedOn: fc.constant(false) }),
+        (residents, preemptor) => {
+          const { snapshot, state } = fleet(residents, [0, 0, 0, 0], preemptor);
+          const relevant = CLUSTERS.map((name) => snapshot.clusters.get(name)!);
+          const plan = planOnOneCluster(state, relevant, snapshot, 1_000_000, (c) => snapshot.free(c, state));
+          const { placements, selection } = searchOverAll(snapshot, state, relevant);
+          const expected = selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
+          expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(expected);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('is the brute-force minimum on small fleets', () => {
     fc.assert(
       fc.property(
@@ -102,6 +129,26 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
       ),
       { numRuns: 800 },
     );
+  });
+
+  it('fewer victims of higher priority on a cluster searched later beat more of lower priority on the first', () => {
+    // Both clusters' bounds allow two victims; m1's at priority 0, so it is searched first, but its
+    // amounts (cpu on one binding, memory on two others) take three. m2 has two of priority 5.
+    const snapshot = new SchedulingSnapshot(
+      [cluster('m1', { allocatable: { cpu: 4, memory: '4' } }), cluster('m2', { allocatable: { cpu: 4, memory: '4' } })],
+      [
+        binding('x', { priority: 0, request: { cpu: 4, memory: 0 }, clusters: { m1: 1 } }),
+        binding('y', { priority: 0, request: { cpu: 0, memory: 2 }, clusters: { m1: 1 } }),
+        binding('z', { priority: 0, request: { cpu: 0, memory: 2 }, clusters: { m1: 1 } }),
+        binding('u', { priority: 5, request: { cpu: 2, memory: 2 }, clusters: { m2: 1 } }),
+        binding('v', { priority: 5, request: { cpu: 2, memory: 2 }, clusters: { m2: 1 } }),
+      ],
+    );
+    const state = bindingState(binding('urgent', { priority: 9, request: { cpu: 4, memory: 4 } }));
+    const relevant = ['m1', 'm2'].map((name) => snapshot.clusters.get(name)!);
+    const plan = planOnOneCluster(state, relevant, snapshot, 20_000, (c) => snapshot.free(c, state));
+    expect(plan?.victims.map((victim) => victim.binding.metadata.name).sort()).toEqual(['u', 'v']);
+    expect(plan?.exact).toBe(true);
   });
 
   it('several victims on many dense clusters: the one search\'s answer, on the one cluster that has it', () => {

@@ -57,11 +57,12 @@ function expected(snapshot: SchedulingSnapshot, names: readonly string[], preemp
     }));
 }
 
-function actual(snapshot: SchedulingSnapshot, names: readonly string[], preemptor: BindingState) {
+function actual(snapshot: SchedulingSnapshot, names: readonly string[], preemptor: BindingState, highestPriority?: number) {
   const { candidates, ranks, firstEntry, entryCluster, entryReplicas } = candidatePlacements(
     names.map((name) => snapshot.clusters.get(name)!),
     snapshot,
     preemptor,
+    highestPriority,
   );
   return candidates.map((state, i) => {
     const entries: number[][] = [];
@@ -93,6 +94,21 @@ describe(`candidatePlacements (${SPEC}, "Preemption scenario")`, () => {
         },
       ),
       { numRuns: 1000 },
+    );
+  });
+
+  it('lists only those of a priority no higher than the one asked for, when one is', () => {
+    fc.assert(
+      fc.property(fc.array(draft, { maxLength: 80 }), fc.subarray(CLUSTERS, { minLength: 1 }), fc.integer({ min: -3, max: 4 }), (running, names, highest) => {
+        const snapshot = new SchedulingSnapshot(
+          CLUSTERS.map((name) => cluster(name, { allocatable: { cpu: 100 } })),
+          running.map(bindingOf),
+        );
+        const preemptor = bindingState(binding('pending', { priority: 3 }));
+        const all = expected(snapshot, names, preemptor);
+        expect(actual(snapshot, names, preemptor, highest)).toEqual(all.filter(({ key }) => snapshot.bindings.get(key)!.priority <= highest));
+      }),
+      { numRuns: 500 },
     );
   });
 
