@@ -5,6 +5,7 @@ import { formatSimulation } from '../../lib/simulate/format-result';
 import { runScenario, type SimulatedEvent } from '../../lib/simulate/run-scenario';
 import type { CommandContext } from './context';
 import { readSimulationInput } from './input';
+import { jsonChunks } from './json-chunks';
 
 interface SimulateOptions {
   readonly filename: readonly string[];
@@ -32,7 +33,7 @@ export function simulateCommand(context: CommandContext): Command {
         context.err(`step ${step}  ${event.type}  ${event.reason}  ${objectName(event.object)}: ${event.message}`);
       };
       const result = await runScenario(scenario, options.watch ? { onEvent } : {});
-      if (options.output === 'json') context.out(JSON.stringify(result, null, 2));
+      if (options.output === 'json') context.outChunks(jsonChunks(result));
       else if (options.output === 'yaml') context.out(stringify(result));
       else context.out(formatSimulation(result, { wide: options.output === 'wide', events: options.events === true, description: scenario.description }));
       // As outrank apply of the same scenario would: a refused write fails the command.

@@ -1,0 +1,59 @@
+/**
+ * JSON.stringify(value, null, 2) in pieces: the same text, written a piece at a time, so that a result of
+ * hundreds of megabytes (`outrank simulate -o json` of a fleet of 100,000) is never held whole as one
+ * string, its copy and its encoding at once. The first levels of objects and arrays are walked here;
+ * what lies deeper is one piece each, from JSON.stringify itself.
+ */
+const INDENT = '  ';
+
+export function* jsonChunks(value: unknown, levels = 2, indent = ''): Generator<string> {
+  const prepared = prepare(value);
+  if (levels === 0 || prepared === null || typeof prepared !== 'object') {
+    yield indented(JSON.stringify(prepared, null, 2) ?? 'null', indent);
+    return;
+  }
+  const inner = indent + INDENT;
+  if (Array.isArray(prepared)) {
+    if (prepared.length === 0) {
+      yield '[]';
+      return;
+    }
+    yield '[';
+    for (let i = 0; i < prepared.length; i++) {
+      yield `${i === 0 ? '' : ','}\n${inner}`;
+      // As JSON.stringify: what has no JSON form is null in an array.
+      yield* jsonChunks(hasJsonForm(prepared[i]) ? prepared[i] : null, levels - 1, inner);
+    }
+    yield `\n${indent}]`;
+    return;
+  }
+  const entries = Object.entries(prepared).filter(([, member]) => hasJsonForm(member));
+  if (entries.length === 0) {
+    yield '{}';
+    return;
+  }
+  yield '{';
+  for (let i = 0; i < entries.length; i++) {
+    const [key, member] = entries[i]!;
+    yield `${i === 0 ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+    yield* jsonChunks(member, levels - 1, inner);
+  }
+  yield `\n${indent}}`;
+}
+
+/** What JSON.stringify would serialize in place of `value`: its toJSON() when it has one. */
+function prepare(value: unknown): unknown {
+  return value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function'
+    ? (value as { toJSON: () => unknown }).toJSON()
+    : value;
+}
+
+function hasJsonForm(value: unknown): boolean {
+  const prepared = prepare(value);
+  return prepared !== undefined && typeof prepared !== 'function' && typeof prepared !== 'symbol';
+}
+
+/** JSON text never holds a raw line break inside a string, so every one starts a line to indent. */
+function indented(text: string, indent: string): string {
+  return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
+}
