@@ -7,10 +7,8 @@ import { candidatePlacements } from './preemption-candidates';
 import { selectVictimsInStages } from './staged-victim-search';
 import { selectVictims } from './victim-search';
 import { placeOf, preemptorStart, tieRun, type TieRun } from './victim-tie-order';
-import { fewestReaching, keepAmount, KEPT_AMOUNTS, type VictimAmounts } from './victim-amounts';
+import { EXACT_LIMIT, fewestReaching, keepAmount, KEPT_AMOUNTS, type VictimAmounts } from './victim-amounts';
 
-/** Past this, doubles no longer hold every sum of amounts exactly: the bounds are not used. */
-const EXACT_LIMIT = 2 ** 52;
 
 /**
  * Preemption for a requirement met on one cluster: one replica more, anywhere among the clusters (an
@@ -35,8 +33,10 @@ const EXACT_LIMIT = 2 ** 52;
  *    (staged-victim-search.ts), the others for sets no worse than the best so far only
  *    (VictimSearchOptions.within), so that a cluster that cannot beat it costs little.
  *
- * The oracle calls of every cluster's search count against one `searchBudget`; when it runs out the best
- * set found is used and the plan says it is not exact, as for a single search.
+ * Each cluster's search gets what the clusters searched before it left of `searchBudget` (counted as the
+ * oracle's questions; the first cluster's staged search may spend its stages' own budgets beyond it, as a
+ * single staged search does). Once it is spent no further cluster is searched, the best set found is used
+ * and the plan says it is not exact, as for a single search.
  */
 export function planOnOneCluster(
   preemptor: BindingState,
@@ -157,7 +157,8 @@ class OneClusterProblem {
     for (const bound of bounds) {
       if (best && !mayBeat(bound, best)) break;
       if (best && bound.sound && !this.mayTie(bound, best)) continue;
-      if (left <= 0) {
+      // The first cluster is searched whatever is left, as a single search runs its greedy on any budget.
+      if (best && left <= 0) {
         exact = false;
         break;
       }
@@ -227,7 +228,7 @@ class OneClusterProblem {
     const sound = this.integral && held.every((amounts) => amounts.exact);
     if (sound) return { cluster: at, ...levels, lowestPriority, sound };
     const any = lowestPriority < this.preemptor.priority;
-    return { cluster: at, priorities: [Number.NEGATIVE_INFINITY], fewest: [any ? 2 : Number.POSITIVE_INFINITY], lowestPriority: Number.NEGATIVE_INFINITY, sound };
+    return { cluster: at, priorities: [Number.NEGATIVE_INFINITY], fewest: [any ? 2 : Number.POSITIVE_INFINITY], lowestPriority, sound };
   }
 
   /**

@@ -3,11 +3,10 @@ import type { CandidatePlacements } from './preemption-candidates';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
 import { fewestVictims } from './fewest-victims';
+import { EXACT_LIMIT } from './victim-amounts';
 import { victimCountBound, type OracleLayout, type VictimCountBound } from './victim-count-bound';
 import type { FeasibilityOracle } from './victim-search';
 
-/** Past this, doubles no longer hold every sum and quotient below exactly (see `small`). */
-const EXACT_LIMIT = 2 ** 52;
 
 /**
  * Tracks, as candidates are evicted and restored, whether the preemptor's requirement is met on the

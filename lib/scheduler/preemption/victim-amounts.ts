@@ -21,8 +21,8 @@ export interface VictimAmounts {
   readonly exact: boolean;
 }
 
-/** Past this, doubles no longer hold every sum of amounts exactly. */
-const EXACT_LIMIT = 2 ** 52;
+/** Past this, doubles no longer hold every sum of amounts exactly (nor every quotient below it). */
+export const EXACT_LIMIT = 2 ** 52;
 
 export function victimAmountsOf({ ranks, replicas }: RankedResidents, order: PriorityOrder, resource: string): VictimAmounts {
   const { priorities, mayBeVictim } = order;

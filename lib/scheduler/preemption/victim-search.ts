@@ -78,7 +78,7 @@ export interface VictimSearchOptions {
    * is no greater are looked for, and the answer is the best of them (one of equal key included, for the
    * caller's tie-break), or null when there is none. No greedy and no exchange step: the levels below its
    * count, then its count, with every branch whose key would pass it left out. When the budget runs out
-   * first: the best found so far, or nothing, and exact false.
+   * first: the best found so far, or nothing, and exact false. With it, onlyCount is not read.
    */
   readonly within?: VictimWithin;
 }

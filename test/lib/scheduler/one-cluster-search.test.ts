@@ -151,6 +151,19 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
     expect(plan?.exact).toBe(true);
   });
 
+  it('with no budget left still answers with a feasible set, said not to be proven minimal', () => {
+    const snapshot = new SchedulingSnapshot(
+      [cluster('m1', { allocatable: { cpu: 4 } }), cluster('m2', { allocatable: { cpu: 4 } })],
+      ['a', 'b', 'c', 'd'].map((name, i) => binding(name, { priority: 0, request: { cpu: 2 }, clusters: { [i < 2 ? 'm1' : 'm2']: 1 } })),
+    );
+    const state = bindingState(binding('urgent', { priority: 9, request: { cpu: 4 } }));
+    const relevant = ['m1', 'm2'].map((name) => snapshot.clusters.get(name)!);
+    const plan = planOnOneCluster(state, relevant, snapshot, 0, (c) => snapshot.free(c, state));
+    expect(plan?.victims).toHaveLength(2);
+    expect(new Set(plan!.victims.map((victim) => victim.clusters[0]!.name)).size).toBe(1);
+    expect(plan?.exact).toBe(false);
+  });
+
   it('several victims on many dense clusters: the one search\'s answer, on the one cluster that has it', () => {
     const names = Array.from({ length: 12 }, (_, c) => `m${c}`);
     // Each cluster full of 1- and 2-cpu bindings at priorities 0-3; cluster m7 alone holds 3-cpu ones at priority 0.
