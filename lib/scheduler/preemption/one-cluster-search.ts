@@ -3,6 +3,7 @@ import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } fr
 import { firstAtOrAbove } from '../rank-search';
 import { PlacementOracle } from './placement-oracle';
 import type { PreemptionPlan } from './plan-preemption';
+import type { Requirement } from '../replica-strategy';
 import { candidatePlacements } from './preemption-candidates';
 import { selectVictimsInStages } from './staged-victim-search';
 import { selectVictims } from './victim-search';
@@ -11,10 +12,12 @@ import { EXACT_LIMIT, fewestReaching, keepAmount, KEPT_AMOUNTS, type VictimAmoun
 
 
 /**
- * Preemption for a requirement met on one cluster: one replica more, anywhere among the clusters (an
- * Aggregated or dynamically divided binding of one replica, or one that keeps all but one). Some
- * cluster must hold that replica, and evicting a binding elsewhere adds nothing there; so a feasible
- * set's victims on that cluster are feasible alone, and the best set (binding priority and preemption
+ * Preemption for a requirement met on one cluster: `need` replicas on any one of the clusters. That is
+ * one replica more, anywhere (an Aggregated or dynamically divided binding of one replica, or one that
+ * keeps all but one), or the share of the one cluster short of it (a per-cluster requirement whose
+ * other clusters hold theirs already: plan-preemption.ts passes that cluster alone). Some cluster must
+ * hold them, and evicting a binding elsewhere adds nothing there; so a feasible set's victims on that
+ * cluster are feasible alone, and the best set (binding priority and preemption
  * (000), "Preemption order": fewest victims, then the lower highest priority, the lower sum, the less
  * important most important victim) lies within one cluster. It is the best of each cluster's best, each
  * found among that cluster's residents alone, in the same order (priority, then the preemptor's own
@@ -44,8 +47,9 @@ export function planOnOneCluster(
   snapshot: SchedulingSnapshot,
   searchBudget: number,
   room: (cluster: ClusterState) => ResourceList,
+  need = 1,
 ): PreemptionPlan | null {
-  const problem = new OneClusterProblem(preemptor, clusters, snapshot, room);
+  const problem = new OneClusterProblem(preemptor, clusters, snapshot, room, need);
   if (problem.holdsAlready()) return null;
   const single = problem.bestSingleVictim();
   if (single) return { victims: [single], exact: true };
@@ -85,7 +89,7 @@ class OneClusterProblem {
   private readonly seed: number;
   private readonly runs = new Map<number, TieRun>();
   private readonly resources: string[];
-  /** [cluster × slots + slot]: what evictions must free of the resource for the cluster to hold the replica. */
+  /** [cluster × slots + slot]: what evictions must free of the resource for the cluster to hold `need` replicas. */
   private readonly gaps: Float64Array;
   /** Every request and room is an integer small enough that the bounds' sums are exact. */
   private readonly integral: boolean;
@@ -95,6 +99,7 @@ class OneClusterProblem {
     private readonly clusters: readonly ClusterState[],
     private readonly snapshot: SchedulingSnapshot,
     private readonly room: (cluster: ClusterState) => ResourceList,
+    private readonly need: number,
   ) {
     const resources = Object.keys(preemptor.request).filter((resource) => preemptor.request[resource]! > 0);
     this.resources = resources;
@@ -106,7 +111,7 @@ class OneClusterProblem {
       const list = room(cluster);
       for (let slot = 0; slot < this.slots; slot++) {
         this.free[at * this.slots + slot] = amountOf(list, resources[slot]!);
-        this.gaps[at * this.slots + slot] = Math.max(0, this.amounts[slot]! - this.free[at * this.slots + slot]!);
+        this.gaps[at * this.slots + slot] = Math.max(0, need * this.amounts[slot]! - this.free[at * this.slots + slot]!);
       }
     });
     this.integral = [...this.amounts, ...this.gaps].every((value) => Number.isInteger(value) && Math.abs(value) <= EXACT_LIMIT);
@@ -117,7 +122,7 @@ class OneClusterProblem {
     this.seed = preemptorStart(preemptor.key);
   }
 
-  /** Some cluster holds the replica with nobody evicted: there is nothing to preempt. */
+  /** Some cluster holds what is needed with nobody evicted: there is nothing to preempt. */
   holdsAlready(): boolean {
     return this.clusters.some((_, at) => this.holdsWith(at, -1, 0));
   }
@@ -180,7 +185,9 @@ class OneClusterProblem {
     // priority; one of fewer victims may have (when the bound allows fewer here).
     const highest = best && lowest(bound) >= best.count ? best.max : Number.POSITIVE_INFINITY;
     const placements = candidatePlacements(cluster, this.snapshot, this.preemptor, highest);
-    const oracle = new PlacementOracle(this.preemptor, cluster, placements, this.snapshot, { type: 'pooled', replicas: 1 }, this.room);
+    // Several replicas on the one cluster: as a share of it, whose bounds (fewest-victims.ts) close its gaps.
+    const requirement: Requirement = this.need === 1 ? { type: 'pooled', replicas: 1 } : { type: 'per-cluster', need: new Map([[cluster[0]!.name, this.need]]) };
+    const oracle = new PlacementOracle(this.preemptor, cluster, placements, this.snapshot, requirement, this.room);
     const selection = best
       ? selectVictims(placements.candidates, oracle, {
           searchBudget: budget,
@@ -311,15 +318,15 @@ class OneClusterProblem {
   }
 
   /**
-   * Whether cluster `at` holds a replica with binding `rank` (−1: none) evicted from `replicas` there:
-   * ⌊(room + freed) / request⌋ ≥ 1 for every requested resource, as the oracle counts it.
+   * Whether cluster `at` holds `need` replicas with binding `rank` (−1: none) evicted from `replicas`
+   * there: ⌊(room + freed) / request⌋ ≥ need for every requested resource, as the oracle counts it.
    */
   private holdsWith(at: number, rank: number, replicas: number): boolean {
     for (let slot = 0; slot < this.slots; slot++) {
       const amount = this.amounts[slot]!;
       const freed = rank < 0 ? 0 : this.columns[slot]![rank]! * replicas;
       const available = Math.max(this.free[at * this.slots + slot]! + freed, 0);
-      if ((available - (available % amount)) / amount < 1) return false;
+      if ((available - (available % amount)) / amount < this.need) return false;
     }
     return true;
   }

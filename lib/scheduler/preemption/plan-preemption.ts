@@ -9,9 +9,10 @@
  * 2. A single victim (single-victim-walk.ts): the clusters' residents are read from the lowest rank
  *    up, and the first candidate that is enough alone is the answer, proven best, before anything is
  *    laid out; when none is among the first ranks read, the steps below decide.
- * 3. A requirement met on one cluster (one replica more, anywhere: one-cluster-search.ts): the best set
- *    lies within one cluster, so each cluster's residents are searched alone (steps 4 and 5 on them),
- *    clusters whose lower bound cannot beat the best set found left out; what follows is for the others.
+ * 3. A requirement met on one cluster (one replica more, anywhere; or a per-cluster requirement with one
+ *    cluster short of its share: one-cluster-search.ts): the best set lies within one cluster, so each
+ *    cluster's residents are searched alone (steps 4 and 5 on them), clusters whose lower bound cannot
+ *    beat the best set found left out; what follows is for the others.
  * 4. Candidates (preemption-candidates.ts): the residents of those clusters that may be victims —
  *    ResourceBindings of strictly lower priority, preemptible, requesting resources — read from the
  *    snapshot's per-rank arrays in the victim search's order (lowest priority first, then the preemptor's own
@@ -38,7 +39,7 @@
  */
 import { PlacementOracle } from './placement-oracle';
 import { candidatePlacements } from './preemption-candidates';
-import type { ResourceList } from '../../resources';
+import { availableReplicas, type ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
 import { selectVictimsInStages } from './staged-victim-search';
@@ -95,6 +96,11 @@ export function planPreemption(
   if (walk.found === 'nothing-needed') return null;
   if (walk.found === 'victim') return { victims: [walk.victim], exact: true };
   if (oneCluster) return planOnOneCluster(preemptor, relevant, snapshot, searchBudget, room);
+  if (requirement.type === 'per-cluster') {
+    // The walk found some cluster short of its share; when only one is, victims elsewhere add nothing.
+    const short = relevant.filter((cluster) => availableReplicas(room(cluster), preemptor.request) < requirement.need.get(cluster.name)!);
+    if (short.length === 1) return planOnOneCluster(preemptor, short, snapshot, searchBudget, room, requirement.need.get(short[0]!.name)!);
+  }
   const placements = candidatePlacements(relevant, snapshot, preemptor);
   const { candidates } = placements;
   const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement, room);

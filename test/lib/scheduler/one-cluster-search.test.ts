@@ -6,6 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planOnOneCluster } from '../../../lib/scheduler/preemption/one-cluster-search';
+import { planPreemption } from '../../../lib/scheduler/preemption/plan-preemption';
+import { availableReplicas } from '../../../lib/resources';
 import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
 import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { bruteForceVictims, selectVictims, victimKey } from '../../../lib/scheduler/preemption/victim-search';
@@ -103,6 +105,33 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
         },
       ),
       { numRuns: 400 },
+    );
+  });
+
+  it('a per-cluster requirement with one cluster short of its share: planPreemption gives the one search\'s victims over every named cluster', () => {
+    fc.assert(
+      fc.property(
+        fc.array(resident, { maxLength: 60 }),
+        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 4, maxLength: 4 }),
+        pending,
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 4, maxLength: 4 }),
+        (residents, spare, preemptor, shares) => {
+          const { snapshot, state } = fleet(residents, spare, preemptor);
+          const relevant = CLUSTERS.map((name) => snapshot.clusters.get(name)!);
+          const room = (c: ClusterState) => snapshot.free(c, state);
+          const requirement = { type: 'per-cluster' as const, need: new Map(CLUSTERS.map((name, i) => [name, shares[i]!])) };
+          const short = relevant.filter((c) => availableReplicas(room(c), state.request) < requirement.need.get(c.name)!);
+          fc.pre(short.length === 1);
+          const plan = planPreemption(state, relevant, requirement, snapshot, 1_000_000, room);
+          const placements = candidatePlacements(relevant, snapshot, state);
+          const oracle = new PlacementOracle(state, relevant, placements, snapshot, requirement, room);
+          const selection = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
+          const expected = selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
+          expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(expected);
+          if (plan) expect(plan.exact).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 
