@@ -28,7 +28,9 @@ export type SingleVictimWalk =
  * answers (placement-oracle.ts) with only it evicted: each cluster holds ⌊(room + freed) / request⌋
  * replicas, the least over the requested resources. After `limit` ranks read without one enough the
  * walk gives up (undecided), and what it costs then is bounded by `limit`, whatever the density. Spread
- * requirements are left to the search (their rule reads every cluster's replicas at once).
+ * requirements are left to the search (their rule reads every cluster's replicas at once). For a
+ * per-cluster requirement one victim must fill every short cluster, so only the first short cluster's
+ * residents are read.
  */
 export function walkToSingleVictim(
   preemptor: BindingState,
@@ -73,7 +75,10 @@ export function walkToSingleVictim(
   const { priorities, mayBeVictim, states } = order;
   const below = firstAtOrAbove(priorities, preemptor.priority);
   const own = order.rank.get(preemptor.key) ?? -1;
-  const residents = new ResidentsInRange(clusters.map((cluster) => snapshot.rankedResidents(cluster)));
+  // Per-cluster: a single victim fills every short cluster, so it is resident on the first of them, whose
+  // residents alone are read (where else each is placed is looked up).
+  const readFrom = requirement.type === 'per-cluster' ? [short[0]!] : clusters.map((_, at) => at);
+  const residents = new ResidentsInRange(readFrom.map((at) => snapshot.rankedResidents(clusters[at]!)));
   const indexOf = new Map(clusters.map((cluster, at) => [cluster.name, at]));
   const columns = resources.map((resource) => order.requests(resource));
   const seed = preemptorStart(preemptor.key);
@@ -126,14 +131,16 @@ export function walkToSingleVictim(
       // Within what is left to read: the priority's residents on the clusters are read (with where
       // each is), then taken in the preemptor's order, whatever share of the priority they are.
       const collected = new Collected(held);
-      residents.forEach((at, rank, replicas) => collected.add(rank, placeOf(run, rank), at, replicas));
+      residents.forEach((list, rank, replicas) => collected.add(rank, placeOf(run, rank), readFrom[list]!, replicas));
       collected.sort();
       for (let next = 0; next < held; ) {
         const rank = collected.rankAt(next);
-        const entries = collected.placementInto(next, clusterOf, replicasOf);
-        next += entries;
+        const listed = collected.placementInto(next, clusterOf, replicasOf);
+        next += listed;
         read++;
-        if (isCandidate(rank) && enoughAlone(rank, entries)) return { found: 'victim', victim: states[rank]! };
+        if (!isCandidate(rank)) continue;
+        const entries = requirement.type === 'per-cluster' ? placementOf(rank) : listed;
+        if (enoughAlone(rank, entries)) return { found: 'victim', victim: states[rank]! };
       }
     } else {
       // More than that: stepping through the priority's ranks in the preemptor's order reads no more
