@@ -11,6 +11,7 @@ import { availableReplicas } from '../../../lib/resources';
 import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
 import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { bruteForceVictims, selectVictims, victimKey } from '../../../lib/scheduler/preemption/victim-search';
+import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState, SchedulingSnapshot, type ClusterState } from '../../../lib/scheduler/snapshot';
 import { binding, cluster, filledSnapshot } from './support';
 
@@ -49,13 +50,13 @@ function fleet(residents: readonly Resident[], spare: readonly number[], preempt
   return { snapshot, state: bindingState(pendingBinding) };
 }
 
-/** One search over every cluster's candidates at once, with a budget that always completes. */
-function searchOverAll(snapshot: SchedulingSnapshot, state: ReturnType<typeof bindingState>, relevant: readonly ClusterState[]) {
+/** The victims (keys) of one search over every cluster's candidates at once, with a budget that always completes; null when it finds no set. */
+function victimsOfOneSearch(snapshot: SchedulingSnapshot, state: ReturnType<typeof bindingState>, relevant: readonly ClusterState[], requirement: Requirement = ONE_REPLICA) {
   const room = (c: ClusterState) => snapshot.free(c, state);
   const placements = candidatePlacements(relevant, snapshot, state);
-  const oracle = new PlacementOracle(state, relevant, placements, snapshot, ONE_REPLICA, room);
+  const oracle = new PlacementOracle(state, relevant, placements, snapshot, requirement, room);
   const selection = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
-  return { placements, oracle, selection };
+  return selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
 }
 
 describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on one cluster)`, () => {
@@ -71,9 +72,7 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
           const relevant = names.map((name) => snapshot.clusters.get(name)!);
           const room = (c: ClusterState) => snapshot.free(c, state);
           const plan = planOnOneCluster(state, relevant, snapshot, 1_000_000, room);
-          const { placements, selection } = searchOverAll(snapshot, state, relevant);
-          const expected = selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
-          expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(expected);
+          expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(victimsOfOneSearch(snapshot, state, relevant));
           if (plan) expect(plan.exact).toBe(true);
         },
       ),
@@ -99,9 +98,7 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
           const { snapshot, state } = fleet(residents, [0, 0, 0, 0], preemptor);
           const relevant = CLUSTERS.map((name) => snapshot.clusters.get(name)!);
           const plan = planOnOneCluster(state, relevant, snapshot, 1_000_000, (c) => snapshot.free(c, state));
-          const { placements, selection } = searchOverAll(snapshot, state, relevant);
-          const expected = selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
-          expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(expected);
+          expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(victimsOfOneSearch(snapshot, state, relevant));
         },
       ),
       { numRuns: 400 },
@@ -123,11 +120,7 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
           const short = relevant.filter((c) => availableReplicas(room(c), state.request) < requirement.need.get(c.name)!);
           fc.pre(short.length === 1);
           const plan = planPreemption(state, relevant, requirement, snapshot, 1_000_000, room);
-          const placements = candidatePlacements(relevant, snapshot, state);
-          const oracle = new PlacementOracle(state, relevant, placements, snapshot, requirement, room);
-          const selection = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
-          const expected = selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
-          expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(expected);
+          expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(victimsOfOneSearch(snapshot, state, relevant, requirement));
           if (plan) expect(plan.exact).toBe(true);
         },
       ),
@@ -208,9 +201,8 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
       const state = bindingState(binding(`urgent-${p}`, { priority: 9, request: { cpu: 6 } }));
       const room = (c: ClusterState) => snapshot.free(c, state);
       const plan = planOnOneCluster(state, relevant, snapshot, 20_000, room);
-      const { placements, selection } = searchOverAll(snapshot, state, relevant);
       // Two 3-cpu priority-0 victims on m7 beat any other cluster's three (or two of priority 1 or higher).
-      expect(plan?.victims.map((victim) => victim.key)).toEqual(selection!.victims.map((index) => placements.candidates[index]!.key));
+      expect(plan?.victims.map((victim) => victim.key)).toEqual(victimsOfOneSearch(snapshot, state, relevant));
       expect(plan!.victims).toHaveLength(2);
       expect(plan!.victims.every((victim) => victim.binding.metadata.name.startsWith('m7-') && victim.priority === 0)).toBe(true);
       expect(plan!.exact).toBe(true);
