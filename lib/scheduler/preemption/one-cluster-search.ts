@@ -259,17 +259,9 @@ class OneClusterProblem {
     return this.resources.map((resource) => this.snapshot.victimAmounts(this.clusters[at]!, resource));
   }
 
-  /** The first index of `ranks` (ascending) whose priority is `priority` or higher. */
+  /** The first index of `ranks` (ascending) whose priority is `priority` or higher: ranks rise with priority. */
   private firstOfPriority(ranks: Int32Array, priority: number): number {
-    const { priorities } = this.order;
-    let low = 0;
-    let high = ranks.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (priorities[ranks[mid]!]! < priority) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+    return firstAtOrAbove(ranks, firstAtOrAbove(this.order.priorities, priority));
   }
 
   /**
