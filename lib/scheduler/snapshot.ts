@@ -6,7 +6,7 @@ import { accumulate, add, amountOf, scale, subtract, toResourceList, type Resour
 import type { ClusterAffinity, Toleration } from '../api/propagation-policy';
 import { filterClusters, type FilteredClusters } from './cluster-filter';
 import { victimKeyHash } from './preemption/victim-tie-order';
-import { victimAmountsOf, type VictimAmounts } from './preemption/victim-amounts';
+import { VictimAmountsLedger, type VictimAmounts } from './preemption/victim-amounts';
 import { isPlainBinding } from './replica-strategy';
 import { firstAtOrAbove } from './rank-search';
 
@@ -255,8 +255,8 @@ class ClusterRoom implements ClusterState {
   readonly residents = new Map<string, number>();
   private cachedRoom: ResourceList | undefined;
   private ranked: RankedIn | undefined;
-  /** By resource, until the residents change. */
-  private readonly amounts = new Map<string, VictimAmounts>();
+  /** What the residents that may be victims free, kept as they come and go. */
+  private readonly victims = new VictimAmountsLedger();
 
   constructor(
     readonly name: string,
@@ -286,7 +286,7 @@ class ClusterRoom implements ClusterState {
   admit(state: BindingState, replicas: number, rank: number | undefined, order: BindingOrder | undefined): void {
     accumulate(this.placed, state.request, replicas);
     this.cachedRoom = undefined;
-    this.amounts.clear();
+    if (state.mayBeVictim) this.victims.add(state.priority, state.request, replicas);
     this.residents.set(state.key, replicas);
     this.ranked = this.changedRanks(rank, order, (ranked, at) => withResident(ranked, at, replicas));
   }
@@ -295,7 +295,7 @@ class ClusterRoom implements ClusterState {
   release(state: BindingState, replicas: number, rank: number | undefined, order: BindingOrder | undefined): void {
     accumulate(this.placed, state.request, -replicas);
     this.cachedRoom = undefined;
-    this.amounts.clear();
+    if (state.mayBeVictim) this.victims.remove(state.priority, state.request, replicas);
     this.residents.delete(state.key);
     this.ranked = this.changedRanks(rank, order, withoutResident);
   }
@@ -319,14 +319,9 @@ class ClusterRoom implements ClusterState {
     return this.ranked;
   }
 
-  /** What the residents that may be victims free of `resource`, by priority; kept until the residents change. */
-  victimAmounts(order: BindingOrder, resource: string): VictimAmounts {
-    let amounts = this.amounts.get(resource);
-    if (!amounts) {
-      amounts = victimAmountsOf(this.rankedResidents(order), order, resource);
-      this.amounts.set(resource, amounts);
-    }
-    return amounts;
+  /** What the residents that may be victims free of `resource`, by priority. */
+  victimAmounts(resource: string): VictimAmounts {
+    return this.victims.amounts(resource);
   }
 
   /** The residents by rank in `order` as held, carried over from the order it was merged from if need be; undefined when not held. */
@@ -610,7 +605,7 @@ export class SchedulingSnapshot {
   victimAmounts(cluster: ClusterState, resource: string): VictimAmounts {
     const room = this.rooms.get(cluster.name);
     if (room !== cluster) throw new Error(`cluster ${cluster.name} is not part of this snapshot`);
-    return room.victimAmounts(this.currentOrder(), resource);
+    return room.victimAmounts(resource);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { PriorityOrder, RankedResidents } from '../snapshot';
+import type { ResourceList } from '../../resources';
 
 /** Largest amounts kept per priority; past them each further victim counts as the smallest kept. */
 export const KEPT_AMOUNTS = 4;
@@ -7,8 +7,7 @@ export const KEPT_AMOUNTS = 4;
  * What the residents of one cluster that may be victims free of one resource, by priority: at each
  * priority they hold (ascending), the KEPT_AMOUNTS largest amounts (request × replicas there) of those
  * of that priority or lower. A preemptor's bounds on a cluster (one-cluster-search.ts) read it instead
- * of the residents, so they cost the priorities a cluster holds, not its residents. Kept by the snapshot
- * per cluster and resource until the cluster's residents change.
+ * of the residents, so they cost the priorities a cluster holds, not its residents.
  *
  * It counts every resident that may be victim, the preemptor's own placement too: an amount more only
  * lowers the bounds read from it, which stay bounds.
@@ -24,29 +23,141 @@ export interface VictimAmounts {
 /** Past this, doubles no longer hold every sum of amounts exactly (nor every quotient below it). */
 export const EXACT_LIMIT = 2 ** 52;
 
-export function victimAmountsOf({ ranks, replicas }: RankedResidents, order: PriorityOrder, resource: string): VictimAmounts {
-  const { priorities, mayBeVictim } = order;
-  const requests = order.requests(resource);
-  const levels: number[] = [];
-  const largest: number[] = [];
-  const kept = new Float64Array(KEPT_AMOUNTS);
-  let total = 0;
-  let integral = true;
-  for (let i = 0; i < ranks.length; i++) {
-    const rank = ranks[i]!;
-    if (mayBeVictim[rank] !== 1) continue;
-    const amount = requests[rank]! * replicas[i]!;
-    if (!Number.isInteger(amount)) integral = false;
-    total += Math.abs(amount);
-    keepAmount(kept, 0, amount);
-    const priority = priorities[rank]!;
-    if (levels[levels.length - 1] !== priority) {
-      levels.push(priority);
-      largest.length += KEPT_AMOUNTS;
+/** What the residents of one priority free of one resource: every amount but 0, largest first. */
+type AmountsByPriority = Map<number, number[]>;
+
+/** Of one resource: its amounts by priority, and what says whether sums of them are exact. */
+interface ResourceAmounts {
+  readonly byPriority: AmountsByPriority;
+  /** Amounts that are not integers. */
+  fractional: number;
+  /** The sum of the integer amounts' sizes: exact while below 2^53. */
+  total: number;
+  /** The total once passed 2^53, and may since have lost what it counts. */
+  overflowed: boolean;
+  cached: VictimAmounts | undefined;
+}
+
+/**
+ * A cluster's VictimAmounts of every resource, kept up to date as residents that may be victims come
+ * and go (add, remove: the cost of the resident's priority there), so that the bounds of a decision
+ * after a placement or an eviction do not read the cluster's residents again. Each resource's
+ * VictimAmounts is worked out from the kept amounts when first asked after a change, at the cost of
+ * the priorities the cluster holds.
+ */
+export class VictimAmountsLedger {
+  /** How many residents that may be victims hold each priority: every one of them is a level. */
+  private readonly residentsAt = new Map<number, number>();
+  private readonly resources = new Map<string, ResourceAmounts>();
+  private levels: Float64Array | undefined;
+
+  /** A resident that may be victim, of `replicas` replicas of `request` at `priority`. */
+  add(priority: number, request: ResourceList, replicas: number): void {
+    const residents = this.residentsAt.get(priority) ?? 0;
+    this.residentsAt.set(priority, residents + 1);
+    if (residents === 0) this.levelsChanged();
+    for (const resource of Object.keys(request)) {
+      const amount = request[resource]! * replicas;
+      if (amount === 0) continue;
+      const kept = this.amountsOf(resource);
+      let amounts = kept.byPriority.get(priority);
+      if (!amounts) kept.byPriority.set(priority, (amounts = []));
+      amounts.splice(firstAtMost(amounts, amount), 0, amount);
+      if (Number.isInteger(amount)) {
+        kept.total += Math.abs(amount);
+        if (kept.total > 2 ** 53) kept.overflowed = true;
+      } else {
+        kept.fractional += 1;
+      }
+      kept.cached = undefined;
     }
-    for (let m = 0; m < KEPT_AMOUNTS; m++) largest[largest.length - KEPT_AMOUNTS + m] = kept[m]!;
   }
-  return { priorities: Float64Array.from(levels), largest: Float64Array.from(largest), exact: integral && total <= EXACT_LIMIT };
+
+  /** The resident `add` counted leaves: the same priority, request and replicas. */
+  remove(priority: number, request: ResourceList, replicas: number): void {
+    const residents = this.residentsAt.get(priority)!;
+    if (residents === 1) {
+      this.residentsAt.delete(priority);
+      this.levelsChanged();
+    } else {
+      this.residentsAt.set(priority, residents - 1);
+    }
+    for (const resource of Object.keys(request)) {
+      const amount = request[resource]! * replicas;
+      if (amount === 0) continue;
+      const kept = this.resources.get(resource)!;
+      const amounts = kept.byPriority.get(priority)!;
+      amounts.splice(amounts.indexOf(amount), 1);
+      if (amounts.length === 0) kept.byPriority.delete(priority);
+      if (Number.isInteger(amount)) kept.total -= Math.abs(amount);
+      else kept.fractional -= 1;
+      kept.cached = undefined;
+    }
+  }
+
+  /** What the residents that may be victims free of `resource`, by priority. */
+  amounts(resource: string): VictimAmounts {
+    const kept = this.amountsOf(resource);
+    kept.cached ??= this.workedOut(kept);
+    return kept.cached;
+  }
+
+  private workedOut(kept: ResourceAmounts): VictimAmounts {
+    const { byPriority, fractional } = kept;
+    if (kept.overflowed) recount(kept);
+    const priorities = this.priorities();
+    const largest = new Float64Array(priorities.length * KEPT_AMOUNTS);
+    const largestSoFar = new Float64Array(KEPT_AMOUNTS);
+    for (let level = 0; level < priorities.length; level++) {
+      const amounts = byPriority.get(priorities[level]!);
+      // Only a priority's own largest few can be among the largest of it and the ones below.
+      if (amounts) for (let m = 0; m < Math.min(KEPT_AMOUNTS, amounts.length); m++) keepAmount(largestSoFar, 0, amounts[m]!);
+      largest.set(largestSoFar, level * KEPT_AMOUNTS);
+    }
+    return { priorities, largest, exact: fractional === 0 && !kept.overflowed && kept.total <= EXACT_LIMIT };
+  }
+
+  /** A priority came or went: every resource has a level more or fewer. */
+  private levelsChanged(): void {
+    this.levels = undefined;
+    for (const kept of this.resources.values()) kept.cached = undefined;
+  }
+
+  private priorities(): Float64Array {
+    this.levels ??= Float64Array.from(this.residentsAt.keys()).sort();
+    return this.levels;
+  }
+
+  private amountsOf(resource: string): ResourceAmounts {
+    let kept = this.resources.get(resource);
+    if (!kept) this.resources.set(resource, (kept = { byPriority: new Map(), fractional: 0, total: 0, overflowed: false, cached: undefined }));
+    return kept;
+  }
+}
+
+/**
+ * The total counted again from the amounts, once it passed 2^53 and may have lost part of what it
+ * counts: exact again when what is left is below it (a rare case; the amounts are read once).
+ */
+function recount(kept: ResourceAmounts): void {
+  let total = 0;
+  kept.byPriority.forEach((amounts) => {
+    for (const amount of amounts) if (Number.isInteger(amount)) total += Math.abs(amount);
+  });
+  kept.total = total;
+  kept.overflowed = total > 2 ** 53;
+}
+
+/** Where `amount` goes among `amounts` (largest first): before the first that is no larger. */
+function firstAtMost(amounts: readonly number[], amount: number): number {
+  let low = 0;
+  let high = amounts.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (amounts[middle]! > amount) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Keeps `amount` among the largest amounts (descending) at `kept[base, base + KEPT_AMOUNTS)` if it is one of them. */

@@ -1,16 +1,32 @@
 /**
  * What a cluster's residents that may be victims free, by priority (binding priority and preemption (000),
  * "Preemption scenario": only preemptible ResourceBindings that request resources are victims): the bounds
- * of one-cluster-search.ts read it instead of the residents.
+ * of one-cluster-search.ts read it instead of the residents, and the snapshot keeps it as they come and go.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fewestReaching, KEPT_AMOUNTS, victimAmountsOf } from '../../../lib/scheduler/preemption/victim-amounts';
-import { SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
+import { fewestReaching, KEPT_AMOUNTS, VictimAmountsLedger, type VictimAmounts } from '../../../lib/scheduler/preemption/victim-amounts';
+import { bindingKeyOf, SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
 import { binding, cluster } from './support';
 
-describe('victimAmountsOf (binding priority and preemption (000))', () => {
-  it('keeps, at each priority, the largest amounts of that priority or lower, of the residents that may be victims only', () => {
+interface Resident {
+  readonly priority: number;
+  readonly amount: number;
+}
+
+/** The definition, from the residents themselves: at each priority held, the largest amounts of that priority or lower. */
+function amountsOf(residents: readonly Resident[]): VictimAmounts {
+  const priorities = [...new Set(residents.map((r) => r.priority))].sort((a, b) => a - b);
+  const largest = priorities.flatMap((priority) => {
+    const sizes = residents.filter((r) => r.priority <= priority && r.amount > 0).map((r) => r.amount).sort((a, b) => b - a);
+    return Array.from({ length: KEPT_AMOUNTS }, (_, m) => sizes[m] ?? 0);
+  });
+  const exact = residents.every((r) => Number.isInteger(r.amount)) && residents.reduce((sum, r) => sum + Math.abs(r.amount), 0) <= 2 ** 52;
+  return { priorities: Float64Array.from(priorities), largest: Float64Array.from(largest), exact };
+}
+
+describe('victim amounts (binding priority and preemption (000))', () => {
+  it('keep, at each priority, the largest amounts of that priority or lower, of the residents that may be victims only', () => {
     const snapshot = new SchedulingSnapshot(
       [cluster('m1', { allocatable: { cpu: 100 } })],
       [
@@ -22,12 +38,62 @@ describe('victimAmountsOf (binding priority and preemption (000))', () => {
         binding('f', { priority: 9, request: { cpu: 1 }, clusters: { m1: 1 } }),
       ],
     );
-    const order = snapshot.priorityOrder();
-    const amounts = victimAmountsOf(snapshot.rankedResidents(snapshot.clusters.get('m1')!), order, 'cpu');
+    const amounts = snapshot.victimAmounts(snapshot.clusters.get('m1')!, 'cpu');
     expect([...amounts.priorities]).toEqual([0, 5, 9]);
     // In millicores: a frees 3 × 1 cpu, b 2, d 2 × 4; c is not preemptible and e is a ClusterResourceBinding.
     expect([...amounts.largest]).toEqual([3000, 2000, 0, 0, 8000, 3000, 2000, 0, 8000, 3000, 2000, 1000]);
     expect(amounts.exact).toBe(true);
+    // A resource nobody there requests: every priority held, nothing freed.
+    expect([...snapshot.victimAmounts(snapshot.clusters.get('m1')!, 'nvidia.com/gpu').largest]).toEqual(new Array(3 * KEPT_AMOUNTS).fill(0));
+
+    // d evicted: its priority stays held by c alone, which may not be a victim, so the level goes.
+    const { clusters: _evicted, ...spec } = binding('d', { priority: 5, request: { cpu: 4 }, clusters: { m1: 2 } }).spec;
+    snapshot.upsert({ ...binding('d', { priority: 5, request: { cpu: 4 } }), spec });
+    const after = snapshot.victimAmounts(snapshot.clusters.get('m1')!, 'cpu');
+    expect([...after.priorities]).toEqual([0, 9]);
+    expect([...after.largest]).toEqual([3000, 2000, 0, 0, 3000, 2000, 1000, 0]);
+    snapshot.remove(bindingKeyOf(binding('a')));
+    expect([...snapshot.victimAmounts(snapshot.clusters.get('m1')!, 'cpu').largest]).toEqual([2000, 0, 0, 0, 2000, 1000, 0, 0]);
+  });
+
+  it('stay what the residents held then give, through arrivals and departures read at any point (exact only for integer amounts)', () => {
+    const arrival = fc.record({
+      priority: fc.integer({ min: -2, max: 4 }),
+      amount: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constantFrom(0.5, 2 ** 51, -1)),
+      replicas: fc.integer({ min: 1, max: 3 }),
+    });
+    const step = fc.oneof(
+      arrival.map((resident) => ({ arrive: resident })),
+      fc.nat().map((which) => ({ leave: which })),
+      fc.constant({ read: true as const }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const ledger = new VictimAmountsLedger();
+        const present: Array<{ priority: number; amount: number; replicas: number }> = [];
+        const check = () => {
+          const expected = amountsOf(present.map(({ priority, amount, replicas }) => ({ priority, amount: amount * replicas })));
+          const actual = ledger.amounts('cpu');
+          expect([...actual.priorities]).toEqual([...expected.priorities]);
+          expect([...actual.largest]).toEqual([...expected.largest]);
+          expect(actual.exact).toBe(expected.exact);
+        };
+        for (const s of steps) {
+          if ('arrive' in s) {
+            present.push(s.arrive);
+            ledger.add(s.arrive.priority, { cpu: s.arrive.amount, pods: 1 }, s.arrive.replicas);
+          } else if ('leave' in s) {
+            if (present.length === 0) continue;
+            const [gone] = present.splice(s.leave % present.length, 1);
+            ledger.remove(gone!.priority, { cpu: gone!.amount, pods: 1 }, gone!.replicas);
+          } else {
+            check();
+          }
+        }
+        check();
+      }),
+      { numRuns: 1_000 },
+    );
   });
 
   it('fewestReaching never passes the fewest amounts that sum to the gap, and meets it within the amounts kept', () => {
