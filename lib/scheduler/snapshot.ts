@@ -284,6 +284,9 @@ class ClusterRoom implements ClusterState {
    * by rank are then updated rather than looked up again, key by key, when next read.
    */
   admit(state: BindingState, replicas: number, rank: number | undefined, order: BindingOrder | undefined): void {
+    // A cluster named twice in spec.clusters: the last entry stands, as the residents keep one.
+    const held = this.residents.get(state.key);
+    if (held !== undefined) this.release(state, held, rank, order);
     accumulate(this.placed, state.request, replicas);
     this.cachedRoom = undefined;
     if (state.mayBeVictim) this.victims.add(state.priority, state.request, replicas);
@@ -496,8 +499,9 @@ export class SchedulingSnapshot {
     const room = new ClusterRoom(name, cluster, isClusterReady(cluster), capacityOf(cluster));
     this.rooms.set(name, room);
     for (const state of this.bindings.values()) {
-      const replicas = state.clusters.find((target) => target.name === name)?.replicas ?? 0;
-      if (replicas > 0) room.admit(state, replicas, undefined, undefined);
+      // A plain binding stays off the clusters' residents, as upsert keeps it.
+      if (isPlainBinding(state.binding) && !this.isOrdered(state.key)) continue;
+      for (const target of state.clusters) if (target.name === name && target.replicas > 0) room.admit(state, target.replicas, undefined, undefined);
     }
   }
 
@@ -623,8 +627,9 @@ export class SchedulingSnapshot {
     this.bindings.delete(previous.key);
     for (const target of previous.clusters) {
       const cluster = this.rooms.get(target.name);
-      if (!cluster || !cluster.residents.has(previous.key)) continue;
-      cluster.release(previous, target.replicas, rank, this.order);
+      const held = cluster?.residents.get(previous.key);
+      if (!cluster || held === undefined) continue;
+      cluster.release(previous, held, rank, this.order);
     }
   }
 }

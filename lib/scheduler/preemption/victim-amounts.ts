@@ -33,7 +33,7 @@ interface ResourceAmounts {
   fractional: number;
   /** The sum of the integer amounts' sizes: exact while below 2^53. */
   total: number;
-  /** The total once passed 2^53, and may since have lost what it counts. */
+  /** The total once reached 2^53, past which a sum of integers may round: it may since have lost what it counts. */
   overflowed: boolean;
   cached: VictimAmounts | undefined;
 }
@@ -65,7 +65,7 @@ export class VictimAmountsLedger {
       amounts.splice(firstAtMost(amounts, amount), 0, amount);
       if (Number.isInteger(amount)) {
         kept.total += Math.abs(amount);
-        if (kept.total > 2 ** 53) kept.overflowed = true;
+        if (kept.total >= 2 ** 53) kept.overflowed = true;
       } else {
         kept.fractional += 1;
       }
@@ -87,7 +87,9 @@ export class VictimAmountsLedger {
       if (amount === 0) continue;
       const kept = this.resources.get(resource)!;
       const amounts = kept.byPriority.get(priority)!;
-      amounts.splice(amounts.indexOf(amount), 1);
+      const at = amounts.indexOf(amount);
+      if (at < 0) throw new Error(`victim amounts: ${amount} of ${resource} at priority ${priority} was never added`);
+      amounts.splice(at, 1);
       if (amounts.length === 0) kept.byPriority.delete(priority);
       if (Number.isInteger(amount)) kept.total -= Math.abs(amount);
       else kept.fractional -= 1;
@@ -136,7 +138,7 @@ export class VictimAmountsLedger {
 }
 
 /**
- * The total counted again from the amounts, once it passed 2^53 and may have lost part of what it
+ * The total counted again from the amounts, once it reached 2^53 and may have lost part of what it
  * counts: exact again when what is left is below it (a rare case; the amounts are read once).
  */
 function recount(kept: ResourceAmounts): void {
@@ -145,7 +147,7 @@ function recount(kept: ResourceAmounts): void {
     for (const amount of amounts) if (Number.isInteger(amount)) total += Math.abs(amount);
   });
   kept.total = total;
-  kept.overflowed = total > 2 ** 53;
+  kept.overflowed = total >= 2 ** 53;
 }
 
 /** Where `amount` goes among `amounts` (largest first): before the first that is no larger. */

@@ -140,6 +140,19 @@ describe('SchedulingSnapshot capacity (issue 2 rule 5: allocatable − allocated
 describe('SchedulingSnapshot updates', () => {
   const clusters = [cluster('m1', { allocatable: { cpu: '10' } }), cluster('m2', { allocatable: { cpu: '10' } })];
 
+  it('a cluster learned after a plain binding placed there does not take it in as a resident, as upsert keeps it out', () => {
+    // A plain binding (a ConfigMap's: no replicas, no request) holds no room and is never a victim.
+    const { replicas: _replicas, replicaRequirements: _request, ...spec } = binding('p', { clusters: { m3: 1 } }).spec;
+    const plain: ResourceBinding = { ...binding('p'), spec };
+    const snapshot = new SchedulingSnapshot(clusters, [plain, binding('a', { clusters: { m3: 2 } })]);
+    snapshot.upsertCluster(cluster('m3', { allocatable: { cpu: '10' } }));
+    const m3 = snapshot.clusters.get('m3')!;
+    expect([...m3.residents.keys()]).toEqual([bindingKeyOf(binding('a'))]);
+    const order = snapshot.priorityOrder();
+    expect([...snapshot.rankedResidents(m3).ranks].map((rank) => order.states[rank]!.key)).toEqual([bindingKeyOf(binding('a'))]);
+    expect(m3.placed).toEqual({ cpu: 2000, pods: 2 });
+  });
+
   it('upsert replaces the previous placement of the same binding', () => {
     const snapshot = new SchedulingSnapshot(clusters, [binding('a', { clusters: { m1: 3 } })]);
     snapshot.upsert(binding('a', { clusters: { m2: 1 } }));
