@@ -39,7 +39,7 @@
  */
 import { PlacementOracle } from './placement-oracle';
 import { candidatePlacements } from './preemption-candidates';
-import { availableReplicas, type ResourceList } from '../../resources';
+import type { ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
 import { selectVictimsInStages } from './staged-victim-search';
@@ -96,10 +96,10 @@ export function planPreemption(
   if (walk.found === 'nothing-needed') return null;
   if (walk.found === 'victim') return { victims: [walk.victim], exact: true };
   if (oneCluster) return planOnOneCluster(preemptor, relevant, snapshot, searchBudget, room);
-  if (requirement.type === 'per-cluster') {
-    // The walk found some cluster short of its share; when only one is, victims elsewhere add nothing.
-    const short = relevant.filter((cluster) => availableReplicas(room(cluster), preemptor.request) < requirement.need.get(cluster.name)!);
-    if (short.length === 1) return planOnOneCluster(preemptor, short, snapshot, searchBudget, room, requirement.need.get(short[0]!.name)!);
+  // Per-cluster, with one cluster short of its share: victims elsewhere add nothing there.
+  const [onlyShort, ...otherShort] = walk.short;
+  if (requirement.type === 'per-cluster' && onlyShort && otherShort.length === 0) {
+    return planOnOneCluster(preemptor, [onlyShort], snapshot, searchBudget, room, requirement.need.get(onlyShort.name)!);
   }
   const placements = candidatePlacements(relevant, snapshot, preemptor);
   const { candidates } = placements;

@@ -9,7 +9,8 @@ export type SingleVictimWalk =
   | { readonly found: 'victim'; readonly victim: BindingState }
   /** The requirement is met with nobody evicted: there is nothing to preempt. */
   | { readonly found: 'nothing-needed' }
-  | { readonly found: 'undecided' };
+  /** `short`: for a per-cluster requirement, the clusters short of their share (none otherwise). */
+  | { readonly found: 'undecided'; readonly short: readonly ClusterState[] };
 
 /**
  * One victim is the commonest answer, and when one is enough the best is the first candidate in the
@@ -40,7 +41,7 @@ export function walkToSingleVictim(
   room: (cluster: ClusterState) => ResourceList,
   limit: number,
 ): SingleVictimWalk {
-  if (requirement.type === 'spread') return { found: 'undecided' };
+  if (requirement.type === 'spread') return { found: 'undecided', short: [] };
   const resources = Object.keys(preemptor.request).filter((resource) => preemptor.request[resource]! > 0);
   const amounts = resources.map((resource) => preemptor.request[resource]!);
   const slots = resources.length;
@@ -158,7 +159,7 @@ export function walkToSingleVictim(
     }
     first = run.end;
   }
-  return { found: 'undecided' };
+  return { found: 'undecided', short: short.map((at) => clusters[at]!) };
 }
 
 /** Collected holds fewer entries than this: an entry's index fits below its place in one number. */

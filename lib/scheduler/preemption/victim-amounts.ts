@@ -1,4 +1,5 @@
 import type { ResourceList } from '../../resources';
+import { firstAtOrAbove } from '../rank-search';
 
 /** Largest amounts kept per priority; past them each further victim counts as the smallest kept. */
 export const KEPT_AMOUNTS = 4;
@@ -23,7 +24,7 @@ export interface VictimAmounts {
 /** Past this, doubles no longer hold every sum of amounts exactly (nor every quotient below it). */
 export const EXACT_LIMIT = 2 ** 52;
 
-/** What the residents of one priority free of one resource: every amount but 0, largest first. */
+/** What the residents of one priority free of one resource: every amount but 0, ascending. */
 type AmountsByPriority = Map<number, number[]>;
 
 /** Of one resource: its amounts by priority, and what says whether sums of them are exact. */
@@ -62,7 +63,7 @@ export class VictimAmountsLedger {
       const kept = this.amountsOf(resource);
       let amounts = kept.byPriority.get(priority);
       if (!amounts) kept.byPriority.set(priority, (amounts = []));
-      amounts.splice(firstAtMost(amounts, amount), 0, amount);
+      amounts.splice(firstAtOrAbove(amounts, amount), 0, amount);
       if (Number.isInteger(amount)) {
         kept.total += Math.abs(amount);
         if (kept.total >= 2 ** 53) kept.overflowed = true;
@@ -113,7 +114,7 @@ export class VictimAmountsLedger {
     for (let level = 0; level < priorities.length; level++) {
       const amounts = byPriority.get(priorities[level]!);
       // Only a priority's own largest few can be among the largest of it and the ones below.
-      if (amounts) for (let m = 0; m < Math.min(KEPT_AMOUNTS, amounts.length); m++) keepAmount(largestSoFar, 0, amounts[m]!);
+      if (amounts) for (let m = amounts.length - 1; m >= Math.max(0, amounts.length - KEPT_AMOUNTS); m--) keepAmount(largestSoFar, 0, amounts[m]!);
       largest.set(largestSoFar, level * KEPT_AMOUNTS);
     }
     return { priorities, largest, exact: fractional === 0 && !kept.overflowed && kept.total <= EXACT_LIMIT };
@@ -148,18 +149,6 @@ function recount(kept: ResourceAmounts): void {
   });
   kept.total = total;
   kept.overflowed = total >= 2 ** 53;
-}
-
-/** Where `amount` goes among `amounts` (largest first): before the first that is no larger. */
-function firstAtMost(amounts: readonly number[], amount: number): number {
-  let low = 0;
-  let high = amounts.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (amounts[middle]! > amount) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /** Keeps `amount` among the largest amounts (descending) at `kept[base, base + KEPT_AMOUNTS)` if it is one of them. */

@@ -36,6 +36,9 @@ const pending = fc.record({
   placedOn: fc.boolean(),
 });
 
+/** What each of the four clusters has to spare. */
+const spareRoom = fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 4, maxLength: 4 });
+
 type Resident = typeof resident extends fc.Arbitrary<infer T> ? T : never;
 type Pending = typeof pending extends fc.Arbitrary<infer T> ? T : never;
 
@@ -65,7 +68,7 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
       fc.property(
         fc.array(resident, { maxLength: 60 }),
         fc.subarray(CLUSTERS, { minLength: 1 }),
-        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 4, maxLength: 4 }),
+        spareRoom,
         pending,
         (residents, names, spare, preemptor) => {
           const { snapshot, state } = fleet(residents, spare, preemptor);
@@ -109,7 +112,7 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
     fc.assert(
       fc.property(
         fc.array(resident, { maxLength: 60 }),
-        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 4, maxLength: 4 }),
+        spareRoom,
         pending,
         fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 4, maxLength: 4 }),
         (residents, spare, preemptor, shares) => {
@@ -132,7 +135,7 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
     fc.assert(
       fc.property(
         fc.array(resident, { maxLength: 16 }),
-        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 4, maxLength: 4 }),
+        spareRoom,
         pending,
         (residents, spare, preemptor) => {
           const { snapshot, state } = fleet(residents, spare, preemptor);
