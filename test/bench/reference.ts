@@ -3,7 +3,8 @@
  * above it, for a checkout in a worktree) times a fixed piece of object-heavy JavaScript that no
  * project code touches and prints the median of three runs in seconds. Hosts differ in speed by up to
  * 1.8×: a time divided by the reference of the same run compares across them. Measured once per
- * `npm run bench`, before any section, and reused by every section.
+ * `npm run bench`, before any section, and reused by every section; the scale curve measures it again
+ * beside each of its processes (referenceNow).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -26,12 +27,18 @@ let measured: { seconds: number | undefined } | undefined;
 
 /** The reference time in seconds, measured at the first call of the process; undefined where the script is absent. */
 export function referenceSeconds(): number | undefined {
-  if (!measured) {
-    const script = calibrationScript();
-    const seconds = script === undefined ? Number.NaN : Number(execFileSync(process.execPath, [script], { encoding: 'utf8' }).trim());
-    measured = { seconds: Number.isFinite(seconds) && seconds > 0 ? seconds : undefined };
-  }
+  measured ??= { seconds: referenceNow() };
   return measured.seconds;
+}
+
+/**
+ * The reference time measured now, for a timing taken right after it: a host shared with other tenants
+ * changes speed within a run of the benchmarks, and a ratio is fair only to the reference of its moment.
+ */
+export function referenceNow(): number | undefined {
+  const script = calibrationScript();
+  const seconds = script === undefined ? Number.NaN : Number(execFileSync(process.execPath, [script], { encoding: 'utf8' }).trim());
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 /** A time in seconds divided by the reference, for a table cell ('–' without a reference). */
