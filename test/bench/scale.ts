@@ -18,6 +18,9 @@ import { scaleScenario, type ScaleScenarioSize } from './scale-scenario';
 import { fmt, median, table } from './stats';
 
 const OUTRANK = fileURLToPath(new URL('../../bin/outrank.mjs', import.meta.url));
+const WARM_SIMULATE = fileURLToPath(new URL('./warm-simulate.ts', import.meta.url));
+/** Runs of the headline scenario in one process, the first cold. */
+const WARM_RUNS = 3;
 const BUILD = fileURLToPath(new URL('../../bin/build.mjs', import.meta.url));
 const CLUSTERS = 100;
 /**
@@ -28,7 +31,7 @@ const CURVE = process.env.SCALE_WORKLOADS?.split(',').map(Number) ?? [1_000, 10_
 /** The headline size, which the others are compared with. */
 const HEADLINE = 10_000;
 /** Runs of the headline size (`SCALE_REPEATS`), each beside its own reference: it is judged by their median. */
-const HEADLINE_RUNS = Math.max(1, Number(process.env.SCALE_REPEATS ?? 3));
+const HEADLINE_RUNS = Math.max(1, Number.parseInt(process.env.SCALE_REPEATS ?? '', 10) || 3);
 /** The usual fleet of the targets: ten priorities 0–9 among the running workloads, preemptors at 90. */
 const RUNNING_PRIORITIES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 const PREEMPTOR_PRIORITY = 90;
@@ -89,6 +92,39 @@ function perOwnReference(seconds: number, run: ProcessRun): number | undefined {
 
 const cell = (value: number | undefined) => (value === undefined ? '–' : fmt(value));
 
+interface InProcessRun {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly bindings: number;
+}
+
+/**
+ * The headline scenario run WARM_RUNS times in one process (warm-simulate.ts, from the sources), right
+ * after a reference: how much of a cold process is V8 compiling the hot paths rather than the work.
+ */
+function inProcessRuns(size: ScaleScenarioSize, directory: string, log: (line: string) => void): string {
+  const scenario = join(directory, 'scenario.json');
+  writeFileSync(scenario, JSON.stringify(scaleScenario(size)));
+  log(`scale: ${size.workloads} workloads ${WARM_RUNS} times in one process`);
+  const reference = referenceNow();
+  const lines = execFileSync(process.execPath, ['--import', 'tsx', WARM_SIMULATE, scenario, String(WARM_RUNS)], { encoding: 'utf8' }).trim().split('\n');
+  const runs = lines.map((line) => JSON.parse(line) as InProcessRun);
+  const rows = runs.map((run, index) => [
+    index === 0 ? '1 (cold)' : String(index + 1),
+    fmt(run.wallMs / 1000),
+    fmt(run.cpuMs / 1000),
+    cell(reference === undefined ? undefined : run.wallMs / 1000 / reference),
+    fmt(run.bindings / (run.wallMs / 1000)),
+  ]);
+  return [
+    `The ${size.workloads.toLocaleString('en-US')}-workload scenario run ${WARM_RUNS} times in one process, each on a fresh in-memory system (test/bench/warm-simulate.ts,`,
+    `the simulation alone: no Node.js start, no reading or writing of files), after a reference of ${cell(reference)} s: the first run`,
+    'pays for V8 compiling the hot paths while it runs them, the later ones show what the work itself costs.',
+    '',
+    table(['run', 'wall s', 'CPU s', 'wall ÷ reference', 'bindings/s'], rows),
+  ].join('\n');
+}
+
 export function simulateScale(log: (line: string) => void): string {
   // The process runs the compiled command line (dist/outrank.mjs): built here, so that it is this tree's.
   log('scale: npm run build');
@@ -148,6 +184,7 @@ export function simulateScale(log: (line: string) => void): string {
       `Targets: ${HEADLINE.toLocaleString('en-US')} workloads in ≤ 2.6 × the reference: ${headlineRatio === undefined ? 'not run' : `${fmt(headlineRatio)}, the median of ${headlineRatios.map(fmt).join(', ')} (${headlineRatio <= 2.6 ? 'met' : 'missed'})`};`,
       `30,000 within 3.5 × the ${HEADLINE.toLocaleString('en-US')} time: ${judged(at(30_000), 3.5)};`,
       `100,000 within 12 × it: ${judged(largest, 12)}, under 2.5 GiB at its peak: ${largest ? `${fmt(largest.peakBytes / MIB / 1024)} GiB (${largest.peakBytes < 2.5 * 1024 * MIB ? 'met' : 'missed'})` : 'not run'}.`,
+      ...(headlines.length > 0 ? ['', inProcessRuns(curveSize(HEADLINE), directory, log)] : []),
     ].join('\n');
   } finally {
     rmSync(directory, { recursive: true, force: true });
