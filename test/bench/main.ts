@@ -26,9 +26,9 @@ function cpuModel(): string {
 
 const load = () => loadavg().map((value) => value.toFixed(2)).join(', ');
 
-/** `onlyWhenNamed`: part of another section, run alone only when named. */
-const SECTIONS: Record<string, { title: string; run: () => Promise<string>; onlyWhenNamed?: boolean }> = {
-  scale: { title: 'Fleet size: outrank simulate', run: async () => simulateScale(log) },
+/** `onlyWhenNamed`: part of another section, run alone only when named. `referencePerProcess`: its ratios use a reference of their own. */
+const SECTIONS: Record<string, { title: string; run: () => Promise<string>; onlyWhenNamed?: boolean; referencePerProcess?: boolean }> = {
+  scale: { title: 'Fleet size: outrank simulate', run: async () => simulateScale(log), referencePerProcess: true },
   'store-calls': { title: 'Fleet size: store calls per scheduled binding', run: () => storeCallsBenchmark(log) },
   'cluster-change': { title: 'Fleet size: store calls of one cluster change', run: () => clusterChangeBenchmark(log) },
   'what-if': { title: 'Fleet size: what-if', run: () => whatIfBenchmark(log) },
@@ -95,9 +95,9 @@ const reference = referenceSeconds();
 log(`reference: ${reference === undefined ? 'not found' : `${reference} s`}`);
 const sections: string[] = [];
 for (const name of names) {
-  const { title, run } = SECTIONS[name]!;
+  const { title, run, referencePerProcess } = SECTIONS[name]!;
   log(`${name}: start`);
-  sections.push(`## ${title}\n\n${referenceLine()}\n\n${await run()}`);
+  sections.push(`## ${title}\n\n${referenceLine(referencePerProcess)}\n\n${await run()}`);
 }
 
 if (requested.length > 0) {

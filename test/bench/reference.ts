@@ -47,10 +47,15 @@ export function perReference(seconds: number): string {
   return reference === undefined ? '–' : fmt(seconds / reference);
 }
 
-/** The sentence each section opens with: the reference its ratios divide by. */
-export function referenceLine(): string {
+/**
+ * The sentence each section opens with: the reference its ratios divide by, or, for a section that
+ * measures one beside each process it times (`each`), the one of the start and what its ratios use.
+ */
+export function referenceLine(each = false): string {
   const reference = referenceSeconds();
-  return reference === undefined
-    ? 'Reference time: not measured (no ../shared/bench/calibrate.mjs beside the checkout); ratios are left out (–).'
-    : `Reference time of this run: **${fmt(reference)} s** (../shared/bench/calibrate.mjs, median of three, measured once at the start); "÷ reference" divides a time in seconds by it.`;
+  if (reference === undefined) return 'Reference time: not measured (no ../shared/bench/calibrate.mjs beside the checkout); ratios are left out (–).';
+  const measured = `**${fmt(reference)} s** (../shared/bench/calibrate.mjs, median of three, measured once at the start)`;
+  return each
+    ? `Reference time at the start of this run: ${measured}; this section measures it again right before each process it times, and "÷ reference" divides by that one (its "reference s").`
+    : `Reference time of this run: ${measured}; "÷ reference" divides a time in seconds by it.`;
 }

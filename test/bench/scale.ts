@@ -18,6 +18,7 @@ import { scaleScenario, type ScaleScenarioSize } from './scale-scenario';
 import { fmt, median, table } from './stats';
 
 const OUTRANK = fileURLToPath(new URL('../../bin/outrank.mjs', import.meta.url));
+const CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
 const WARM_SIMULATE = fileURLToPath(new URL('./warm-simulate.ts', import.meta.url));
 /** Runs of the headline scenario in one process, the first cold. */
 const WARM_RUNS = 3;
@@ -30,8 +31,9 @@ const CLUSTERS = 100;
 const CURVE = process.env.SCALE_WORKLOADS?.split(',').map(Number) ?? [1_000, 10_000, 30_000, 100_000];
 /** The headline size, which the others are compared with. */
 const HEADLINE = 10_000;
-/** Runs of the headline size (`SCALE_REPEATS`), each beside its own reference: it is judged by their median. */
-const HEADLINE_RUNS = Math.max(1, Number.parseInt(process.env.SCALE_REPEATS ?? '', 10) || 3);
+const HEADLINE_NAME = HEADLINE.toLocaleString('en-US');
+/** Runs of the headline size (`SCALE_REPEATS`, default 3), each beside its own reference: it is judged by their median. */
+const HEADLINE_RUNS = repeats(process.env.SCALE_REPEATS);
 /** The usual fleet of the targets: ten priorities 0–9 among the running workloads, preemptors at 90. */
 const RUNNING_PRIORITIES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 const PREEMPTOR_PRIORITY = 90;
@@ -51,6 +53,19 @@ interface ProcessRun {
   readonly referenceSeconds: number | undefined;
 }
 
+/** The scale scenario of `size`, written to `directory` for a process to read. */
+function scenarioFile(size: ScaleScenarioSize, directory: string): string {
+  const file = join(directory, 'scenario.json');
+  writeFileSync(file, JSON.stringify(scaleScenario(size)));
+  return file;
+}
+
+function repeats(value: string | undefined): number {
+  if (value === undefined || value === '') return 3;
+  if (!/^[1-9]\d*$/.test(value)) throw new Error(`SCALE_REPEATS must be a whole number of runs, 1 or more: ${value}`);
+  return Number(value);
+}
+
 const isScheduled = (binding: SimulationResult['bindings'][number]) => binding.conditions.some((c) => c.type === 'Scheduled' && c.status === 'True');
 
 function curveSize(workloads: number): ScaleScenarioSize {
@@ -62,10 +77,9 @@ function curveSize(workloads: number): ScaleScenarioSize {
  * system, peak resident memory), right after the host's reference time is measured.
  */
 function timedRun(size: ScaleScenarioSize, directory: string): ProcessRun {
-  const scenario = join(directory, 'scenario.json');
+  const scenario = scenarioFile(size, directory);
   const output = join(directory, 'result.json');
   const times = join(directory, 'time.txt');
-  writeFileSync(scenario, JSON.stringify(scaleScenario(size)));
   const referenceSeconds = referenceNow();
   execFileSync('/usr/bin/time', ['-o', times, '-f', '%e %U %S %M', 'sh', '-c', '"$0" "$1" simulate -f "$2" -o json > "$3"', process.execPath, OUTRANK, scenario, output], {
     stdio: 'ignore',
@@ -103,11 +117,11 @@ interface InProcessRun {
  * after a reference: how much of a cold process is V8 compiling the hot paths rather than the work.
  */
 function inProcessRuns(size: ScaleScenarioSize, directory: string, log: (line: string) => void): string {
-  const scenario = join(directory, 'scenario.json');
-  writeFileSync(scenario, JSON.stringify(scaleScenario(size)));
+  const scenario = scenarioFile(size, directory);
   log(`scale: ${size.workloads} workloads ${WARM_RUNS} times in one process`);
   const reference = referenceNow();
-  const lines = execFileSync(process.execPath, ['--import', 'tsx', WARM_SIMULATE, scenario, String(WARM_RUNS)], { encoding: 'utf8' }).trim().split('\n');
+  // From the checkout, where --import finds tsx, whatever directory the benchmarks were started in.
+  const lines = execFileSync(process.execPath, ['--import', 'tsx', WARM_SIMULATE, scenario, String(WARM_RUNS)], { cwd: CHECKOUT, encoding: 'utf8' }).trim().split('\n');
   const runs = lines.map((line) => JSON.parse(line) as InProcessRun);
   const rows = runs.map((run, index) => [
     index === 0 ? '1 (cold)' : String(index + 1),
@@ -118,8 +132,8 @@ function inProcessRuns(size: ScaleScenarioSize, directory: string, log: (line: s
   ]);
   return [
     `The ${size.workloads.toLocaleString('en-US')}-workload scenario run ${WARM_RUNS} times in one process, each on a fresh in-memory system (test/bench/warm-simulate.ts,`,
-    `the simulation alone: no Node.js start, no reading or writing of files), after a reference of ${cell(reference)} s: the first run`,
-    'pays for V8 compiling the hot paths while it runs them, the later ones show what the work itself costs.',
+    `the TypeScript sources through tsx, the simulation alone: no Node.js start, no reading or writing of files), after a reference of`,
+    `${cell(reference)} s: the first run pays for V8 compiling the hot paths while it runs them, the later ones show what the work itself costs.`,
     '',
     table(['run', 'wall s', 'CPU s', 'wall ÷ reference', 'bindings/s'], rows),
   ].join('\n');
@@ -162,11 +176,16 @@ export function simulateScale(log: (line: string) => void): string {
       fmt(run.bindings / run.wallSeconds),
       fmt(run.peakBytes / MIB),
     ];
-    const header = ['workloads', 'preemptors', 'bindings', 'preemptions', 'wall s', 'CPU s', 'reference s', 'wall ÷ reference', 'CPU ÷ reference', `wall ÷ ${HEADLINE.toLocaleString('en-US')}'s`, 'bindings/s', 'peak MiB'];
+    const header = ['workloads', 'preemptors', 'bindings', 'preemptions', 'wall s', 'CPU s', 'reference s', 'wall ÷ reference', 'CPU ÷ reference', `wall ÷ ${HEADLINE_NAME}'s`, 'bindings/s', 'peak MiB'];
     const judged = (run: ProcessRun | undefined, limit: number) => {
-      const ratio = run && perHeadline(run);
-      return ratio === undefined ? 'not run' : `${fmt(ratio)} (${ratio <= limit ? 'met' : 'missed'})`;
+      if (!run) return 'not run';
+      const ratio = perHeadline(run);
+      return ratio === undefined ? `no ${HEADLINE_NAME} run to compare with` : `${fmt(ratio)} (${ratio <= limit ? 'met' : 'missed'})`;
     };
+    const headlineVerdict =
+      headlines.length === 0 ? 'not run'
+      : headlineRatio === undefined ? 'no reference time to judge by'
+      : `${fmt(headlineRatio)}, the median of ${headlineRatios.map(fmt).join(', ')} (${headlineRatio <= 2.6 ? 'met' : 'missed'})`;
     const at = (workloads: number) => runs.find((run) => run.size.workloads === workloads);
     const largest = at(100_000);
     return [
@@ -176,13 +195,13 @@ export function simulateScale(log: (line: string) => void): string {
       'workloads of 100m–500m cpu (1–2 replicas, priorities 0–9 in turn) that fill their region with 600m per cluster to',
       `spare, then preemptors (5 % of the running fleet) of 1 cpu at priority ${PREEMPTOR_PRIORITY}. \`SCALE_WORKLOADS=1000,10000 npm run bench -- scale\``,
       'runs only the sizes named. Each process is timed right after the host\'s reference time is measured, and its ratios',
-      `divide by that reference ("reference s"). The ${HEADLINE.toLocaleString('en-US')}-workload run is made ${HEADLINE_RUNS} times (\`SCALE_REPEATS\`) and judged by the`,
-      `median of its ratios; "wall ÷ ${HEADLINE.toLocaleString('en-US')}'s" divides a run's wall ÷ reference by that median.`,
+      `divide by that reference ("reference s"). The ${HEADLINE_NAME}-workload run is made ${HEADLINE_RUNS} times (\`SCALE_REPEATS\`) and judged by the`,
+      `median of its ratios; "wall ÷ ${HEADLINE_NAME}'s" divides a run's wall ÷ reference by that median.`,
       '',
       table(header, runs.map(row)),
       '',
-      `Targets: ${HEADLINE.toLocaleString('en-US')} workloads in ≤ 2.6 × the reference: ${headlineRatio === undefined ? 'not run' : `${fmt(headlineRatio)}, the median of ${headlineRatios.map(fmt).join(', ')} (${headlineRatio <= 2.6 ? 'met' : 'missed'})`};`,
-      `30,000 within 3.5 × the ${HEADLINE.toLocaleString('en-US')} time: ${judged(at(30_000), 3.5)};`,
+      `Targets: ${HEADLINE_NAME} workloads in ≤ 2.6 × the reference: ${headlineVerdict};`,
+      `30,000 within 3.5 × the ${HEADLINE_NAME} time: ${judged(at(30_000), 3.5)};`,
       `100,000 within 12 × it: ${judged(largest, 12)}, under 2.5 GiB at its peak: ${largest ? `${fmt(largest.peakBytes / MIB / 1024)} GiB (${largest.peakBytes < 2.5 * 1024 * MIB ? 'met' : 'missed'})` : 'not run'}.`,
       ...(headlines.length > 0 ? ['', inProcessRuns(curveSize(HEADLINE), directory, log)] : []),
     ].join('\n');

@@ -24,8 +24,11 @@ export function summarize(samplesMs: readonly number[]): Summary {
   };
 }
 
+/** The middle value; with an even number of values, the mean of the two in the middle. */
 export function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 0.5);
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : sorted.length === 0 ? Number.NaN : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** A GitHub-flavoured Markdown table. */
