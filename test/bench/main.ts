@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: runs every benchmark and writes BENCHMARKS.md at the top level.
- * `npm run bench -- scale core` runs only the named ones (scale, store-calls, cluster-change, what-if, flush, core, core-density, victims,
+ * `npm run bench -- scale core` runs only the named ones (scale, jit, store-calls, cluster-change, what-if, flush, core, core-density, victims,
  * pipeline, soak, bundles, console) and prints their sections instead of writing the file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { bundleBenchmark } from './bundles';
 import { clusterChangeBenchmark } from './cluster-change';
 import { coreBenchmark, densityComparison } from './core';
 import { flushBenchmark, localFlushBenchmark } from './flush';
+import { jitBenchmark } from './jit';
 import { referenceLine, referenceSeconds } from './reference';
 import { simulateScale, storeCallsBenchmark } from './scale';
 import { victimQualityBenchmark } from './victims';
@@ -29,6 +30,7 @@ const load = () => loadavg().map((value) => value.toFixed(2)).join(', ');
 /** `onlyWhenNamed`: part of another section, run alone only when named. `referencePerProcess`: its ratios use a reference of their own. */
 const SECTIONS: Record<string, { title: string; run: () => Promise<string>; onlyWhenNamed?: boolean; referencePerProcess?: boolean }> = {
   scale: { title: 'Fleet size: outrank simulate', run: async () => simulateScale(log), referencePerProcess: true },
+  jit: { title: "Fleet size: V8's optimizing compiler during outrank simulate", run: async () => jitBenchmark(log) },
   'store-calls': { title: 'Fleet size: store calls per scheduled binding', run: () => storeCallsBenchmark(log) },
   'cluster-change': { title: 'Fleet size: store calls of one cluster change', run: () => clusterChangeBenchmark(log) },
   'what-if': { title: 'Fleet size: what-if', run: () => whatIfBenchmark(log) },

@@ -68,7 +68,8 @@ function repeats(value: string | undefined): number {
 
 const isScheduled = (binding: SimulationResult['bindings'][number]) => binding.conditions.some((c) => c.type === 'Scheduled' && c.status === 'True');
 
-function curveSize(workloads: number): ScaleScenarioSize {
+/** The scale curve's scenario at `workloads`. */
+export function curveSize(workloads: number): ScaleScenarioSize {
   return { clusters: CLUSTERS, workloads, preemptors: workloads / 20, runningPriorities: RUNNING_PRIORITIES, preemptorPriority: PREEMPTOR_PRIORITY };
 }
 
