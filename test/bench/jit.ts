@@ -1,7 +1,8 @@
 /**
  * What V8's optimizing compiler does during one cold `outrank simulate` of the 10,000-workload scale
  * scenario, read from `--trace-opt` and `--trace-deopt-verbose`: how many TurboFan compilations and how
- * long they took on the compiler thread, how many compiled a function again after it deoptimized, and
+ * long they took on the compiler thread, how many compiled a function whose code was compiled before (its
+ * optimized code thrown out by a deoptimization, or another closure of the same function), and
  * where the deoptimizations are, by reason and by source file. Half of a cold run is the hot paths
  * waiting for that compiler (BENCHMARKS, nineteenth round); these counts move far less between runs
  * than the wall clock does, so a change that gives objects fewer shapes can be judged by them.
@@ -31,7 +32,7 @@ const POSITION = /deoptimize at <[^>]*outrank\.mjs:(\d+):\d+>/;
 interface Compilation {
   readonly name: string;
   readonly ms: number;
-  /** A compilation of a function compiled before: its earlier code was thrown out. */
+  /** A compilation of a function compiled before: its earlier code thrown out, or another closure of it. */
   readonly again: boolean;
 }
 
@@ -108,7 +109,8 @@ export function jitBenchmark(log: (line: string) => void): string {
     return [
       `One cold \`outrank simulate\` of the scale scenario at ${WORKLOADS.toLocaleString('en-US')} workloads (test/bench/jit.ts), read from V8's`,
       '`--trace-opt` and `--trace-deopt-verbose`: TurboFan compilations and their time on the compiler thread, those that',
-      'compile a function again after a deoptimization, and the deoptimizations by reason and by source file.',
+      'compile a function compiled before (after a deoptimization threw its code out, or for another closure of it), and the',
+      'deoptimizations by reason and by source file.',
       '',
       table(
         ['TurboFan compilations', 'compiler-thread s', 'compiled again', 'their s', 'deoptimizations', '"wrong map"'],
