@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { curveSize } from './scale';
 import { scaleScenario } from './scale-scenario';
+import { perReference } from './reference';
 import { fmt, table } from './stats';
 
 const OUTRANK = fileURLToPath(new URL('../../bin/outrank.mjs', import.meta.url));
@@ -113,8 +114,19 @@ export function jitBenchmark(log: (line: string) => void): string {
       'deoptimizations by reason and by source file.',
       '',
       table(
-        ['TurboFan compilations', 'compiler-thread s', 'compiled again', 'their s', 'deoptimizations', '"wrong map"'],
-        [[compilations.length, fmt(total(compilations)), again.length, fmt(total(again)), deoptimizations.length, deoptimizations.filter((d) => d.reason === 'wrong map').length]],
+        ['TurboFan compilations', 'compiler-thread s', '÷ reference', 'compiled again', 'their s', '÷ reference', 'deoptimizations', '"wrong map"'],
+        [
+          [
+            compilations.length,
+            fmt(total(compilations)),
+            perReference(total(compilations)),
+            again.length,
+            fmt(total(again)),
+            perReference(total(again)),
+            deoptimizations.length,
+            deoptimizations.filter((d) => d.reason === 'wrong map').length,
+          ],
+        ],
       ),
       '',
       `Compiled again, by function (the ${SHOWN} costing most):`,
