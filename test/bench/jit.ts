@@ -12,14 +12,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { curveSize } from './scale';
+import { buildCommandLine, curveSize } from './scale';
 import { scaleScenario } from './scale-scenario';
 import { perReference } from './reference';
 import { fmt, table } from './stats';
 
 const OUTRANK = fileURLToPath(new URL('../../bin/outrank.mjs', import.meta.url));
 const BUNDLE = fileURLToPath(new URL('../../dist/outrank.mjs', import.meta.url));
-const BUILD = fileURLToPath(new URL('../../bin/build.mjs', import.meta.url));
 const WORKLOADS = 10_000;
 const SHOWN = 12;
 
@@ -91,8 +90,7 @@ function countsBy<T>(items: readonly T[], key: (item: T) => string, weight: (ite
 }
 
 export function jitBenchmark(log: (line: string) => void): string {
-  log('jit: npm run build');
-  execFileSync(process.execPath, [BUILD], { stdio: 'ignore' });
+  buildCommandLine(log);
   const directory = mkdtempSync(join(tmpdir(), 'outrank-jit-'));
   try {
     const scenario = join(directory, 'scenario.json');
@@ -105,7 +103,8 @@ export function jitBenchmark(log: (line: string) => void): string {
     });
     const { compilations, deoptimizations } = read(trace, sourceFiles(BUNDLE));
     const again = compilations.filter((compilation) => compilation.again);
-    const total = (list: readonly Compilation[]) => list.reduce((sum, compilation) => sum + compilation.ms, 0) / 1000;
+    const seconds = (list: readonly Compilation[]) => list.reduce((sum, compilation) => sum + compilation.ms, 0) / 1000;
+    const [allSeconds, againSeconds] = [seconds(compilations), seconds(again)];
     const recompiled = countsBy(again, (compilation) => compilation.name, (compilation) => compilation.ms).slice(0, SHOWN);
     return [
       `One cold \`outrank simulate\` of the scale scenario at ${WORKLOADS.toLocaleString('en-US')} workloads (test/bench/jit.ts), read from V8's`,
@@ -118,11 +117,11 @@ export function jitBenchmark(log: (line: string) => void): string {
         [
           [
             compilations.length,
-            fmt(total(compilations)),
-            perReference(total(compilations)),
+            fmt(allSeconds),
+            perReference(allSeconds),
             again.length,
-            fmt(total(again)),
-            perReference(total(again)),
+            fmt(againSeconds),
+            perReference(againSeconds),
             deoptimizations.length,
             deoptimizations.filter((d) => d.reason === 'wrong map').length,
           ],

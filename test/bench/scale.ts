@@ -140,10 +140,18 @@ function inProcessRuns(size: ScaleScenarioSize, directory: string, log: (line: s
   ].join('\n');
 }
 
-export function simulateScale(log: (line: string) => void): string {
-  // The process runs the compiled command line (dist/outrank.mjs): built here, so that it is this tree's.
-  log('scale: npm run build');
+let built = false;
+
+/** Builds the compiled command line (dist/outrank.mjs) once per benchmark run, so that the processes timed run this tree's. */
+export function buildCommandLine(log: (line: string) => void): void {
+  if (built) return;
+  log('npm run build');
   execFileSync(process.execPath, [BUILD], { stdio: 'ignore' });
+  built = true;
+}
+
+export function simulateScale(log: (line: string) => void): string {
+  buildCommandLine(log);
   const directory = mkdtempSync(join(tmpdir(), 'outrank-scale-'));
   try {
     const runs = CURVE.flatMap((workloads) =>

@@ -24,6 +24,9 @@ export interface VictimAmounts {
 /** Past this, doubles no longer hold every sum of amounts exactly (nor every quotient below it). */
 export const EXACT_LIMIT = 2 ** 52;
 
+/** From here a sum of integers held as a double may have been rounded. */
+const ROUNDING_FROM = 2 ** 53;
+
 /** What the residents of one priority free of one resource: every amount but 0, ascending. */
 type AmountsByPriority = Map<number, number[]>;
 
@@ -66,7 +69,7 @@ export class VictimAmountsLedger {
       amounts.splice(firstAtOrAbove(amounts, amount), 0, amount);
       if (Number.isInteger(amount)) {
         kept.total += Math.abs(amount);
-        if (kept.total >= 2 ** 53) kept.overflowed = true;
+        if (kept.total >= ROUNDING_FROM) kept.overflowed = true;
       } else {
         kept.fractional += 1;
       }
@@ -88,8 +91,8 @@ export class VictimAmountsLedger {
       if (amount === 0) continue;
       const kept = this.resources.get(resource)!;
       const amounts = kept.byPriority.get(priority)!;
-      const at = amounts.indexOf(amount);
-      if (at < 0) throw new Error(`victim amounts: ${amount} of ${resource} at priority ${priority} was never added`);
+      const at = firstAtOrAbove(amounts, amount);
+      if (amounts[at] !== amount) throw new Error(`victim amounts: ${amount} of ${resource} at priority ${priority} was never added`);
       amounts.splice(at, 1);
       if (amounts.length === 0) kept.byPriority.delete(priority);
       if (Number.isInteger(amount)) kept.total -= Math.abs(amount);
@@ -148,7 +151,7 @@ function recount(kept: ResourceAmounts): void {
     for (const amount of amounts) if (Number.isInteger(amount)) total += Math.abs(amount);
   });
   kept.total = total;
-  kept.overflowed = total >= 2 ** 53;
+  kept.overflowed = total >= ROUNDING_FROM;
 }
 
 /** Keeps `amount` among the largest amounts (descending) at `kept[base, base + KEPT_AMOUNTS)` if it is one of them. */
