@@ -50,6 +50,9 @@ export class PlacementOracle implements FeasibilityOracle {
   private readonly isMoved: Uint8Array;
   private movedCount = 0;
   private bound: VictimCountBound | undefined;
+  private prefixes: PrefixFreed | undefined;
+  /** feasibleWithFirst's replicas per cluster. */
+  private scratch: Float64Array | undefined;
   /** Questions answered so far (feasible, lowerBound, completions): what a search spent of its budget. */
   questions = 0;
 
@@ -99,12 +102,7 @@ export class PlacementOracle implements FeasibilityOracle {
 
   feasible(): boolean {
     this.questions++;
-    for (let m = 0; m < this.movedCount; m++) {
-      const index = this.moved[m]!;
-      this.isMoved[index] = 0;
-      if (this.wanted[index] !== this.counted[index]) this.count(index);
-    }
-    this.movedCount = 0;
+    this.countMoves();
     switch (this.requirement.type) {
       case 'per-cluster':
         return this.unsatisfied === 0;
@@ -114,6 +112,50 @@ export class PlacementOracle implements FeasibilityOracle {
         // The pooled requirement it implies, counted as moves are, settles most questions at once.
         return this.pooled >= this.requirement.replicas && this.requirement.holds(this.replicas);
     }
+  }
+
+  /**
+   * See FeasibilityOracle.feasibleWithFirst: what the first `count` candidates free is read from sums
+   * kept per cluster (PrefixFreed), so a question costs the clusters' resources, not the candidates.
+   * Without `small` the sums could round, so they are evicted and restored one by one instead.
+   */
+  feasibleWithFirst(count: number): boolean {
+    if (!this.small) {
+      for (let index = 0; index < count; index++) this.move(index, 1);
+      const feasible = this.feasible();
+      for (let index = 0; index < count; index++) this.move(index, 0);
+      return feasible;
+    }
+    this.questions++;
+    this.countMoves();
+    this.prefixes ??= new PrefixFreed(this.placements, this.amounts.length, this.usage, this.room.length / this.amounts.length);
+    const slots = this.amounts.length;
+    const clusters = this.shares.length;
+    if (this.requirement.type === 'per-cluster') {
+      for (let cluster = 0; cluster < clusters; cluster++) {
+        if (this.shares[cluster] === Number.NEGATIVE_INFINITY) continue;
+        const first = this.prefixes.entriesBefore(cluster, count);
+        for (let slot = 0; slot < slots; slot++) {
+          const at = cluster * slots + slot;
+          if (Math.max(this.room[at]! + this.freed[at]! + this.prefixes.freed(cluster, first, slot), 0) < this.needed[at]!) return false;
+        }
+      }
+      return true;
+    }
+    const replicas = (this.scratch ??= new Float64Array(clusters));
+    let pooled = 0;
+    for (let cluster = 0; cluster < clusters; cluster++) {
+      const first = this.prefixes.entriesBefore(cluster, count);
+      let held = Number.MAX_SAFE_INTEGER;
+      for (let slot = 0; slot < slots; slot++) {
+        const at = cluster * slots + slot;
+        const available = Math.max(this.room[at]! + this.freed[at]! + this.prefixes.freed(cluster, first, slot), 0);
+        held = Math.min(held, Math.floor(available / this.amounts[slot]!));
+      }
+      replicas[cluster] = held;
+      pooled += Math.min(held, this.requirement.replicas);
+    }
+    return pooled >= this.requirement.replicas && (this.requirement.type === 'pooled' || this.requirement.holds(replicas));
   }
 
   /** See FeasibilityOracle.lowerBound and victim-count-bound.ts. */
@@ -150,6 +192,16 @@ export class PlacementOracle implements FeasibilityOracle {
       // A spread requirement implies the pooled one, whose bounds hold for it too.
       requirement: this.requirement.type === 'spread' ? { type: 'pooled', replicas: this.requirement.replicas } : this.requirement,
     };
+  }
+
+  /** Counts the candidates moved since the last question as they are wanted now. */
+  private countMoves(): void {
+    for (let m = 0; m < this.movedCount; m++) {
+      const index = this.moved[m]!;
+      this.isMoved[index] = 0;
+      if (this.wanted[index] !== this.counted[index]) this.count(index);
+    }
+    this.movedCount = 0;
   }
 
   private move(index: number, evicted: 0 | 1): void {
@@ -240,4 +292,57 @@ function layUsage(
     }
   });
   return { usage, small: integral && reach.every((value) => value <= EXACT_LIMIT) };
+}
+
+/**
+ * What the first candidates free on each cluster, as running sums over the candidates placed there
+ * (by index, as candidatePlacements lists them): for cluster c, its k-th entry's candidate, and the sum
+ * per slot of what its entries up to the k-th free.
+ */
+class PrefixFreed {
+  /** Cluster c's entries are [start[c], start[c + 1]). */
+  private readonly start: Int32Array;
+  private readonly candidate: Int32Array;
+  /** [(start[c] + c + k) × slots + slot]: what cluster c's first k entries free; k = 0 is nothing. */
+  private readonly sums: Float64Array;
+
+  constructor(
+    { firstEntry, entryCluster }: CandidatePlacements,
+    private readonly slots: number,
+    usage: Float64Array,
+    clusters: number,
+  ) {
+    this.start = new Int32Array(clusters + 1);
+    for (let entry = 0; entry < entryCluster.length; entry++) this.start[entryCluster[entry]! + 1]!++;
+    for (let cluster = 0; cluster < clusters; cluster++) this.start[cluster + 1]! += this.start[cluster]!;
+    this.candidate = new Int32Array(entryCluster.length);
+    this.sums = new Float64Array((entryCluster.length + clusters) * slots);
+    const filled = this.start.slice(0, clusters);
+    for (let index = 0; index < firstEntry.length - 1; index++) {
+      for (let entry = firstEntry[index]!; entry < firstEntry[index + 1]!; entry++) {
+        const cluster = entryCluster[entry]!;
+        const k = filled[cluster]!++;
+        this.candidate[k] = index;
+        const row = (k + cluster + 1) * slots;
+        for (let slot = 0; slot < slots; slot++) this.sums[row + slot] = this.sums[row - slots + slot]! + usage[entry * slots + slot]!;
+      }
+    }
+  }
+
+  /** How many of cluster c's entries belong to candidates below `count`. */
+  entriesBefore(cluster: number, count: number): number {
+    let low = this.start[cluster]!;
+    let high = this.start[cluster + 1]!;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.candidate[middle]! < count) low = middle + 1;
+      else high = middle;
+    }
+    return low - this.start[cluster]!;
+  }
+
+  /** What cluster c's first `entries` entries free of `slot`. */
+  freed(cluster: number, entries: number, slot: number): number {
+    return this.sums[(this.start[cluster]! + cluster + entries) * this.slots + slot]!;
+  }
 }

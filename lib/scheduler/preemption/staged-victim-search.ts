@@ -1,7 +1,7 @@
 import { selectVictims, type FeasibilityOracle, type VictimCandidate, type VictimSelection } from './victim-search';
 
-/** An oracle that bounds victim counts and lists single completions (PlacementOracle). */
-type BoundingOracle = FeasibilityOracle & Required<Pick<FeasibilityOracle, 'lowerBound' | 'completions'>>;
+/** An oracle that bounds victim counts, lists single completions and answers for a prefix at once (PlacementOracle). */
+type BoundingOracle = FeasibilityOracle & Required<Pick<FeasibilityOracle, 'lowerBound' | 'completions' | 'feasibleWithFirst'>>;
 
 export interface StagedOracle extends BoundingOracle {
   /** How many victims, at least, any feasible set of all the candidates has (fewest-victims.ts). */
@@ -121,6 +121,10 @@ class PrefixOracle implements BoundingOracle {
 
   feasible(): boolean {
     return this.oracle.feasible();
+  }
+
+  feasibleWithFirst(count: number): boolean {
+    return this.oracle.feasibleWithFirst(count);
   }
 
   lowerBound(evicted: readonly number[], below: number): number {

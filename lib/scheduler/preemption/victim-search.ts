@@ -41,6 +41,13 @@ export interface FeasibilityOracle {
    * checks only completions as the last victim of a set.
    */
   completions?(evicted: readonly number[], below: number): ArrayLike<number>;
+  /**
+   * Optional, for candidates listed in search order (indexes are positions): would the preemptor fit
+   * with the candidates evicted now and, besides them, the first `count` (none of which is evicted
+   * now)? The exact search then asks about its optimistic completions without evicting them one by one,
+   * so that a question costs the same however many candidates there are.
+   */
+  feasibleWithFirst?(count: number): boolean;
 }
 
 export interface VictimSelection {
@@ -247,6 +254,7 @@ class TrackedOracle {
   calls = 0;
   readonly hasLowerBound: boolean;
   readonly hasCompletions: boolean;
+  readonly hasFeasibleWithFirst: boolean;
   private readonly oracle: FeasibilityOracle;
   private readonly evicted: Uint8Array;
   private readonly budget: number;
@@ -257,6 +265,7 @@ class TrackedOracle {
     this.budget = budget;
     this.hasLowerBound = oracle.lowerBound !== undefined;
     this.hasCompletions = oracle.completions !== undefined;
+    this.hasFeasibleWithFirst = oracle.feasibleWithFirst !== undefined;
   }
 
   evict(index: number): void {
@@ -277,6 +286,13 @@ class TrackedOracle {
   budgetedFeasible(): boolean {
     if (this.calls >= this.budget) throw new BudgetExhausted();
     return this.feasible();
+  }
+
+  /** See FeasibilityOracle.feasibleWithFirst; only when the oracle has it. */
+  budgetedFeasibleWithFirst(count: number): boolean {
+    if (this.calls >= this.budget) throw new BudgetExhausted();
+    this.calls++;
+    return this.oracle.feasibleWithFirst!(count);
   }
 
   /** Undefined, and not counted, when the oracle cannot tell. */
@@ -390,7 +406,9 @@ function runGreedy(order: Int32Array, oracle: TrackedOracle): number[] | null {
  * choice q1 fixes the maximum priority; children are tried in ascending order, which meets
  * the sets of a level in the final tie-break's order. Node state invariant: the chosen set
  * S plus every free position below the last choice is evicted (the optimistic completion,
- * known feasible). Pruning:
+ * known feasible); with an oracle that answers for S plus the first positions at once
+ * (FeasibilityOracle.feasibleWithFirst), only S is evicted and the free positions are a
+ * count. Pruning:
  * - the oracle's bound: S needs at least lowerBound(S) more victims;
  * - the key: once the best has k victims, a child q can reach at best (k, max, sum(S) +
  *   prio(q) + the r - 1 lowest priorities), r being the victims still to choose, and when
@@ -421,6 +439,8 @@ class ExactSearch {
   private readonly lowestLevel: number;
   /** Candidate indexes are positions, so the oracle's bound can be told which candidates are left. */
   private readonly indexesArePositions: boolean;
+  /** The free prefix is not evicted in the oracle, which answers for it (FeasibilityOracle.feasibleWithFirst). */
+  private readonly countedPrefix: boolean;
 
   bestVictims: number[];
   private bestCount: number;
@@ -444,6 +464,7 @@ class ExactSearch {
     const n = order.length;
     this.lowestLevel = lowestLevel;
     this.indexesArePositions = indexesArePositions;
+    this.countedPrefix = indexesArePositions && oracle.hasFeasibleWithFirst;
     this.candidates = candidates;
     this.order = order;
     this.oracle = oracle;
@@ -536,7 +557,8 @@ class ExactSearch {
   private searchLevel(size: number): boolean {
     this.level = size;
     this.foundAtLevel = false;
-    this.oracle.evictAll();
+    if (this.countedPrefix) this.oracle.restoreAll();
+    else this.oracle.evictAll();
     this.prefix = this.order.length;
     this.expand(0, 0, this.order.length, size);
     return this.foundAtLevel;
@@ -563,9 +585,11 @@ class ExactSearch {
       this.movePrefix(q + 1);
       this.path[depth] = q;
       this.chosen.push(this.order[q]!);
-      // q stays evicted as a chosen victim; the child's free prefix is [0, q).
+      // q stays evicted as a chosen victim (with a counted prefix, it is evicted as one); the child's free prefix is [0, q).
+      if (this.countedPrefix) this.oracle.evict(this.order[q]!);
       this.prefix = q;
       this.expand(depth + 1, sum + this.priorities[q]!, q, remaining - 1);
+      if (this.countedPrefix) this.oracle.restore(this.order[q]!);
       this.prefix = q + 1;
       this.chosen.pop();
     }
@@ -647,10 +671,14 @@ class ExactSearch {
 
   private prefixFeasible(size: number): boolean {
     this.movePrefix(size);
-    return this.oracle.budgetedFeasible();
+    return this.countedPrefix ? this.oracle.budgetedFeasibleWithFirst(size) : this.oracle.budgetedFeasible();
   }
 
   private movePrefix(target: number): void {
+    if (this.countedPrefix) {
+      this.prefix = target;
+      return;
+    }
     while (this.prefix < target) this.oracle.evict(this.order[this.prefix++]!);
     while (this.prefix > target) this.oracle.restore(this.order[--this.prefix]!);
   }

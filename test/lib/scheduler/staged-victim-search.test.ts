@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
 import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { selectVictimsInStages } from '../../../lib/scheduler/preemption/staged-victim-search';
-import { bruteForceVictims, selectVictims } from '../../../lib/scheduler/preemption/victim-search';
+import { bruteForceVictims, selectVictims, type FeasibilityOracle } from '../../../lib/scheduler/preemption/victim-search';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState } from '../../../lib/scheduler/snapshot';
 import { binding, filledSnapshot } from './support';
@@ -99,6 +99,36 @@ describe(`selectVictimsInStages (${SPEC}, "Preemption order")`, () => {
         staged!.victims.forEach((index) => oracle.restore(index));
         if (full.exact) expect(staged).toEqual(full);
         if (staged!.exact && candidates.length <= 16) expect(staged!.victims).toEqual(bruteForce(given));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+/** The oracle without feasibleWithFirst: the search evicts its optimistic completions one by one. */
+function evictingPrefixes(oracle: PlacementOracle): FeasibilityOracle {
+  return {
+    evict: (index) => oracle.evict(index),
+    restore: (index) => oracle.restore(index),
+    feasible: () => oracle.feasible(),
+    lowerBound: (evicted, below) => oracle.lowerBound(evicted, below),
+    completions: (evicted, below) => oracle.completions(evicted, below),
+  };
+}
+
+describe(`selectVictims with the completions counted, not evicted (${SPEC}, "Preemption order")`, () => {
+  it('chooses the same victims with the same questions as evicting the first candidates one by one, whatever the budget', () => {
+    fc.assert(
+      fc.property(problem, fc.integer({ min: 0, max: 400 }), fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }), (given, searchBudget, onlyCount) => {
+        const { placements, oracle } = given;
+        const { candidates } = placements;
+        const options = { searchBudget, inSearchOrder: true, ...(onlyCount === undefined ? {} : { onlyCount }) };
+        const before = oracle.questions;
+        const evicting = selectVictims(candidates, evictingPrefixes(oracle), options);
+        const evictingQuestions = oracle.questions - before;
+        const counting = selectVictims(candidates, oracle, options);
+        expect(counting).toEqual(evicting);
+        expect(oracle.questions - before - evictingQuestions).toBe(evictingQuestions);
       }),
       { numRuns: 1500 },
     );
