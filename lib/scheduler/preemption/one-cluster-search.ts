@@ -8,7 +8,7 @@ import { candidatePlacements } from './preemption-candidates';
 import { selectVictimsInStages } from './staged-victim-search';
 import { selectVictims } from './victim-search';
 import { placeOf, preemptorStart, tieRun, type TieRun } from './victim-tie-order';
-import { EXACT_LIMIT, fewestReaching, keepAmount, KEPT_AMOUNTS, type VictimAmounts } from './victim-amounts';
+import { EXACT_LIMIT, fewestReaching, keepAmount, KEPT_AMOUNTS, lowestEnoughAlone, type VictimAmounts } from './victim-amounts';
 
 
 /**
@@ -238,20 +238,9 @@ class OneClusterProblem {
     return { cluster: at, priorities: [Number.NEGATIVE_INFINITY], fewest: [any ? 2 : Number.POSITIVE_INFINITY], lowestPriority, sound };
   }
 
-  /**
-   * The lowest priority at which a candidate on the cluster might be enough alone: where the largest
-   * amount kept reaches every gap (−∞ when the amounts are not exact, +∞ at none).
-   */
+  /** The lowest priority at which a candidate on the cluster might be enough alone (lowestEnoughAlone). */
   private lowestEnoughAlone(at: number): number {
-    const held = this.victimAmounts(at);
-    if (!this.integral || !held.every((amounts) => amounts.exact)) return Number.NEGATIVE_INFINITY;
-    const { priorities } = held[0]!;
-    for (let level = 0; level < priorities.length; level++) {
-      let enough = true;
-      for (let slot = 0; slot < this.slots && enough; slot++) enough = held[slot]!.largest[level * KEPT_AMOUNTS]! >= this.gaps[at * this.slots + slot]!;
-      if (enough) return priorities[level]!;
-    }
-    return Number.POSITIVE_INFINITY;
+    return lowestEnoughAlone(this.victimAmounts(at), this.gaps, at * this.slots, this.integral);
   }
 
   /** Per requested resource: what the cluster's residents that may be victims free, by priority (the same priorities for each). */

@@ -1,8 +1,9 @@
 import { amountOf, type ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
-import { placeOf, preemptorStart, tieRun } from './victim-tie-order';
+import { inVictimOrder, placeOf, preemptorStart, tieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
+import { EXACT_LIMIT, lowestEnoughAlone } from './victim-amounts';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
 export type SingleVictimWalk =
@@ -29,9 +30,14 @@ export type SingleVictimWalk =
  * answers (placement-oracle.ts) with only it evicted: each cluster holds ⌊(room + freed) / request⌋
  * replicas, the least over the requested resources. After `limit` ranks read without one enough the
  * walk gives up (undecided), and what it costs then is bounded by `limit`, whatever the density. Spread
- * requirements are left to the search (their rule reads every cluster's replicas at once). For a
- * per-cluster requirement one victim must fill every short cluster, so only the first short cluster's
- * residents are read.
+ * requirements are left to the search (their rule reads every cluster's replicas at once).
+ *
+ * For a per-cluster requirement one victim must fill every short cluster: none below the priority at
+ * which each short cluster holds a resident that might fill it alone, by the largest amounts the
+ * snapshot keeps (victim-amounts.ts), and none at all when one holds no such resident. With one short
+ * cluster its residents are read from that priority; with several, only the bindings resident on all of
+ * them (their residents by rank merged, a few integer comparisons per resident), each in order, however
+ * many there are: the walk then settles whether one victim is enough.
  */
 export function walkToSingleVictim(
   preemptor: BindingState,
@@ -75,6 +81,10 @@ export function walkToSingleVictim(
   const order = snapshot.priorityOrder();
   const { priorities, mayBeVictim, states } = order;
   const below = firstAtOrAbove(priorities, preemptor.priority);
+  // Per-cluster: below the priority at which every short cluster holds a resident that might fill it
+  // alone, no candidate is enough alone; with none at all, no single victim is.
+  const lowest = requirement.type === 'per-cluster' ? lowestFillingEveryShort(short, clusters, snapshot, resources, amounts, free, shares) : Number.NEGATIVE_INFINITY;
+  if (lowest === Number.POSITIVE_INFINITY) return { found: 'undecided', short: short.map((at) => clusters[at]!) };
   const own = order.rank.get(preemptor.key) ?? -1;
   // Per-cluster: a single victim fills every short cluster, so it is resident on the first of them, whose
   // residents alone are read (where else each is placed is looked up).
@@ -118,9 +128,19 @@ export function walkToSingleVictim(
     return entries;
   };
   const isCandidate = (rank: number) => mayBeVictim[rank] === 1 && rank !== own;
+  const undecided: SingleVictimWalk = { found: 'undecided', short: short.map((at) => clusters[at]!) };
+
+  if (requirement.type === 'per-cluster' && short.length > 1) {
+    // A single victim is resident on every short cluster: only the bindings they share are read, in order.
+    const shared = sharedRanks(short.map((at) => snapshot.rankedResidents(clusters[at]!)), firstAtOrAbove(priorities, lowest), below);
+    for (const rank of inVictimOrder(order, shared, seed)) {
+      if (isCandidate(rank) && enoughAlone(rank, placementOf(rank))) return { found: 'victim', victim: states[rank]! };
+    }
+    return undecided;
+  }
 
   // Priority by priority, each in the preemptor's order among equals (victim-tie-order.ts).
-  for (let first = 0; first < below && read < limit; ) {
+  for (let first = firstAtOrAbove(priorities, lowest); first < below && read < limit; ) {
     // The next priority any of the clusters holds: priorities none holds are passed over at once.
     residents.within(first, below);
     const lowest = residents.lowest();
@@ -159,7 +179,51 @@ export function walkToSingleVictim(
     }
     first = run.end;
   }
-  return { found: 'undecided', short: short.map((at) => clusters[at]!) };
+  return undecided;
+}
+
+/** The ranks in [from, to) resident on every one of the clusters (their residents by rank), ascending. */
+function sharedRanks(lists: readonly RankedResidents[], from: number, to: number): number[] {
+  const [fewest, ...others] = [...lists].sort((a, b) => a.ranks.length - b.ranks.length);
+  const cursors = others.map(({ ranks }) => firstAtOrAbove(ranks, from));
+  const shared: number[] = [];
+  for (let index = firstAtOrAbove(fewest!.ranks, from); index < fewest!.ranks.length && fewest!.ranks[index]! < to; index++) {
+    const rank = fewest!.ranks[index]!;
+    let everywhere = true;
+    for (let other = 0; other < others.length && everywhere; other++) {
+      const { ranks } = others[other]!;
+      while (cursors[other]! < ranks.length && ranks[cursors[other]!]! < rank) cursors[other]!++;
+      everywhere = cursors[other]! < ranks.length && ranks[cursors[other]!] === rank;
+    }
+    if (everywhere) shared.push(rank);
+  }
+  return shared;
+}
+
+/**
+ * The lowest priority at which each short cluster holds a resident that might close its gaps alone, by
+ * the largest amounts the snapshot keeps (lowestEnoughAlone): +∞ when some short cluster has none, −∞
+ * when the amounts cannot tell.
+ */
+function lowestFillingEveryShort(
+  short: readonly number[],
+  clusters: readonly ClusterState[],
+  snapshot: SchedulingSnapshot,
+  resources: readonly string[],
+  amounts: readonly number[],
+  free: Float64Array,
+  shares: Float64Array,
+): number {
+  const slots = amounts.length;
+  const gaps = new Float64Array(slots);
+  let lowest = Number.NEGATIVE_INFINITY;
+  for (const at of short) {
+    for (let slot = 0; slot < slots; slot++) gaps[slot] = Math.max(0, shares[at]! * amounts[slot]! - free[at * slots + slot]!);
+    const integral = [...amounts, ...gaps].every((value) => Number.isInteger(value) && Math.abs(value) <= EXACT_LIMIT);
+    const held = resources.map((resource) => snapshot.victimAmounts(clusters[at]!, resource));
+    lowest = Math.max(lowest, lowestEnoughAlone(held, gaps, 0, integral));
+  }
+  return lowest;
 }
 
 /** Collected holds fewer entries than this: an entry's index fits below its place in one number. */

@@ -180,3 +180,20 @@ export function fewestReaching(kept: ArrayLike<number>, base: number, gap: numbe
   const smallest = kept[base + KEPT_AMOUNTS - 1]!;
   return smallest > 0 ? KEPT_AMOUNTS + Math.ceil((gap - sum) / smallest) : Number.POSITIVE_INFINITY;
 }
+
+/**
+ * The lowest priority at which one resident of a cluster might close its gaps alone, by the largest
+ * amounts kept of each requested resource (`held`, [slot]): where the largest reaches `gaps[offset +
+ * slot]` for every slot. +∞ when none does at any priority; −∞ when the amounts are not exact, or the
+ * caller's gaps are not (`integral` false): then nothing is ruled out.
+ */
+export function lowestEnoughAlone(held: readonly VictimAmounts[], gaps: ArrayLike<number>, offset: number, integral: boolean): number {
+  if (!integral || !held.every((amounts) => amounts.exact)) return Number.NEGATIVE_INFINITY;
+  const { priorities } = held[0]!;
+  for (let level = 0; level < priorities.length; level++) {
+    let enough = true;
+    for (let slot = 0; slot < held.length && enough; slot++) enough = held[slot]!.largest[level * KEPT_AMOUNTS]! >= gaps[offset + slot]!;
+    if (enough) return priorities[level]!;
+  }
+  return Number.POSITIVE_INFINITY;
+}

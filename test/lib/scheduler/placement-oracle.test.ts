@@ -41,6 +41,8 @@ const scenario = fc.record({
   moves: fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 40 }),
 });
 
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
 type ScenarioRequirement = { type: 'per-cluster'; need: Record<string, number> } | { type: 'pooled'; replicas: number } | { type: 'spread'; replicas: number; clusters: number };
 
 function requirementOf(given: ScenarioRequirement): Requirement {
@@ -78,7 +80,7 @@ function referenceFeasible(
 }
 
 /** The scenario's fleet, preemptor and oracle. */
-function oracleOf(s: fc.RecordValue<typeof scenario>) {
+function oracleOf(s: Scenario) {
   const memory = (steps: number) => steps * s.scale;
   const clusters = CLUSTERS.map((name, i) => cluster(name, { allocatable: { memory: memory(s.capacity[i]!), pods: 100 } }));
   const running = s.running.map((r, i) => binding(`r${i}`, { priority: r.priority, request: { memory: memory(r.memory) }, clusters: r.placed }));
