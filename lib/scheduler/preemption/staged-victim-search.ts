@@ -1,9 +1,11 @@
-import { selectVictims, type FeasibilityOracle, type VictimCandidate, type VictimSelection } from './victim-search';
+import { selectVictims, victimKey, type FeasibilityOracle, type VictimCandidate, type VictimSelection } from './victim-search';
 
 /** An oracle that bounds victim counts, lists single completions and answers for a prefix at once (PlacementOracle). */
 type BoundingOracle = FeasibilityOracle & Required<Pick<FeasibilityOracle, 'lowerBound' | 'completions' | 'feasibleWithFirst'>>;
 
 export interface StagedOracle extends BoundingOracle {
+  /** Questions answered so far (every feasible, lowerBound and completions call). */
+  readonly questions: number;
   /** How many victims, at least, any feasible set of all the candidates has (fewest-victims.ts). */
   fewestVictims(): number;
 }
@@ -24,6 +26,12 @@ const GROWTH = 4;
 const LARGEST_STAGE_SHARE = 1 / 4;
 /** Oracle calls a stage may make: a prefix whose best set takes longer to find is left to the full search. */
 const STAGE_BUDGET = 2_000;
+/**
+ * Oracle calls the searches after the stages may make (the best of B's count, or the levels from
+ * `fewest` up) before the full search (greedy, exchange step, levels down from the greedy's count)
+ * decides instead, with its whole budget.
+ */
+const LEVEL_BUDGET = 4_000;
 
 /**
  * The victim search (victim-search.ts) over candidates listed in search order (lowest priority first,
@@ -42,9 +50,17 @@ const STAGE_BUDGET = 2_000;
  * rest, which is B's own sum when B's other victims are the lowest there are; S then ties B on the
  * whole key and loses the tie-break, its most important victim being past all of B's.
  *
- * When no stage proves its answer (or one runs out of its budget), the full search decides, as if there
- * were no stages. So the answer is the full search's wherever that one proves its answer; where the
- * full search would run out of budget, a stage's proven answer may differ from its unproven one.
+ * When the last stage's B is not proven, a set that beats it has no victim above B's highest priority:
+ * the candidates up to the last of that priority are searched for sets no worse than B. When no stage
+ * holds a set of `fewest`, every candidate is searched for sets of `fewest`, then one more, and so on:
+ * the first level that holds a set holds the best. Either may make LEVEL_BUDGET oracle calls
+ * (a level search proves its answer at a cost that follows the candidates a set needs; the full search
+ * first runs the greedy and the exchange step over every candidate).
+ *
+ * When none of this proves its answer (or a stage runs out of its budget), the full search decides, as
+ * if there were no stages, with its whole budget. So the answer is the full search's wherever that one
+ * proves its answer; where the full search would run out of budget, a proven answer found before it
+ * may differ from its unproven one.
  */
 export function selectVictimsInStages(
   candidates: readonly VictimCandidate[],
@@ -56,6 +72,9 @@ export function selectVictimsInStages(
   if (fewest === Number.POSITIVE_INFINITY) return null;
   const { first, largestShare } = options.stages ?? { first: FIRST_STAGE, largestShare: LARGEST_STAGE_SHARE };
   let singleRuledOut = false;
+  /** The last stage's best set when it could not be proven the best of all: `fewest` victims, so the count of the best. */
+  let ofFewest: VictimSelection | undefined;
+  let brokeOnBudget = false;
   const largest = Math.min(n - 1, Math.floor(n * largestShare));
   // Without a bound (0), nothing may be needed at all: the full search tells.
   for (let stage = Math.min(Math.max(1, first), largest); fewest > 0 && stage >= 1; ) {
@@ -70,11 +89,60 @@ export function selectVictimsInStages(
       if (noSingleVictim(oracle, n)) fewest = 2;
       if (fewest === 2) continue;
     }
-    if (selection !== null && !selection.exact) break;
-    if (selection !== null && beatsEveryLaterSet(candidates, selection.victims, stage)) return selection;
+    if (selection !== null && !selection.exact) {
+      brokeOnBudget = true;
+      break;
+    }
+    if (selection !== null) {
+      if (beatsEveryLaterSet(candidates, selection.victims, stage)) return selection;
+      ofFewest = selection;
+    }
     stage = stage === largest ? 0 : Math.min(stage * GROWTH, largest);
   }
+  const levelBudget = Math.min(options.searchBudget, LEVEL_BUDGET);
+  if (ofFewest) {
+    const best = bestOfItsCount(candidates, oracle, ofFewest.victims, levelBudget);
+    if (best.exact) return best;
+  } else if (fewest > 0 && !brokeOnBudget) {
+    const lowest = lowestLevelOfAll(candidates, oracle, fewest, levelBudget);
+    if (lowest) return lowest;
+  }
   return selectVictims(candidates, oracle, { searchBudget: options.searchBudget, inSearchOrder: true });
+}
+
+/**
+ * The best set of all, searched level by level from `fewest` up over every candidate: the first level
+ * that holds a set holds the best, since no set has fewer victims. Undefined when `budget` runs out
+ * before a level's best is proven.
+ */
+function lowestLevelOfAll(candidates: readonly VictimCandidate[], oracle: StagedOracle, fewest: number, budget: number): VictimSelection | undefined {
+  const start = oracle.questions;
+  for (let count = fewest; count <= candidates.length; count++) {
+    const left = budget - (oracle.questions - start);
+    if (left <= 0) return undefined;
+    const level = selectVictims(candidates, oracle, { searchBudget: left, inSearchOrder: true, onlyCount: count });
+    if (level !== null) return level.exact ? level : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The best set of all when `found` (ascending positions) has the fewest victims any feasible set can
+ * have: one that beats it has as many victims and none above its highest priority, so only the
+ * candidates up to the last of that priority are searched, and among them only sets whose key is no
+ * greater (VictimSearchOptions.within), those of equal key only if their most important victim is not
+ * past its own, which `found` itself is one of. Not exact when the budget ran out first.
+ */
+function bestOfItsCount(candidates: readonly VictimCandidate[], oracle: StagedOracle, found: readonly number[], searchBudget: number): VictimSelection {
+  const key = victimKey(candidates, found);
+  let end = found[found.length - 1]! + 1;
+  while (end < candidates.length && candidates[end]!.priority === key.maxPriority) end++;
+  const selection = selectVictims(candidates.slice(0, end), new PrefixOracle(oracle, end), {
+    searchBudget,
+    inSearchOrder: true,
+    within: { ...key, lastMostImportant: found[found.length - 1]!, fewest: key.count },
+  });
+  return selection !== null && selection.victims.length > 0 ? selection : { victims: [...found], exact: selection === null };
 }
 
 /**
