@@ -61,34 +61,66 @@ function undo(snapshot: SchedulingSnapshot, binding: ResourceBinding, decision: 
   if (decision.result === 'scheduled') for (const victim of decision.victims) snapshot.upsert(victim.binding);
 }
 
+/** One decision on `snapshot`, applied and undone as the schedule cycle would: what it was and what it took. */
+function decideOnce(snapshot: SchedulingSnapshot, binding: ResourceBinding): Sample {
+  const start = performance.now();
+  const decision = scheduleBinding(binding, snapshot, OPTIONS);
+  const decided = performance.now();
+  apply(snapshot, binding, decision);
+  const applied = performance.now();
+  undo(snapshot, binding, decision);
+  const victims = decision.result === 'scheduled' ? decision.victims.length : 0;
+  return {
+    strategy: replicaStrategy(binding.spec.placement).type,
+    outcome: decision.result === 'unschedulable' ? 'unschedulable' : victims > 0 ? 'preempted' : 'placed',
+    victims,
+    exact: decision.result === 'unschedulable' || decision.exactVictims,
+    decideMs: decided - start,
+    applyMs: applied - decided,
+  };
+}
+
+const snapshotOf = (scenario: Scenario) => new SchedulingSnapshot(scenario.fleet.clusters, [...scenario.fleet.running, ...scenario.pending]);
+
 function run(scenario: Scenario): Run {
-  const snapshot = new SchedulingSnapshot(scenario.fleet.clusters, [...scenario.fleet.running, ...scenario.pending]);
+  const snapshot = snapshotOf(scenario);
   const samples: Sample[] = [];
   let measuredMs = 0;
   let cpu = process.cpuUsage();
   for (let i = 0; i < scenario.pending.length && measuredMs < scenario.maxMs; i++) {
     if (i === scenario.warmup) cpu = process.cpuUsage();
-    const binding = scenario.pending[i]!;
-    const start = performance.now();
-    const decision = scheduleBinding(binding, snapshot, OPTIONS);
-    const decided = performance.now();
-    apply(snapshot, binding, decision);
-    const applied = performance.now();
-    undo(snapshot, binding, decision);
+    const sample = decideOnce(snapshot, scenario.pending[i]!);
     if (i < scenario.warmup) continue;
-    measuredMs += applied - start;
-    const victims = decision.result === 'scheduled' ? decision.victims.length : 0;
-    samples.push({
-      strategy: replicaStrategy(binding.spec.placement).type,
-      outcome: decision.result === 'unschedulable' ? 'unschedulable' : victims > 0 ? 'preempted' : 'placed',
-      victims,
-      exact: decision.result === 'unschedulable' || decision.exactVictims,
-      decideMs: decided - start,
-      applyMs: applied - decided,
-    });
+    measuredMs += sample.decideMs + sample.applyMs;
+    samples.push(sample);
   }
   const used = process.cpuUsage(cpu);
   return { samples, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/**
+ * The scenarios' decisions taken in turn, one of each at a time (the first of the pair alternating), so
+ * that the host's speed, which drifts over seconds, weighs on each alike; each decision's process CPU
+ * time is counted to its scenario. As many decisions of each as the shortest has, until one's measured
+ * time passes its maxMs.
+ */
+function runSideBySide(scenarios: readonly Scenario[]): Run[] {
+  const snapshots = scenarios.map(snapshotOf);
+  const runs = scenarios.map(() => ({ samples: [] as Sample[], cpuMs: 0, measuredMs: 0 }));
+  const length = Math.min(...scenarios.map((scenario) => scenario.pending.length));
+  for (let i = 0; i < length && runs.every((run, at) => run.measuredMs < scenarios[at]!.maxMs); i++) {
+    for (let turn = 0; turn < scenarios.length; turn++) {
+      const at = (turn + i) % scenarios.length;
+      const cpu = process.cpuUsage();
+      const sample = decideOnce(snapshots[at]!, scenarios[at]!.pending[i]!);
+      const used = process.cpuUsage(cpu);
+      if (i < scenarios[at]!.warmup) continue;
+      runs[at]!.samples.push(sample);
+      runs[at]!.cpuMs += (used.user + used.system) / 1000;
+      runs[at]!.measuredMs += sample.decideMs + sample.applyMs;
+    }
+  }
+  return runs;
 }
 
 function perSecond(samples: readonly Sample[]): number {
@@ -162,10 +194,12 @@ function densityRows(
   const rows: (string | number)[][] = [];
   const means: number[] = [];
   const cpuPerDecision: number[] = [];
-  for (const perCluster of DENSITIES) {
-    log(`core: ${label} at ${perCluster} bindings per cluster`);
-    const { fleet, pending } = scenario(new Random(1), perCluster);
-    const { samples, cpuMs } = run({ name: `${perCluster} per cluster`, target: 0, fleet, pending, warmup: 200, maxMs: 60_000 });
+  log(`core: ${label} at ${DENSITIES.join(' and ')} bindings per cluster, side by side`);
+  const runs = runSideBySide(
+    DENSITIES.map((perCluster) => ({ name: `${perCluster} per cluster`, target: 0, ...scenario(new Random(1), perCluster), warmup: 200, maxMs: 60_000 })),
+  );
+  DENSITIES.forEach((perCluster, at) => {
+    const { samples, cpuMs } = runs[at]!;
     const decide = summarize(samples.map((s) => s.decideMs));
     const p50Of = (part: readonly Sample[]) => (part.length === 0 ? 0 : summarize(part.map((s) => s.decideMs)).p50Ms * 1000);
     const several = samples.filter((s) => s.victims > 1);
@@ -186,7 +220,7 @@ function densityRows(
       fmt((samples.length / cpuMs) * 1000),
       reference === undefined ? 'n/a' : fmt((meanUs / 1000 / (reference * 1000)) * 1e3),
     ]);
-  }
+  });
   return { rows, means, cpuPerDecision };
 }
 
@@ -242,7 +276,7 @@ export function densityComparison(log: (line: string) => void): string {
   }));
   return [
     `A preemption decision (\`scheduleBinding\` alone) on the fleet-full scenario at ${DENSITIES.join(' and ')} bindings per cluster (${CLUSTERS} clusters,`,
-    `${DENSITIES.map((d) => (d * CLUSTERS).toLocaleString('en-US')).join(' and ')} running bindings), 1,000 decisions each after 200 to warm up. Reference time of this host`,
+    `${DENSITIES.map((d) => (d * CLUSTERS).toLocaleString('en-US')).join(' and ')} running bindings), 1,000 decisions each after 200 to warm up, taken in turn (one at each density at a time, so that the host's drift weighs on both alike). Reference time of this host`,
     `(../shared/bench/calibrate.mjs, same run): ${reference === undefined ? 'not available' : `${fmt(reference)} s`}.`,
     densityRatios(full),
     '',
