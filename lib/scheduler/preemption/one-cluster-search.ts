@@ -37,8 +37,8 @@ import { EXACT_LIMIT, fewestReaching, keepAmount, KEPT_AMOUNTS, lowestEnoughAlon
  *    (VictimSearchOptions.within), so that a cluster that cannot beat it costs little.
  *
  * Each cluster's search gets what the clusters searched before it left of `searchBudget` (counted as the
- * oracle's questions; the first cluster's staged search may spend its stages' own budgets beyond it, as a
- * single staged search does). Once it is spent no further cluster is searched, the best set found is used
+ * oracle's questions; the first cluster's staged search may spend its stages' and levels' own budgets
+ * beyond it, as a single staged search does). Once it is spent no further cluster is searched, the best set found is used
  * and the plan says it is not exact, as for a single search.
  */
 export function planOnOneCluster(

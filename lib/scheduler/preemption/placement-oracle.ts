@@ -50,10 +50,15 @@ export class PlacementOracle implements FeasibilityOracle {
   private readonly isMoved: Uint8Array;
   private movedCount = 0;
   private bound: VictimCountBound | undefined;
+  /**
+   * See FeasibilityOracle.feasibleWithFirst. Only with `small`: past it running sums could round where
+   * the moves counted one by one do not, and the search evicts the candidates instead.
+   */
+  readonly feasibleWithFirst: ((count: number) => boolean) | undefined;
   private prefixes: PrefixFreed | undefined;
   /** feasibleWithFirst's replicas per cluster. */
   private scratch: Float64Array | undefined;
-  /** Questions answered so far (feasible, lowerBound, completions): what a search spent of its budget. */
+  /** Questions answered so far (feasible, feasibleWithFirst, lowerBound, completions): what a search spent of its budget. */
   questions = 0;
 
   constructor(
@@ -81,6 +86,7 @@ export class PlacementOracle implements FeasibilityOracle {
     });
     this.freed = new Float64Array(this.room.length);
     ({ usage: this.usage, small: this.small } = layUsage(placements, resources, this.amounts, this.room));
+    this.feasibleWithFirst = this.small ? (count) => this.withFirst(count) : undefined;
 
     this.short = new Uint8Array(clusters.length);
     this.replicas = new Float64Array(clusters.length);
@@ -115,22 +121,15 @@ export class PlacementOracle implements FeasibilityOracle {
   }
 
   /**
-   * See FeasibilityOracle.feasibleWithFirst: what the first `count` candidates free is read from sums
-   * kept per cluster (PrefixFreed), so a question costs the clusters' resources, not the candidates.
-   * Without `small` the sums could round, so they are evicted and restored one by one instead.
+   * What the first `count` candidates free, read from sums kept per cluster (PrefixFreed), so a question
+   * costs the clusters' resources, not the candidates (FeasibilityOracle.feasibleWithFirst).
    */
-  feasibleWithFirst(count: number): boolean {
-    if (!this.small) {
-      for (let index = 0; index < count; index++) this.move(index, 1);
-      const feasible = this.feasible();
-      for (let index = 0; index < count; index++) this.move(index, 0);
-      return feasible;
-    }
+  private withFirst(count: number): boolean {
     this.questions++;
     this.countMoves();
-    this.prefixes ??= new PrefixFreed(this.placements, this.amounts.length, this.usage, this.room.length / this.amounts.length);
     const slots = this.amounts.length;
     const clusters = this.shares.length;
+    this.prefixes ??= new PrefixFreed(this.placements, slots, this.usage, clusters);
     if (this.requirement.type === 'per-cluster') {
       for (let cluster = 0; cluster < clusters; cluster++) {
         if (this.shares[cluster] === Number.NEGATIVE_INFINITY) continue;

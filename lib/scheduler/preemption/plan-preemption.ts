@@ -49,6 +49,8 @@ import { planOnOneCluster } from './one-cluster-search';
 /**
  * Ranks the walk for a single victim reads before it leaves the decision to the search: most single
  * victims are among the lowest ranks of the clusters, and past this the search's own scan is cheaper.
+ * A per-cluster requirement short on several clusters reads only the bindings on all of them, whatever
+ * their number (single-victim-walk.ts).
  */
 const SINGLE_VICTIM_WALK = 256;
 /**

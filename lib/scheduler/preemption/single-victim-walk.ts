@@ -29,15 +29,17 @@ export type SingleVictimWalk =
  * victim, other than the preemptor, resident on one of `clusters`. Enough alone is what the oracle
  * answers (placement-oracle.ts) with only it evicted: each cluster holds ⌊(room + freed) / request⌋
  * replicas, the least over the requested resources. After `limit` ranks read without one enough the
- * walk gives up (undecided), and what it costs then is bounded by `limit`, whatever the density. Spread
- * requirements are left to the search (their rule reads every cluster's replicas at once).
+ * walk gives up (undecided), and what it costs then is bounded by `limit`, whatever the density
+ * (but for several short clusters, below). Spread requirements are left to the search (their rule
+ * reads every cluster's replicas at once).
  *
  * For a per-cluster requirement one victim must fill every short cluster: none below the priority at
  * which each short cluster holds a resident that might fill it alone, by the largest amounts the
  * snapshot keeps (victim-amounts.ts), and none at all when one holds no such resident. With one short
  * cluster its residents are read from that priority; with several, only the bindings resident on all of
- * them (their residents by rank merged, a few integer comparisons per resident), each in order, however
- * many there are: the walk then settles whether one victim is enough.
+ * them, each in order, however many there are (`limit` is not read): finding them merges the short
+ * clusters' residents by rank, a few integer comparisons per resident, and the walk then settles
+ * whether one victim is enough.
  */
 export function walkToSingleVictim(
   preemptor: BindingState,
@@ -81,22 +83,19 @@ export function walkToSingleVictim(
   const order = snapshot.priorityOrder();
   const { priorities, mayBeVictim, states } = order;
   const below = firstAtOrAbove(priorities, preemptor.priority);
+  const undecided: SingleVictimWalk = { found: 'undecided', short: short.map((at) => clusters[at]!) };
   // Per-cluster: below the priority at which every short cluster holds a resident that might fill it
   // alone, no candidate is enough alone; with none at all, no single victim is.
-  const lowest = requirement.type === 'per-cluster' ? lowestFillingEveryShort(short, clusters, snapshot, resources, amounts, free, shares) : Number.NEGATIVE_INFINITY;
-  if (lowest === Number.POSITIVE_INFINITY) return { found: 'undecided', short: short.map((at) => clusters[at]!) };
+  const fromPriority = requirement.type === 'per-cluster' ? lowestFillingEveryShort(short, clusters, snapshot, resources, amounts, free, shares) : Number.NEGATIVE_INFINITY;
+  if (fromPriority === Number.POSITIVE_INFINITY) return undecided;
+  const fromRank = firstAtOrAbove(priorities, fromPriority);
   const own = order.rank.get(preemptor.key) ?? -1;
-  // Per-cluster: a single victim fills every short cluster, so it is resident on the first of them, whose
-  // residents alone are read (where else each is placed is looked up).
-  const readFrom = requirement.type === 'per-cluster' ? [short[0]!] : clusters.map((_, at) => at);
-  const residents = new ResidentsInRange(readFrom.map((at) => snapshot.rankedResidents(clusters[at]!)));
   const indexOf = new Map(clusters.map((cluster, at) => [cluster.name, at]));
   const columns = resources.map((resource) => order.requests(resource));
   const seed = preemptorStart(preemptor.key);
   const freed = new Float64Array(slots);
   const clusterOf = new Int32Array(clusters.length);
   const replicasOf = new Float64Array(clusters.length);
-  let read = 0;
 
   /** Whether candidate `rank` is enough alone, placed on `entries` of the clusters (clusterOf, replicasOf). */
   const enoughAlone = (rank: number, entries: number): boolean => {
@@ -128,19 +127,23 @@ export function walkToSingleVictim(
     return entries;
   };
   const isCandidate = (rank: number) => mayBeVictim[rank] === 1 && rank !== own;
-  const undecided: SingleVictimWalk = { found: 'undecided', short: short.map((at) => clusters[at]!) };
 
   if (requirement.type === 'per-cluster' && short.length > 1) {
     // A single victim is resident on every short cluster: only the bindings they share are read, in order.
-    const shared = sharedRanks(short.map((at) => snapshot.rankedResidents(clusters[at]!)), firstAtOrAbove(priorities, lowest), below);
+    const shared = sharedRanks(short.map((at) => snapshot.rankedResidents(clusters[at]!)), fromRank, below);
     for (const rank of inVictimOrder(order, shared, seed)) {
       if (isCandidate(rank) && enoughAlone(rank, placementOf(rank))) return { found: 'victim', victim: states[rank]! };
     }
     return undecided;
   }
 
+  // Per-cluster: a single victim fills the short cluster, so its residents alone are read (where else
+  // each is placed is looked up).
+  const readFrom = requirement.type === 'per-cluster' ? [short[0]!] : clusters.map((_, at) => at);
+  const residents = new ResidentsInRange(readFrom.map((at) => snapshot.rankedResidents(clusters[at]!)));
+  let read = 0;
   // Priority by priority, each in the preemptor's order among equals (victim-tie-order.ts).
-  for (let first = firstAtOrAbove(priorities, lowest); first < below && read < limit; ) {
+  for (let first = fromRank; first < below && read < limit; ) {
     // The next priority any of the clusters holds: priorities none holds are passed over at once.
     residents.within(first, below);
     const lowest = residents.lowest();

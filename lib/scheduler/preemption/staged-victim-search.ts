@@ -1,10 +1,10 @@
-import { selectVictims, victimKey, type FeasibilityOracle, type VictimCandidate, type VictimSelection } from './victim-search';
+import { compareVictimSets, selectVictims, victimKey, type FeasibilityOracle, type VictimCandidate, type VictimSelection } from './victim-search';
 
-/** An oracle that bounds victim counts, lists single completions and answers for a prefix at once (PlacementOracle). */
-type BoundingOracle = FeasibilityOracle & Required<Pick<FeasibilityOracle, 'lowerBound' | 'completions' | 'feasibleWithFirst'>>;
+/** An oracle that bounds victim counts and lists single completions (PlacementOracle). */
+type BoundingOracle = FeasibilityOracle & Required<Pick<FeasibilityOracle, 'lowerBound' | 'completions'>>;
 
 export interface StagedOracle extends BoundingOracle {
-  /** Questions answered so far (every feasible, lowerBound and completions call). */
+  /** Questions answered so far (every feasible, feasibleWithFirst, lowerBound and completions call). */
   readonly questions: number;
   /** How many victims, at least, any feasible set of all the candidates has (fewest-victims.ts). */
   fewestVictims(): number;
@@ -32,6 +32,8 @@ const STAGE_BUDGET = 2_000;
  * decides instead, with its whole budget.
  */
 const LEVEL_BUDGET = 4_000;
+/** Levels searched from `fewest` up: each starts from every candidate evicted, which costs their number. */
+const LEVELS = 4;
 
 /**
  * The victim search (victim-search.ts) over candidates listed in search order (lowest priority first,
@@ -50,17 +52,19 @@ const LEVEL_BUDGET = 4_000;
  * rest, which is B's own sum when B's other victims are the lowest there are; S then ties B on the
  * whole key and loses the tie-break, its most important victim being past all of B's.
  *
- * When the last stage's B is not proven, a set that beats it has no victim above B's highest priority:
- * the candidates up to the last of that priority are searched for sets no worse than B. When no stage
- * holds a set of `fewest`, every candidate is searched for sets of `fewest`, then one more, and so on:
- * the first level that holds a set holds the best. Either may make LEVEL_BUDGET oracle calls
- * (a level search proves its answer at a cost that follows the candidates a set needs; the full search
- * first runs the greedy and the exchange step over every candidate).
+ * When a stage's B is not proven (that of the last stage that found one), a set that beats it has no
+ * victim above B's highest priority: the candidates up to the last of that priority are searched for
+ * sets no worse than B. When no stage holds a set of `fewest`, every candidate is searched for sets of
+ * `fewest`, then one more, up to LEVELS levels: the first level that holds a set holds the best. Either
+ * may make LEVEL_BUDGET oracle calls (a level search proves its answer at a cost that follows the
+ * candidates a set needs; the full search first runs the greedy and the exchange step over every
+ * candidate).
  *
  * When none of this proves its answer (or a stage runs out of its budget), the full search decides, as
- * if there were no stages, with its whole budget. So the answer is the full search's wherever that one
- * proves its answer; where the full search would run out of budget, a proven answer found before it
- * may differ from its unproven one.
+ * if there were no stages, with its whole budget; if it does not prove its own either, a stage's set of
+ * the fewest victims is kept when it comes first. So the answer is the full search's wherever that one
+ * proves its answer; where the full search would run out of budget, an answer found before it may be
+ * better than its unproven one.
  */
 export function selectVictimsInStages(
   candidates: readonly VictimCandidate[],
@@ -72,7 +76,7 @@ export function selectVictimsInStages(
   if (fewest === Number.POSITIVE_INFINITY) return null;
   const { first, largestShare } = options.stages ?? { first: FIRST_STAGE, largestShare: LARGEST_STAGE_SHARE };
   let singleRuledOut = false;
-  /** The last stage's best set when it could not be proven the best of all: `fewest` victims, so the count of the best. */
+  /** The best set of the last stage that found one, not proven the best of all: `fewest` victims, so the count of the best. */
   let ofFewest: VictimSelection | undefined;
   let brokeOnBudget = false;
   const largest = Math.min(n - 1, Math.floor(n * largestShare));
@@ -100,14 +104,19 @@ export function selectVictimsInStages(
     stage = stage === largest ? 0 : Math.min(stage * GROWTH, largest);
   }
   const levelBudget = Math.min(options.searchBudget, LEVEL_BUDGET);
+  let unproven: VictimSelection | undefined;
   if (ofFewest) {
     const best = bestOfItsCount(candidates, oracle, ofFewest.victims, levelBudget);
     if (best.exact) return best;
+    unproven = best;
   } else if (fewest > 0 && !brokeOnBudget) {
     const lowest = lowestLevelOfAll(candidates, oracle, fewest, levelBudget);
     if (lowest) return lowest;
   }
-  return selectVictims(candidates, oracle, { searchBudget: options.searchBudget, inSearchOrder: true });
+  const full = selectVictims(candidates, oracle, { searchBudget: options.searchBudget, inSearchOrder: true });
+  // Unproven, the full search's set may have more victims than the proven fewest of a stage's.
+  if (unproven && full && !full.exact && compareVictimSets(candidates, unproven.victims, full.victims, true) < 0) return unproven;
+  return full;
 }
 
 /**
@@ -117,7 +126,9 @@ export function selectVictimsInStages(
  */
 function lowestLevelOfAll(candidates: readonly VictimCandidate[], oracle: StagedOracle, fewest: number, budget: number): VictimSelection | undefined {
   const start = oracle.questions;
-  for (let count = fewest; count <= candidates.length; count++) {
+  // Each level starts from every candidate evicted; when even that is not enough, no level holds a set.
+  if (!everyoneEnough(oracle, candidates.length)) return undefined;
+  for (let count = fewest; count < fewest + LEVELS && count <= candidates.length; count++) {
     const left = budget - (oracle.questions - start);
     if (left <= 0) return undefined;
     const level = selectVictims(candidates, oracle, { searchBudget: left, inSearchOrder: true, onlyCount: count });
@@ -142,7 +153,16 @@ function bestOfItsCount(candidates: readonly VictimCandidate[], oracle: StagedOr
     inSearchOrder: true,
     within: { ...key, lastMostImportant: found[found.length - 1]!, fewest: key.count },
   });
-  return selection !== null && selection.victims.length > 0 ? selection : { victims: [...found], exact: selection === null };
+  // `found` is among the sets searched: nothing, only when the budget ran out first.
+  return selection !== null && selection.victims.length > 0 ? selection : { victims: [...found], exact: false };
+}
+
+/** Whether evicting every candidate is enough. */
+function everyoneEnough(oracle: FeasibilityOracle, n: number): boolean {
+  for (let index = 0; index < n; index++) oracle.evict(index);
+  const enough = oracle.feasible();
+  for (let index = 0; index < n; index++) oracle.restore(index);
+  return enough;
 }
 
 /**
@@ -174,10 +194,15 @@ function noSingleVictim(oracle: BoundingOracle, n: number): boolean {
 
 /** The first `size` candidates of an oracle's: the same indexes, bounds and completions among them alone. */
 class PrefixOracle implements BoundingOracle {
+  /** The oracle's own, when it has one: the first candidates of a prefix are the oracle's first. */
+  readonly feasibleWithFirst: ((count: number) => boolean) | undefined;
+
   constructor(
     private readonly oracle: BoundingOracle,
     private readonly size: number,
-  ) {}
+  ) {
+    this.feasibleWithFirst = oracle.feasibleWithFirst?.bind(oracle);
+  }
 
   evict(index: number): void {
     this.oracle.evict(index);
@@ -191,9 +216,6 @@ class PrefixOracle implements BoundingOracle {
     return this.oracle.feasible();
   }
 
-  feasibleWithFirst(count: number): boolean {
-    return this.oracle.feasibleWithFirst(count);
-  }
 
   lowerBound(evicted: readonly number[], below: number): number {
     return this.oracle.lowerBound(evicted, Math.min(below, this.size));

@@ -59,7 +59,7 @@ export interface VictimSelection {
 
 export interface VictimSearchOptions {
   /**
-   * Bound on the total number of oracle questions: feasible(), lowerBound() and completions()
+   * Bound on the total number of oracle questions: feasible(), feasibleWithFirst(), lowerBound() and completions()
    * calls. The greedy upper bound's n + 1 calls always run (and count); the exact search
    * stops when the budget is spent.
    */
@@ -431,7 +431,7 @@ class ExactSearch {
   private readonly path: Int32Array;
   /** The chosen candidates' indexes, as the oracle's bound takes them. */
   private readonly chosen: number[] = [];
-  /** Free positions [0, prefix) are evicted. */
+  /** Free positions [0, prefix) are evicted (with a counted prefix, counted by the oracle instead). */
   private prefix = 0;
   private level = 0;
   private foundAtLevel = false;
@@ -566,7 +566,8 @@ class ExactSearch {
 
   /**
    * Chooses `remaining` more positions below `end`. On entry and exit S ∪ positions[0, end)
-   * is evicted and feasible, and the free prefix ends at `end`.
+   * is feasible and evicted (with a counted prefix, S is evicted and the rest counted), and the
+   * free prefix ends at `end`.
    */
   private expand(depth: number, sum: number, end: number, remaining: number): void {
     // With nothing chosen yet the bound cannot pass a count the search already holds.
@@ -714,7 +715,7 @@ class ExactSearch {
  * Total order on victim sets (sorted index lists): the key, then the victims compared most
  * important first, the set with the less important one at the first difference first.
  */
-function compareVictimSets(
+export function compareVictimSets(
   candidates: readonly VictimCandidate[],
   a: readonly number[],
   b: readonly number[],

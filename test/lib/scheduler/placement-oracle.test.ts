@@ -4,7 +4,7 @@
  * evicted candidates hold) says so on every cluster; and asked about the first candidates besides
  * those evicted (feasibleWithFirst), it answers as if they were evicted too. Amounts come at two
  * scales: everyday ones, where the oracle counts moves lazily, divides in doubles and keeps running
- * sums, and ones past 2^52, where it must not.
+ * sums, and ones past 2^52, where it must not (nor answer for the first candidates at once).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,7 @@ const scenario = fc.record({
     fc.record({
       priority: fc.integer({ min: 0, max: 3 }),
       memory: fc.integer({ min: 0, max: 8 }),
+      pods: fc.integer({ min: 0, max: 1 }),
       placed: fc.dictionary(fc.constantFrom(...CLUSTERS), fc.integer({ min: 1, max: 3 }), { maxKeys: 2 }),
     }),
     { maxLength: 12 },
@@ -83,7 +84,7 @@ function referenceFeasible(
 function oracleOf(s: Scenario) {
   const memory = (steps: number) => steps * s.scale;
   const clusters = CLUSTERS.map((name, i) => cluster(name, { allocatable: { memory: memory(s.capacity[i]!), pods: 100 } }));
-  const running = s.running.map((r, i) => binding(`r${i}`, { priority: r.priority, request: { memory: memory(r.memory) }, clusters: r.placed }));
+  const running = s.running.map((r, i) => binding(`r${i}`, { priority: r.priority, request: { memory: memory(r.memory), pods: r.pods }, clusters: r.placed }));
   const snapshot = new SchedulingSnapshot(clusters, running);
   const preemptor = bindingState(binding('pending', { priority: 10, request: { memory: memory(s.preemptor.memory), pods: s.preemptor.pods } }));
   const requirement = requirementOf(s.requirement);
@@ -124,12 +125,16 @@ describe('PlacementOracle', () => {
       fc.property(scenario, fc.array(fc.nat(), { maxLength: 12 }), (s, counts) => {
         const { placements, oracle, feasibleWith } = oracleOf(s);
         const n = placements.candidates.length;
+        const feasibleWithFirst = oracle.feasibleWithFirst;
+        // Everyday amounts always have it; past 2^52 the running sums could round, and the search evicts instead.
+        if (s.scale === 1) expect(feasibleWithFirst).toBeDefined();
+        if (feasibleWithFirst === undefined) return;
         const evicted = new Set<number>();
         // The first `count` candidates must not be evicted: asked with a count up to the lowest evicted index.
         const check = (pick: number) => {
           const count = pick % (Math.min(n, ...evicted) + 1);
           const first = Array.from({ length: count }, (_, index) => index);
-          expect(oracle.feasibleWithFirst(count)).toBe(feasibleWith([...evicted, ...first]));
+          expect(feasibleWithFirst(count)).toBe(feasibleWith([...evicted, ...first]));
         };
         counts.slice(0, 3).forEach(check);
         if (n === 0) return;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
 import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { selectVictimsInStages } from '../../../lib/scheduler/preemption/staged-victim-search';
-import { bruteForceVictims, selectVictims, type FeasibilityOracle } from '../../../lib/scheduler/preemption/victim-search';
+import { bruteForceVictims, selectVictims, victimKey, type FeasibilityOracle } from '../../../lib/scheduler/preemption/victim-search';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState } from '../../../lib/scheduler/snapshot';
 import { binding, filledSnapshot } from './support';
@@ -119,17 +119,32 @@ function evictingPrefixes(oracle: PlacementOracle): FeasibilityOracle {
 describe(`selectVictims with the completions counted, not evicted (${SPEC}, "Preemption order")`, () => {
   it('chooses the same victims with the same questions as evicting the first candidates one by one, whatever the budget', () => {
     fc.assert(
-      fc.property(problem, fc.integer({ min: 0, max: 400 }), fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }), (given, searchBudget, onlyCount) => {
-        const { placements, oracle } = given;
-        const { candidates } = placements;
-        const options = { searchBudget, inSearchOrder: true, ...(onlyCount === undefined ? {} : { onlyCount }) };
-        const before = oracle.questions;
-        const evicting = selectVictims(candidates, evictingPrefixes(oracle), options);
-        const evictingQuestions = oracle.questions - before;
-        const counting = selectVictims(candidates, oracle, options);
-        expect(counting).toEqual(evicting);
-        expect(oracle.questions - before - evictingQuestions).toBe(evictingQuestions);
-      }),
+      fc.property(
+        problem,
+        fc.integer({ min: 0, max: 400 }),
+        fc.constantFrom('full', 'onlyCount', 'within'),
+        fc.integer({ min: 1, max: 4 }),
+        (given, searchBudget, mode, count) => {
+          const { placements, oracle } = given;
+          const { candidates } = placements;
+          expect(oracle.feasibleWithFirst).toBeDefined();
+          // `within`: the key of the full search's answer, as the one-cluster search passes another cluster's best.
+          const found = mode === 'within' ? selectVictims(candidates, evictingPrefixes(oracle), { searchBudget: 1_000_000, inSearchOrder: true }) : null;
+          if (mode === 'within' && (found === null || found.victims.length === 0)) return;
+          const options = {
+            searchBudget,
+            inSearchOrder: true,
+            ...(mode === 'onlyCount' ? { onlyCount: count } : {}),
+            ...(found ? { within: { ...victimKey(candidates, found.victims), lastMostImportant: found.victims[found.victims.length - 1]! } } : {}),
+          };
+          const before = oracle.questions;
+          const evicting = selectVictims(candidates, evictingPrefixes(oracle), options);
+          const evictingQuestions = oracle.questions - before;
+          const counting = selectVictims(candidates, oracle, options);
+          expect(counting).toEqual(evicting);
+          expect(oracle.questions - before - evictingQuestions).toBe(evictingQuestions);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
