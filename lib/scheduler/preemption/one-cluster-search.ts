@@ -8,7 +8,7 @@ import { candidatePlacements } from './preemption-candidates';
 import { selectVictimsInStages } from './staged-victim-search';
 import { selectVictims } from './victim-search';
 import { placeOf, preemptorStart, tieRun, type TieRun } from './victim-tie-order';
-import { EXACT_LIMIT, fewestReaching, keepAmount, KEPT_AMOUNTS, lowestEnoughAlone, type VictimAmounts } from './victim-amounts';
+import { exactIntegers, fewestReaching, keepAmount, KEPT_AMOUNTS, lowestEnoughAlone, type VictimAmounts } from './victim-amounts';
 
 
 /**
@@ -114,7 +114,7 @@ class OneClusterProblem {
         this.gaps[at * this.slots + slot] = Math.max(0, need * this.amounts[slot]! - this.free[at * this.slots + slot]!);
       }
     });
-    this.integral = [...this.amounts, ...this.gaps].every((value) => Number.isInteger(value) && Math.abs(value) <= EXACT_LIMIT);
+    this.integral = exactIntegers(this.amounts) && exactIntegers(this.gaps);
     this.order = snapshot.priorityOrder();
     this.columns = resources.map((resource) => this.order.requests(resource));
     this.below = firstAtOrAbove(this.order.priorities, preemptor.priority);

@@ -3,7 +3,7 @@ import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
 import { inVictimOrder, placeOf, preemptorStart, tieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
-import { EXACT_LIMIT, lowestEnoughAlone } from './victim-amounts';
+import { exactIntegers, lowestEnoughAlone } from './victim-amounts';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
 export type SingleVictimWalk =
@@ -219,10 +219,11 @@ function lowestFillingEveryShort(
 ): number {
   const slots = amounts.length;
   const gaps = new Float64Array(slots);
+  const integralAmounts = exactIntegers(amounts);
   let lowest = Number.NEGATIVE_INFINITY;
   for (const at of short) {
     for (let slot = 0; slot < slots; slot++) gaps[slot] = Math.max(0, shares[at]! * amounts[slot]! - free[at * slots + slot]!);
-    const integral = [...amounts, ...gaps].every((value) => Number.isInteger(value) && Math.abs(value) <= EXACT_LIMIT);
+    const integral = integralAmounts && exactIntegers(gaps);
     const held = resources.map((resource) => snapshot.victimAmounts(clusters[at]!, resource));
     lowest = Math.max(lowest, lowestEnoughAlone(held, gaps, 0, integral));
   }

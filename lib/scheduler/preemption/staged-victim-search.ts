@@ -216,7 +216,6 @@ class PrefixOracle implements BoundingOracle {
     return this.oracle.feasible();
   }
 
-
   lowerBound(evicted: readonly number[], below: number): number {
     return this.oracle.lowerBound(evicted, Math.min(below, this.size));
   }

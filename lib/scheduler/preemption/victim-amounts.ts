@@ -24,6 +24,12 @@ export interface VictimAmounts {
 /** Past this, doubles no longer hold every sum of amounts exactly (nor every quotient below it). */
 export const EXACT_LIMIT = 2 ** 52;
 
+/** Every value an integer no larger than EXACT_LIMIT: requests and gaps the bounds compare exactly. */
+export function exactIntegers(values: Iterable<number>): boolean {
+  for (const value of values) if (!Number.isInteger(value) || Math.abs(value) > EXACT_LIMIT) return false;
+  return true;
+}
+
 /** From here a sum of integers held as a double may have been rounded. */
 const ROUNDING_FROM = 2 ** 53;
 
