@@ -3,6 +3,7 @@ import type { CandidatePlacements } from './preemption-candidates';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
 import { fewestVictims } from './fewest-victims';
+import { bestVictimPair, type PairSearch } from './victim-pair-search';
 import { EXACT_LIMIT } from './victim-amounts';
 import { victimCountBound, type OracleLayout, type VictimCountBound } from './victim-count-bound';
 import type { FeasibilityOracle } from './victim-search';
@@ -173,6 +174,11 @@ export class PlacementOracle implements FeasibilityOracle {
   /** See StagedOracle.fewestVictims and fewest-victims.ts; 0 without `small`. */
   fewestVictims(): number {
     return this.small ? fewestVictims(this.layout()) : 0;
+  }
+
+  /** See victim-pair-search.ts; undecided (nothing known) without `small`. */
+  bestPair(): PairSearch {
+    return this.small ? bestVictimPair(this.layout()) : { found: 'undecided', fewest: 0 };
   }
 
   /** Laid out when the search first asks. */

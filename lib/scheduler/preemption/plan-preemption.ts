@@ -20,7 +20,11 @@
  * 5. Oracle (placement-oracle.ts): given a set of candidates evicted, can the preemptor's requirement
  *    be met? It also bounds how many more victims a partial set needs (victim-count-bound.ts) and which
  *    single candidates could complete it.
- * 6. Search (victim-search.ts): a single victim if one is enough; else the greedy reprieve for an upper
+ * 6. Two victims (victim-pair-search.ts): a per-cluster requirement short on several clusters, where no
+ *    single victim is enough, most often needs two; the best pair is found by reading, for each
+ *    candidate in order, only the candidates that could partner it, and proven the best of all sets.
+ *    When no pair is enough, the search below starts from three.
+ * 7. Search (victim-search.ts): a single victim if one is enough; else the greedy reprieve for an upper
  *    bound, an exchange step, and an exact branch-and-bound search for the fewest victims (ties: the
  *    lower highest priority, then the lower sum, then the less important most important victim), all
  *    within `searchBudget` oracle calls; when the budget runs out the best set found so far is used,
@@ -28,7 +32,7 @@
  *    The search runs first on the first candidates of its order and from a lower bound on the count
  *    (staged-victim-search.ts, fewest-victims.ts), and over every candidate as above only when those
  *    do not prove their answer.
- * 7. Nothing to gain: when evicting every candidate would not be enough, nobody is preempted.
+ * 8. Nothing to gain: when evicting every candidate would not be enough, nobody is preempted.
  *
  * Worked example (the capacity-10 example of 000): member1 has 10 cpu, filled by bindings of priority
  * 0, 1, 2 and 3 requesting 1, 2, 5 and 2 cpu; a priority-10 binding needs 5 cpu. Step 2 reads them
@@ -106,8 +110,11 @@ export function planPreemption(
   const placements = candidatePlacements(relevant, snapshot, preemptor);
   const { candidates } = placements;
   const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement, room);
+  // Per-cluster, several clusters short: no candidate is enough alone, and two victims are the commonest answer.
+  const pair = requirement.type === 'per-cluster' ? oracle.bestPair() : undefined;
+  if (pair?.found === 'pair') return { victims: pair.victims.map((index) => candidates[index]!), exact: true };
   // candidatePlacements lists them in search order: by priority, then the preemptor's order among equals.
-  const selection = selectVictimsInStages(candidates, oracle, { searchBudget });
+  const selection = selectVictimsInStages(candidates, oracle, { searchBudget, fewest: pair?.fewest ?? 0 });
   if (!selection || selection.victims.length === 0) return null;
   return { victims: selection.victims.map((index) => candidates[index]!), exact: selection.exact };
 }

@@ -18,6 +18,8 @@ export interface StagedSearchOptions {
    * share of the candidates a stage searches.
    */
   readonly stages?: { readonly first: number; readonly largestShare: number };
+  /** Victims any feasible set has at least, as the caller knows it (0 when it knows nothing). */
+  readonly fewest?: number;
 }
 
 const FIRST_STAGE = 32;
@@ -72,7 +74,7 @@ export function selectVictimsInStages(
   options: StagedSearchOptions,
 ): VictimSelection | null {
   const n = candidates.length;
-  let fewest = Math.max(oracle.lowerBound([], n), oracle.fewestVictims());
+  let fewest = Math.max(oracle.lowerBound([], n), oracle.fewestVictims(), options.fewest ?? 0);
   if (fewest === Number.POSITIVE_INFINITY) return null;
   const { first, largestShare } = options.stages ?? { first: FIRST_STAGE, largestShare: LARGEST_STAGE_SHARE };
   let singleRuledOut = false;
