@@ -5,8 +5,8 @@ import type { OracleLayout } from './victim-count-bound';
 export type PairSearch =
   | { readonly found: 'pair'; readonly victims: readonly [number, number] }
   /**
-   * `fewest`: 3 when no pair is enough; 2 when none is enough alone but the search stopped (its read
-   * limit, or too many short clusters); 1 when one is enough alone; 0 when no cluster is short.
+   * `fewest`: 3 when no pair is enough; 2 when none is enough alone but the search stopped at its read
+   * limit; 1 when one is enough alone; 0 when no cluster is short or too many are.
    */
   | { readonly found: 'undecided'; readonly fewest: number };
 
@@ -34,7 +34,7 @@ const MOST_SHORT = 8;
  *
  * Sound for integer amounts below 2^52 (the oracle's `small`): a cluster holds its share when what
  * the victims free there reaches the gap, needed − room, of each resource. A set of two is the best
- * only when no candidate is enough alone, which this checks over every candidate first.
+ * only when no candidate is enough alone, that is, none closes every gap alone, which this checks first.
  */
 export function bestVictimPair({ amounts, room, needed, usage, placements, requirement }: OracleLayout): PairSearch {
   if (requirement.type !== 'per-cluster') return { found: 'undecided', fewest: 0 };
@@ -42,11 +42,14 @@ export function bestVictimPair({ amounts, room, needed, usage, placements, requi
   const { candidates, firstEntry, entryCluster } = placements;
   const gaps = new ShortClusters(room, needed, slots);
   if (gaps.short.length === 0) return { found: 'undecided', fewest: 0 };
-  for (let b = 0; b < candidates.length; b++) if (gaps.leaveOpen(b, placements, usage) === 0) return { found: 'undecided', fewest: 1 };
-  if (gaps.short.length > MOST_SHORT) return { found: 'undecided', fewest: 2 };
-
-  const priorities = Float64Array.from(candidates, (candidate) => candidate.priority);
+  if (gaps.short.length > MOST_SHORT) return { found: 'undecided', fewest: 0 };
   const { resident, closing } = gaps.lists(placements, usage);
+  // A candidate enough alone closes every gap alone.
+  if (closing[(1 << gaps.short.length) - 1]!.length > 0) return { found: 'undecided', fewest: 1 };
+
+  // From the order's own array: reading each candidate's state costs more.
+  const priorities = new Float64Array(candidates.length);
+  for (let index = 0; index < candidates.length; index++) priorities[index] = placements.order.priorities[placements.ranks[index]!]!;
   /** [cluster × slots + slot]: the largest amount a candidate before b frees there. */
   const largestBefore = new Float64Array(room.length);
   let best: [number, number] | undefined;
@@ -113,8 +116,8 @@ class ShortClusters {
     }
   }
 
-  /** Works out what candidate `b` leaves open (openMask, absentMask, the residual gaps): how many short clusters. */
-  leaveOpen(b: number, { firstEntry, entryCluster }: OracleLayout['placements'], usage: Float64Array): number {
+  /** Works out what candidate `b` leaves open: openMask, absentMask, the residual gaps. */
+  leaveOpen(b: number, { firstEntry, entryCluster }: OracleLayout['placements'], usage: Float64Array): void {
     const slots = this.slots;
     this.residual.set(this.gap);
     let onMask = 0;
@@ -123,16 +126,9 @@ class ShortClusters {
       onMask |= this.bit[cluster]!;
       for (let slot = 0; slot < slots; slot++) this.residual[cluster * slots + slot]! -= usage[entry * slots + slot]!;
     }
-    let count = 0;
     this.openMask = 0;
-    for (const cluster of this.short) {
-      if (this.isOpen(cluster)) {
-        this.openMask |= this.bit[cluster]!;
-        count++;
-      }
-    }
+    for (const cluster of this.short) if (this.isOpen(cluster)) this.openMask |= this.bit[cluster]!;
     this.absentMask = this.openMask & ~onMask;
-    return count;
   }
 
   /** Whether the largest amounts before the candidate (by cluster and slot) could close what it leaves open. */
@@ -193,12 +189,16 @@ class ShortClusters {
 /** By mask m (below `size`): the candidates whose mask holds m, ascending. */
 function bySubset(masks: Int32Array, size: number): Int32Array[] {
   const counts = new Int32Array(size);
-  const eachSubset = (mask: number, visit: (subset: number) => void) => {
-    for (let subset = mask; subset !== 0; subset = (subset - 1) & mask) visit(subset);
-  };
-  for (const mask of masks) eachSubset(mask, (subset) => counts[subset]!++);
-  const lists = Array.from(counts, (count) => new Int32Array(count));
+  for (let candidate = 0; candidate < masks.length; candidate++) {
+    const mask = masks[candidate]!;
+    for (let subset = mask; subset !== 0; subset = (subset - 1) & mask) counts[subset]!++;
+  }
+  const lists: Int32Array[] = [];
+  for (let subset = 0; subset < size; subset++) lists.push(new Int32Array(counts[subset]!));
   const filled = new Int32Array(size);
-  masks.forEach((mask, candidate) => eachSubset(mask, (subset) => (lists[subset]![filled[subset]!++] = candidate)));
+  for (let candidate = 0; candidate < masks.length; candidate++) {
+    const mask = masks[candidate]!;
+    for (let subset = mask; subset !== 0; subset = (subset - 1) & mask) lists[subset]![filled[subset]!++] = candidate;
+  }
   return lists;
 }
