@@ -51,12 +51,13 @@ import { walkToSingleVictim } from './single-victim-walk';
 import { planOnOneCluster } from './one-cluster-search';
 
 /**
- * Ranks the walk for a single victim reads before it leaves the decision to the search: most single
- * victims are among the lowest ranks of the clusters, and past this the search's own scan is cheaper.
- * A per-cluster requirement short on several clusters reads only the bindings on all of them, whatever
- * their number (single-victim-walk.ts).
+ * Residents the walk for a single victim reads before it leaves the decision to the search: most single
+ * victims are among the lowest ranks of the clusters, and reading a resident costs a fraction of what
+ * laying it out for the search does, so past this the search's own scan is cheaper. A per-cluster
+ * requirement short on several clusters reads only the bindings on all of them, whatever their number
+ * (single-victim-walk.ts).
  */
-const SINGLE_VICTIM_WALK = 256;
+const SINGLE_VICTIM_WALK = 1024;
 /**
  * The same for a requirement met on one cluster, whose own scan for a single victim reads each cluster's
  * residents only up to the best priority found: the walk is a first look, for a victim among the first ranks.

@@ -19,8 +19,8 @@ export type SingleVictimWalk =
  * that is enough alone: any single victim beats any
  * set of two or more, and among single victims the order is the tie-break itself (victim-search.ts).
  * This takes the priorities from the lowest the clusters hold up (their residents kept by rank tell
- * which that is), each in that order, and stops at that candidate: a priority with no more residents on
- * the clusters than are left to read is read whole from them and put in order; a larger one is stepped
+ * which that is), each in that order, and stops at that candidate: a priority with at most a few times
+ * `limit` residents on the clusters is read whole from them and put in order; a larger one is stepped
  * through rank by rank in the preemptor's order, reading only the ranks before the candidate. Its cost
  * follows where the victim is in the order, not how many bindings the clusters hold; the full search
  * then never lays the clusters' residents out.
@@ -28,9 +28,10 @@ export type SingleVictimWalk =
  * A candidate is what candidatePlacements reads: a binding below the preemptor's priority that may be a
  * victim, other than the preemptor, resident on one of `clusters`. Enough alone is what the oracle
  * answers (placement-oracle.ts) with only it evicted: each cluster holds ⌊(room + freed) / request⌋
- * replicas, the least over the requested resources. After `limit` ranks read without one enough the
- * walk gives up (undecided), and what it costs then is bounded by `limit`, whatever the density
- * (but for several short clusters, below). Spread requirements are left to the search (their rule
+ * replicas, the least over the requested resources. After `limit` residents of the clusters read (or,
+ * stepping through a large priority, `limit` ranks of it) without one enough the walk gives up
+ * (undecided), and what it costs then is bounded by `limit`, whatever the density (but for several
+ * short clusters, below). Spread requirements are left to the search (their rule
  * reads every cluster's replicas at once).
  *
  * For a per-cluster requirement one victim must fill every short cluster: none below the priority at
@@ -151,26 +152,37 @@ export function walkToSingleVictim(
     const run = tieRun(order, lowest, seed);
     residents.within(run.first, run.end);
     const held = residents.count();
-    if (held <= limit - read && held < COLLECTED) {
-      // Within what is left to read: the priority's residents on the clusters are read (with where
-      // each is), then taken in the preemptor's order, whatever share of the priority they are.
+    /** The priority's residents on the clusters from `place` on in the preemptor's order (where each is read too), until `limit` are read. */
+    const readCollected = (place: number): BindingState | undefined => {
       const collected = new Collected(held);
-      residents.forEach((list, rank, replicas) => collected.add(rank, placeOf(run, rank), readFrom[list]!, replicas));
+      residents.forEach((list, rank, replicas) => {
+        const at = placeOf(run, rank);
+        if (at >= place) collected.add(rank, at, readFrom[list]!, replicas);
+      });
       collected.sort();
-      for (let next = 0; next < held; ) {
+      for (let next = 0; next < collected.size && read < limit; ) {
         const rank = collected.rankAt(next);
         const listed = collected.placementInto(next, clusterOf, replicasOf);
         next += listed;
         read++;
         if (!isCandidate(rank)) continue;
         const entries = requirement.type === 'per-cluster' ? placementOf(rank) : listed;
-        if (enoughAlone(rank, entries)) return { found: 'victim', victim: states[rank]! };
+        if (enoughAlone(rank, entries)) return states[rank]!;
       }
+      return undefined;
+    };
+    const collectable = held < COLLECTED && held <= COLLECTED_PER_LIMIT * limit;
+    let victim: BindingState | undefined;
+    if (held <= limit - read && held < COLLECTED) {
+      // Within what is left to read: read whole and put in order, whatever share of the priority they are.
+      victim = readCollected(0);
     } else {
-      // More than that: stepping through the priority's ranks in the preemptor's order reads no more
-      // than the limit, whatever their number.
+      // More than that: stepping through the priority's ranks in the preemptor's order costs what the
+      // victim's place does, not the priority's size; past the first places, when the residents are few
+      // enough, the rest of them are collected and put in order rather than stepped to.
       const n = run.end - run.first;
-      for (let j = 0, offset = run.start; j < n && read < limit; j++, read++) {
+      let place = 0;
+      for (let offset = run.start; place < n && read < limit && !(collectable && place >= STEPPED_FIRST); place++, read++) {
         const rank = run.first + offset;
         if (isCandidate(rank)) {
           const entries = placementOf(rank);
@@ -179,7 +191,9 @@ export function walkToSingleVictim(
         offset += run.stride;
         if (offset >= n) offset -= n;
       }
+      if (place < n && read < limit) victim = readCollected(place);
     }
+    if (victim) return { found: 'victim', victim };
     first = run.end;
   }
   return undecided;
@@ -230,6 +244,14 @@ function lowestFillingEveryShort(
   return lowest;
 }
 
+/**
+ * A large priority is stepped through for this many places, the victim being most often among the
+ * first; past them its residents on the clusters are collected and sorted when they number at most
+ * COLLECTED_PER_LIMIT times the limit, which costs less than stepping through the whole priority.
+ */
+const STEPPED_FIRST = 256;
+const COLLECTED_PER_LIMIT = 4;
+
 /** Collected holds fewer entries than this: an entry's index fits below its place in one number. */
 const COLLECTED = 2 ** 21;
 
@@ -244,6 +266,10 @@ class Collected {
   private readonly entryCluster: Int32Array;
   private readonly entryReplicas: Float64Array;
   private entries = 0;
+
+  get size(): number {
+    return this.entries;
+  }
 
   constructor(held: number) {
     this.keys = new Float64Array(held);

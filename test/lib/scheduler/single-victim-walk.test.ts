@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
 import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { walkToSingleVictim } from '../../../lib/scheduler/preemption/single-victim-walk';
+import { placeOf, preemptorStart, tieRun } from '../../../lib/scheduler/preemption/victim-tie-order';
 import { selectVictims } from '../../../lib/scheduler/preemption/victim-search';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState, SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
@@ -107,5 +108,65 @@ describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption ord
     }
     // The preemptors spread over the 2-cpu bindings of priority 0 on the two clusters (8 of them).
     expect(found.size).toBeGreaterThanOrEqual(4);
+  });
+  it('steps through a large priority, then puts the rest of its residents on the clusters in order, finding a victim far into it', () => {
+    // 100 clusters of 40 priority-0 bindings (a run of 4,000 ranks), 800 of them on the 20 clusters read.
+    // Only the 2-cpu binding on m0 and the one on m1 (each with 1 cpu to spare) are enough alone for 3 cpu.
+    const names = Array.from({ length: 100 }, (_, c) => `m${c}`);
+    const running = names.flatMap((name, c) =>
+      Array.from({ length: 40 }, (_, i) => binding(`${name}-${i}`, { priority: 0, request: { cpu: c < 2 && i === 7 ? 2 : 1 }, clusters: { [name]: 1 } })),
+    );
+    const snapshot = new SchedulingSnapshot(
+      names.map((name, c) => cluster(name, { allocatable: { cpu: c < 2 ? 42 : 40 } })),
+      running,
+    );
+    const relevant = names.slice(0, 20).map((name) => snapshot.clusters.get(name)!);
+    const wanted: Requirement = { type: 'pooled', replicas: 1 };
+    const limit = 600;
+    let pastTheLimit = 0;
+    for (let i = 0; i < 40; i++) {
+      const pending = binding(`pending-${i}`, { priority: 5, request: { cpu: 3 } });
+      const state = bindingState(pending);
+      const room = (c: (typeof relevant)[number]) => snapshot.free(c, state);
+      // 800 residents are more than the 600 to read: 256 places are stepped through, then the rest collected.
+      const walk = walkToSingleVictim(state, relevant, wanted, snapshot, room, limit);
+      const placements = candidatePlacements(relevant, snapshot, state);
+      const oracle = new PlacementOracle(state, relevant, placements, snapshot, wanted, room);
+      const full = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
+      expect(full?.victims.length).toBe(1);
+      if (walk.found === 'undecided') continue;
+      expect(walk.found).toBe('victim');
+      if (walk.found !== 'victim') continue;
+      expect(full?.victims.map((index) => placements.candidates[index]!.key)).toEqual([walk.victim.key]);
+      const order = snapshot.priorityOrder();
+      const rank = order.rank.get(walk.victim.key)!;
+      if (placeOf(tieRun(order, rank, preemptorStart(state.key)), rank) >= limit) pastTheLimit++;
+    }
+    // Stepping alone reads no place past the limit; the residents collected after the first places reach further.
+    expect(pastTheLimit).toBeGreaterThan(2);
+  });
+  it('reads the first place past those stepped through: a victim at place 256 of a large priority is found', () => {
+    const names = Array.from({ length: 100 }, (_, c) => `m${c}`);
+    const running = names.flatMap((name) => Array.from({ length: 40 }, (_, i) => binding(`${name}-${i}`, { priority: 0, request: { cpu: 1 }, clusters: { [name]: 1 } })));
+    const snapshot = new SchedulingSnapshot(names.map((name) => cluster(name, { allocatable: { cpu: 40 } })), running);
+    const order = snapshot.priorityOrder();
+    /** The binding at place 256 of the priority-0 run in the order of the preemptor `pending`. */
+    const at256 = (pending: ReturnType<typeof binding>) => {
+      const run = tieRun(order, 0, preemptorStart(bindingState(pending).key));
+      return order.states[run.first + ((run.start + 256 * run.stride) % (run.end - run.first))]!;
+    };
+    // A preemptor whose binding at that place is on one of the 20 clusters read.
+    const pending = Array.from({ length: 50 }, (_, i) => binding(`pending-${i}`, { priority: 5, request: { cpu: 3 } })).find(
+      (candidate) => Number(at256(candidate).clusters[0]!.name.slice(1)) < 20,
+    )!;
+    const state = bindingState(pending);
+    const victim = at256(pending);
+    // Only it frees 2 cpu, on a cluster with 1 to spare: the one binding enough alone for 3 cpu.
+    const clusterName = victim.clusters[0]!.name;
+    snapshot.upsert(binding(victim.binding.metadata.name, { priority: 0, request: { cpu: 2 }, clusters: { [clusterName]: 1 } }));
+    snapshot.upsertCluster(cluster(clusterName, { allocatable: { cpu: 42 } }));
+    const relevant = names.slice(0, 20).map((name) => snapshot.clusters.get(name)!);
+    const walk = walkToSingleVictim(state, relevant, { type: 'pooled', replicas: 1 }, snapshot, (c) => snapshot.free(c, state), 600);
+    expect(walk.found === 'victim' ? walk.victim.key : walk.found).toBe(victim.key);
   });
 });
