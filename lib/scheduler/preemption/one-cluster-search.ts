@@ -5,6 +5,7 @@ import { PlacementOracle } from './placement-oracle';
 import type { PreemptionPlan } from './plan-preemption';
 import type { Requirement } from '../replica-strategy';
 import { candidatePlacements } from './preemption-candidates';
+import { withoutDominated } from './dominated-candidates';
 import { selectVictimsInStages } from './staged-victim-search';
 import { selectVictims } from './victim-search';
 import { placeOf, preemptorStart, tieRun, type TieRun } from './victim-tie-order';
@@ -34,7 +35,8 @@ import { exactIntegers, fewestReaching, keepAmount, KEPT_AMOUNTS, lowestEnoughAl
  *    bound, each searched unless its bound shows it cannot beat the best set found so far (more victims,
  *    or as many whose highest priority is above that set's): the first by the staged search
  *    (staged-victim-search.ts), the others for sets no worse than the best so far only
- *    (VictimSearchOptions.within), so that a cluster that cannot beat it costs little.
+ *    (VictimSearchOptions.within), so that a cluster that cannot beat it costs little. Each search
+ *    leaves out the cluster's candidates that no best set holds (dominated-candidates.ts).
  *
  * Each cluster's search gets what the clusters searched before it left of `searchBudget` (counted as the
  * oracle's questions; the first cluster's staged search may spend its stages' and levels' own budgets
@@ -184,7 +186,10 @@ class OneClusterProblem {
     // A set of as many victims as the best so far and no worse has no victim above its highest
     // priority; one of fewer victims may have (when the bound allows fewer here).
     const highest = best && lowest(bound) >= best.count ? best.max : Number.POSITIVE_INFINITY;
-    const placements = candidatePlacements(cluster, this.snapshot, this.preemptor, highest);
+    const at = bound.cluster;
+    const all = candidatePlacements(cluster, this.snapshot, this.preemptor, highest);
+    // Those in no best set are left out: the search proves its answer among the others.
+    const placements = this.integral ? withoutDominated(all, Array.from(this.gaps.subarray(at * this.slots, (at + 1) * this.slots)), this.columns) : all;
     // Several replicas on the one cluster: as a share of it, whose bounds (fewest-victims.ts) close its gaps.
     const requirement: Requirement = this.need === 1 ? { type: 'pooled', replicas: 1 } : { type: 'per-cluster', need: new Map([[cluster[0]!.name, this.need]]) };
     const oracle = new PlacementOracle(this.preemptor, cluster, placements, this.snapshot, requirement, this.room);

@@ -1,0 +1,115 @@
+/**
+ * Candidates left out of a one-cluster victim search because no best set holds them (binding priority
+ * and preemption (000), "Preemption order"): a set holding a candidate but not an earlier one that frees
+ * as much of every lacking resource is beaten by the swap, so the search over the others must give the
+ * same victims as over all of them.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { amountOf } from '../../../lib/resources';
+import { withoutDominated } from '../../../lib/scheduler/preemption/dominated-candidates';
+import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
+import { candidatePlacements, type CandidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
+import { bruteForceVictims, selectVictims } from '../../../lib/scheduler/preemption/victim-search';
+import { bindingState, type ClusterState, type SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
+import { binding, filledSnapshot, type FleetResident } from './support';
+
+const SPEC = 'binding priority and preemption (000)';
+
+const resident = fc.record({
+  name: fc.integer({ min: 0, max: 79 }).map((n) => `b${n}`),
+  priority: fc.integer({ min: 0, max: 3 }),
+  preemptible: fc.constant(true),
+  cpu: fc.integer({ min: 0, max: 4 }),
+  memory: fc.integer({ min: 0, max: 3 }),
+  clusters: fc.constant({ m1: 1 } as Record<string, number>),
+});
+
+interface Problem {
+  readonly snapshot: SchedulingSnapshot;
+  readonly state: ReturnType<typeof bindingState>;
+  readonly cluster: ClusterState;
+  readonly all: CandidatePlacements;
+  readonly kept: CandidatePlacements;
+}
+
+/** One cluster filled by the residents, `spare` of each resource left, and a preemptor of one replica. */
+function problemOf(residents: readonly FleetResident[], spare: number, pending: { cpu: number; memory: number }): Problem {
+  const preemptor = binding('pending', { priority: 5, request: pending.memory > 0 ? { cpu: pending.cpu, memory: pending.memory } : { cpu: pending.cpu } });
+  const snapshot = filledSnapshot(['m1'], residents, { cpu: [spare], memory: [spare % 2] }, [preemptor]);
+  const state = bindingState(preemptor);
+  const cluster = snapshot.clusters.get('m1')!;
+  const resources = Object.keys(state.request).filter((resource) => state.request[resource]! > 0);
+  const free = snapshot.free(cluster, state);
+  const gaps = resources.map((resource) => Math.max(0, state.request[resource]! - amountOf(free, resource)));
+  const columns = resources.map((resource) => snapshot.priorityOrder().requests(resource));
+  const all = candidatePlacements([cluster], snapshot, state);
+  return { snapshot, state, cluster, all, kept: withoutDominated(all, gaps, columns) };
+}
+
+function victimsAmong({ snapshot, state, cluster }: Problem, placements: CandidatePlacements): string[] | null {
+  const oracle = new PlacementOracle(state, [cluster], placements, snapshot, { type: 'pooled', replicas: 1 });
+  const selection = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
+  return selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
+}
+
+const names = (placements: CandidatePlacements) => placements.candidates.map((candidate) => candidate.binding.metadata.name);
+
+describe(`withoutDominated (${SPEC}, "Preemption order": a candidate in no best set)`, () => {
+  it('leaves the search’s victims as they are over every candidate, and keeps the rest in order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(resident, { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.record({ cpu: fc.integer({ min: 1, max: 8 }), memory: fc.integer({ min: 0, max: 5 }) }),
+        (residents, spare, pending) => {
+          const given = problemOf(residents, spare, pending);
+          const allNames = names(given.all);
+          let from = 0;
+          for (const name of names(given.kept)) {
+            const found = allNames.indexOf(name, from);
+            expect(found).toBeGreaterThanOrEqual(0);
+            from = found + 1;
+          }
+          expect(victimsAmong(given, given.kept)).toEqual(victimsAmong(given, given.all));
+        },
+      ),
+      { numRuns: 800 },
+    );
+  });
+
+  it('is the brute-force minimum over every candidate on small clusters', () => {
+    fc.assert(
+      fc.property(
+        fc.array(resident, { minLength: 1, maxLength: 14 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.record({ cpu: fc.integer({ min: 1, max: 8 }), memory: fc.integer({ min: 0, max: 5 }) }),
+        (residents, spare, pending) => {
+          const given = problemOf(residents, spare, pending);
+          const oracle = new PlacementOracle(given.state, [given.cluster], given.all, given.snapshot, { type: 'pooled', replicas: 1 });
+          const brute = bruteForceVictims(
+            given.all.candidates.map((candidate, index) => ({ key: String(index).padStart(3, '0'), priority: candidate.priority })),
+            oracle,
+          );
+          const expected = brute === null || brute.length === 0 ? null : brute.map((index) => given.all.candidates[index]!.key);
+          expect(victimsAmong(given, given.kept)).toEqual(expected);
+        },
+      ),
+      { numRuns: 800 },
+    );
+  });
+
+  it('leaves out a candidate freeing no more of each lacking resource than as many earlier ones as a set found enough has victims', () => {
+    // m1 lacks 2 cpu and 2 memory. c alone is enough, so a best set has one victim: any candidate
+    // with an earlier one freeing as much of both is left out (d, after a).
+    const residents: FleetResident[] = [
+      { name: 'a', priority: 0, preemptible: true, cpu: 2, memory: 1, clusters: { m1: 1 } },
+      { name: 'b', priority: 1, preemptible: true, cpu: 1, memory: 2, clusters: { m1: 1 } },
+      { name: 'c', priority: 2, preemptible: true, cpu: 2, memory: 2, clusters: { m1: 1 } },
+      { name: 'd', priority: 3, preemptible: true, cpu: 2, memory: 1, clusters: { m1: 1 } },
+    ];
+    const given = problemOf(residents, 0, { cpu: 2, memory: 2 });
+    expect(names(given.kept)).toEqual(['a', 'b', 'c']);
+    expect(victimsAmong(given, given.kept)).toEqual([given.all.candidates.find((candidate) => candidate.binding.metadata.name === 'c')!.key]);
+  });
+});
