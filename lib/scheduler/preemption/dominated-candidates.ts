@@ -2,39 +2,53 @@ import type { CandidatePlacements } from './preemption-candidates';
 import { exactIntegers } from './victim-amounts';
 
 /**
- * The candidates on one cluster without those no best set holds (binding priority and preemption
- * (000), "Preemption order"), so that the victim search proves its answer among fewer.
+ * The candidates without those no best set holds, for a requirement of gaps to close on clusters (a
+ * per-cluster requirement, or one cluster's), so that the victim search proves its answer among fewer
+ * (binding priority and preemption (000), "Preemption order").
  *
  * A candidate y dominates a later one x (search order: priority, then the preemptor's order among
- * equals) when y frees at least as much as x of every resource the cluster lacks. A set holding x but
+ * equals) when y frees at least as much as x of every resource each cluster lacks. A set holding x but
  * not y is never the best: with y in x's place it is still enough (it frees no less of any gap), has as
  * many victims, no higher priority and no higher sum, and, when nothing else differs, its most important
  * differing victim comes earlier. So a best set holds every candidate dominating any of its victims,
  * and a candidate with `most` or more dominators is in no best set of at most `most` victims. `most` is
- * the size of a set found enough: evicting the candidates by their amounts of one lacking resource,
- * largest first, until every gap is closed.
+ * the size of a set found enough: on each cluster with a gap, the candidates by their amounts there of
+ * one lacking resource, largest first, until its gaps are closed; the union over the clusters.
  *
- * `gaps`: what the cluster lacks of each requested resource (0 where it lacks nothing); `columns`: the
- * request of each binding (by rank in the placements' order) of the same resources. The candidates are
- * kept as they are when amounts are not integers small enough to add exactly, or no set is enough.
+ * `gaps` ([cluster × slots + slot], clusters as the placements index them): what a cluster lacks of
+ * each requested resource, 0 where it lacks nothing; `usage` ([entry × slots + slot]): what each
+ * entry frees. The candidates are kept as they are when amounts are not integers small enough to add
+ * exactly, or no set is enough.
  */
-export function withoutDominated(placements: CandidatePlacements, gaps: readonly number[], columns: readonly Float64Array[]): CandidatePlacements {
+export function withoutDominated(placements: CandidatePlacements, gaps: ArrayLike<number>, usage: Float64Array): CandidatePlacements {
+  const slots = usage.length / Math.max(1, placements.entryCluster.length);
+  /** By [cluster × slots + slot]: its index among the lacking ones, −1 where nothing lacks. */
+  const lackingAt = new Int32Array(gaps.length).fill(-1);
   const lacking: number[] = [];
-  for (let slot = 0; slot < gaps.length; slot++) if (gaps[slot]! > 0) lacking.push(slot);
+  for (let at = 0; at < gaps.length; at++) {
+    if (gaps[at]! > 0) {
+      lackingAt[at] = lacking.length;
+      lacking.push(at);
+    }
+  }
   const width = lacking.length;
   const n = placements.candidates.length;
   if (width === 0 || n === 0) return placements;
-  // Plain loops throughout: this runs for every cluster searched, over every candidate on it.
+  // Plain loops throughout: this runs over every candidate of every search it shortens.
   const amounts = new Float64Array(n * width);
   for (let candidate = 0; candidate < n; candidate++) {
-    const replicas = placements.entryReplicas[placements.firstEntry[candidate]!]!;
-    const rank = placements.ranks[candidate]!;
-    for (let at = 0; at < width; at++) amounts[candidate * width + at] = columns[lacking[at]!]![rank]! * replicas;
+    for (let entry = placements.firstEntry[candidate]!; entry < placements.firstEntry[candidate + 1]!; entry++) {
+      for (let slot = 0; slot < slots; slot++) {
+        const at = lackingAt[placements.entryCluster[entry]! * slots + slot]!;
+        if (at >= 0) amounts[candidate * width + at] = usage[entry * slots + slot]!;
+      }
+    }
   }
   if (!exactIntegers(amounts)) return placements;
   const most = enoughSetSize(
     amounts,
-    lacking.map((slot) => gaps[slot]!),
+    lacking.map((at) => gaps[at]!),
+    lacking.map((at) => Math.floor(at / slots)),
   );
   if (most === Number.POSITIVE_INFINITY) return placements;
 
@@ -87,36 +101,48 @@ function frees(amounts: Float64Array, y: number, x: number, width: number): bool
 }
 
 /**
- * The fewest candidates, taken largest first by one lacking resource's amount (the best of those
- * orders), that close every gap: +∞ when even all of them do not. The largest are picked one at a
- * time rather than sorted: a set found enough is small, and stops the picking of the next order.
+ * The size of a set that closes every gap: per cluster (`clusterOf` each gap), the fewest candidates
+ * taken largest first by one of its gaps (the best of those orders) that close all of its gaps, the
+ * union over the clusters; +∞ when even all the candidates do not. The largest are picked one at a
+ * time rather than sorted: such sets are small, and a set found stops the picking of the next order.
  */
-function enoughSetSize(amounts: Float64Array, gaps: readonly number[]): number {
+function enoughSetSize(amounts: Float64Array, gaps: readonly number[], clusterOf: readonly number[]): number {
   const width = gaps.length;
   const n = amounts.length / width;
   const left = new Float64Array(width);
   for (let candidate = 0; candidate < n; candidate++) for (let at = 0; at < width; at++) left[at]! += amounts[candidate * width + at]!;
   for (let at = 0; at < width; at++) if (left[at]! < gaps[at]!) return Number.POSITIVE_INFINITY;
+  const inUnion = new Uint8Array(n);
   const taken = new Uint8Array(n);
-  let fewest = n;
-  for (let by = 0; by < width; by++) {
-    taken.fill(0);
-    for (let at = 0; at < width; at++) left[at] = gaps[at]!;
-    for (let count = 1; count < fewest; count++) {
-      let largest = -1;
-      for (let candidate = 0; candidate < n; candidate++) {
-        if (taken[candidate] === 0 && (largest < 0 || amounts[candidate * width + by]! > amounts[largest * width + by]!)) largest = candidate;
+  const picked: number[] = [];
+  for (const cluster of new Set(clusterOf)) {
+    const own = clusterOf.flatMap((of, at) => (of === cluster ? [at] : []));
+    let best: number[] = [];
+    for (const by of own) {
+      taken.fill(0);
+      picked.length = 0;
+      for (const at of own) left[at] = gaps[at]!;
+      let open = true;
+      while (open && (best.length === 0 || picked.length < best.length - 1)) {
+        let largest = -1;
+        for (let candidate = 0; candidate < n; candidate++) {
+          if (taken[candidate] === 0 && (largest < 0 || amounts[candidate * width + by]! > amounts[largest * width + by]!)) largest = candidate;
+        }
+        taken[largest] = 1;
+        picked.push(largest);
+        open = false;
+        for (const at of own) {
+          left[at]! -= amounts[largest * width + at]!;
+          if (left[at]! > 0) open = true;
+        }
       }
-      taken[largest] = 1;
-      let open = false;
-      for (let at = 0; at < width; at++) {
-        left[at]! -= amounts[largest * width + at]!;
-        if (left[at]! > 0) open = true;
-      }
-      if (!open) fewest = count;
+      if (!open && (best.length === 0 || picked.length < best.length)) best = picked.slice();
     }
+    for (const candidate of best) inUnion[candidate] = 1;
   }
-  return fewest;
+  let size = 0;
+  for (let candidate = 0; candidate < n; candidate++) size += inUnion[candidate]!;
+  return size;
 }
 
 function ranksOf(ranks: Int32Array, kept: readonly number[]): Int32Array {

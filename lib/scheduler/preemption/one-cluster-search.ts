@@ -1,7 +1,7 @@
 import { amountOf, type ResourceList } from '../../resources';
 import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } from '../snapshot';
 import { firstAtOrAbove } from '../rank-search';
-import { PlacementOracle } from './placement-oracle';
+import { layUsage, PlacementOracle } from './placement-oracle';
 import type { PreemptionPlan } from './plan-preemption';
 import type { Requirement } from '../replica-strategy';
 import { candidatePlacements } from './preemption-candidates';
@@ -189,7 +189,8 @@ class OneClusterProblem {
     const at = bound.cluster;
     const all = candidatePlacements(cluster, this.snapshot, this.preemptor, highest);
     // Those in no best set are left out: the search proves its answer among the others.
-    const placements = this.integral ? withoutDominated(all, Array.from(this.gaps.subarray(at * this.slots, (at + 1) * this.slots)), this.columns) : all;
+    const usage = this.integral ? layUsage(all, this.resources, this.amounts, this.free.subarray(at * this.slots, (at + 1) * this.slots)) : undefined;
+    const placements = usage?.small ? withoutDominated(all, this.gaps.subarray(at * this.slots, (at + 1) * this.slots), usage.usage) : all;
     // Several replicas on the one cluster: as a share of it, whose bounds (fewest-victims.ts) close its gaps.
     const requirement: Requirement = this.need === 1 ? { type: 'pooled', replicas: 1 } : { type: 'per-cluster', need: new Map([[cluster[0]!.name, this.need]]) };
     const oracle = new PlacementOracle(this.preemptor, cluster, placements, this.snapshot, requirement, this.room);

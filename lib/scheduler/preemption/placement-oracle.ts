@@ -4,6 +4,7 @@ import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
 import { fewestVictims } from './fewest-victims';
 import { bestVictimPair, type PairSearch } from './victim-pair-search';
+import { withoutDominated } from './dominated-candidates';
 import { EXACT_LIMIT } from './victim-amounts';
 import { victimCountBound, type OracleLayout, type VictimCountBound } from './victim-count-bound';
 import type { FeasibilityOracle } from './victim-search';
@@ -181,6 +182,17 @@ export class PlacementOracle implements FeasibilityOracle {
     return this.small ? bestVictimPair(this.layout()) : { found: 'undecided', fewest: 0 };
   }
 
+  /**
+   * See dominated-candidates.ts: the candidates without those no best set holds, for a per-cluster
+   * requirement; all of them otherwise, or without `small`.
+   */
+  undominated(): CandidatePlacements {
+    if (!this.small || this.requirement.type !== 'per-cluster') return this.placements;
+    const gaps = new Float64Array(this.room.length);
+    for (let at = 0; at < gaps.length; at++) if (this.needed[at]! > 0 && this.room[at]! < this.needed[at]!) gaps[at] = this.needed[at]! - this.room[at]!;
+    return withoutDominated(this.placements, gaps, this.usage);
+  }
+
   /** Laid out when the search first asks. */
   private countBound(): VictimCountBound {
     this.bound ??= victimCountBound(this.layout());
@@ -274,7 +286,7 @@ export class PlacementOracle implements FeasibilityOracle {
  * the order's request columns; and whether every amount is an integer and no cluster's room and freed
  * amounts can together pass EXACT_LIMIT (the `small` shortcuts are exact then).
  */
-function layUsage(
+export function layUsage(
   { order, ranks, firstEntry, entryCluster, entryReplicas }: CandidatePlacements,
   resources: readonly string[],
   amounts: readonly number[],

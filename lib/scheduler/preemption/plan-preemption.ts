@@ -23,7 +23,9 @@
  * 6. Two victims (victim-pair-search.ts): a per-cluster requirement short on several clusters, where no
  *    single victim is enough, most often needs two; the best pair is found by reading, for each
  *    candidate in order, only the candidates that could partner it, and proven the best of all sets.
- *    When no pair is enough, the search below starts from three.
+ *    When no pair is enough, the search below starts from three, among the candidates some best set
+ *    may hold: one freeing no more of each lacking resource than as many earlier candidates as a set
+ *    found enough has victims is in none (dominated-candidates.ts).
  * 7. Search (victim-search.ts): a single victim if one is enough; else the greedy reprieve for an upper
  *    bound, an exchange step, and an exact branch-and-bound search for the fewest victims (ties: the
  *    lower highest priority, then the lower sum, then the less important most important victim), all
@@ -114,8 +116,11 @@ export function planPreemption(
   // Per-cluster, several clusters short: no candidate is enough alone, and two victims are the commonest answer.
   const pair = requirement.type === 'per-cluster' ? oracle.bestPair() : undefined;
   if (pair?.found === 'pair') return { victims: pair.victims.map((index) => candidates[index]!), exact: true };
+  // The search proves its answer among the candidates some best set may hold (dominated-candidates.ts).
+  const searched = requirement.type === 'per-cluster' ? oracle.undominated() : placements;
+  const searchedOracle = searched === placements ? oracle : new PlacementOracle(preemptor, relevant, searched, snapshot, requirement, room);
   // candidatePlacements lists them in search order: by priority, then the preemptor's order among equals.
-  const selection = selectVictimsInStages(candidates, oracle, { searchBudget, fewest: pair?.fewest ?? 0 });
+  const selection = selectVictimsInStages(searched.candidates, searchedOracle, { searchBudget, fewest: pair?.fewest ?? 0 });
   if (!selection || selection.victims.length === 0) return null;
-  return { victims: selection.victims.map((index) => candidates[index]!), exact: selection.exact };
+  return { victims: selection.victims.map((index) => searched.candidates[index]!), exact: selection.exact };
 }

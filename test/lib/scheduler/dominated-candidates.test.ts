@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { amountOf } from '../../../lib/resources';
 import { withoutDominated } from '../../../lib/scheduler/preemption/dominated-candidates';
-import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
+import { layUsage, PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
 import { candidatePlacements, type CandidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { bruteForceVictims, selectVictims } from '../../../lib/scheduler/preemption/victim-search';
 import { bindingState, type ClusterState, type SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
@@ -41,10 +41,11 @@ function problemOf(residents: readonly FleetResident[], spare: number, pending: 
   const cluster = snapshot.clusters.get('m1')!;
   const resources = Object.keys(state.request).filter((resource) => state.request[resource]! > 0);
   const free = snapshot.free(cluster, state);
-  const gaps = resources.map((resource) => Math.max(0, state.request[resource]! - amountOf(free, resource)));
-  const columns = resources.map((resource) => snapshot.priorityOrder().requests(resource));
+  const room = Float64Array.from(resources, (resource) => amountOf(free, resource));
+  const gaps = resources.map((resource, slot) => Math.max(0, state.request[resource]! - room[slot]!));
   const all = candidatePlacements([cluster], snapshot, state);
-  return { snapshot, state, cluster, all, kept: withoutDominated(all, gaps, columns) };
+  const { usage } = layUsage(all, resources, resources.map((resource) => state.request[resource]!), room);
+  return { snapshot, state, cluster, all, kept: withoutDominated(all, gaps, usage) };
 }
 
 function victimsAmong({ snapshot, state, cluster }: Problem, placements: CandidatePlacements): string[] | null {
@@ -111,5 +112,41 @@ describe(`withoutDominated (${SPEC}, "Preemption order": a candidate in no best 
     const given = problemOf(residents, 0, { cpu: 2, memory: 2 });
     expect(names(given.kept)).toEqual(['a', 'b', 'c']);
     expect(victimsAmong(given, given.kept)).toEqual([given.all.candidates.find((candidate) => candidate.binding.metadata.name === 'c')!.key]);
+  });
+  it('on several clusters short of their share, leaves the search’s victims as they are over every candidate', () => {
+    const clusters = ['m1', 'm2', 'm3'];
+    const spread = fc.record({
+      name: fc.integer({ min: 0, max: 79 }).map((n) => `b${n}`),
+      priority: fc.integer({ min: 0, max: 3 }),
+      preemptible: fc.constant(true),
+      cpu: fc.integer({ min: 0, max: 3 }),
+      memory: fc.integer({ min: 0, max: 2 }),
+      clusters: fc.dictionary(fc.constantFrom(...clusters), fc.integer({ min: 1, max: 2 }), { minKeys: 1, maxKeys: 2 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(spread, { minLength: 1, maxLength: 50 }),
+        fc.array(fc.integer({ min: 0, max: 1 }), { minLength: 3, maxLength: 3 }),
+        fc.array(fc.constantFrom(0, 1, 1, 2), { minLength: 3, maxLength: 3 }),
+        fc.record({ cpu: fc.integer({ min: 1, max: 4 }), memory: fc.integer({ min: 0, max: 2 }) }),
+        (residents, spare, shares, pending) => {
+          const preemptor = binding('pending', { priority: 5, request: pending.memory > 0 ? { cpu: pending.cpu, memory: pending.memory } : { cpu: pending.cpu } });
+          const snapshot = filledSnapshot(clusters, residents, { cpu: spare, memory: spare }, [preemptor]);
+          const state = bindingState(preemptor);
+          const states = clusters.map((name) => snapshot.clusters.get(name)!);
+          const requirement = { type: 'per-cluster' as const, need: new Map(clusters.map((name, i) => [name, shares[i]!])) };
+          const all = candidatePlacements(states, snapshot, state);
+          const oracle = new PlacementOracle(state, states, all, snapshot, requirement);
+          const kept = oracle.undominated();
+          const victims = (placements: CandidatePlacements) => {
+            const searched = placements === all ? oracle : new PlacementOracle(state, states, placements, snapshot, requirement);
+            const selection = selectVictims(placements.candidates, searched, { searchBudget: 1_000_000, inSearchOrder: true });
+            return selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
+          };
+          expect(victims(kept)).toEqual(victims(all));
+        },
+      ),
+      { numRuns: 600 },
+    );
   });
 });
