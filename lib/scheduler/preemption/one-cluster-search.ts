@@ -1,6 +1,6 @@
 import { amountOf, type ResourceList } from '../../resources';
 import type { BindingState, ClusterState, PriorityOrder, SchedulingSnapshot } from '../snapshot';
-import { firstAtOrAbove } from '../rank-search';
+import { firstAbove, firstAtOrAbove } from '../rank-search';
 import { layUsage, PlacementOracle } from './placement-oracle';
 import type { PreemptionPlan } from './plan-preemption';
 import type { Requirement } from '../replica-strategy';
@@ -56,6 +56,13 @@ export function planOnOneCluster(
   const single = problem.bestSingleVictim();
   if (single) return { victims: [single], exact: true };
   return problem.bestSeveral(searchBudget);
+}
+
+/** A cluster's search: its best set (none when no set there is enough), whether proven, and the oracle's questions. */
+interface ClusterSearch {
+  readonly set: RankedSet | undefined;
+  readonly exact: boolean;
+  readonly questions: number;
 }
 
 /** Where a victim set stands among others: the key, then its victims, most important first, as (priority, place). */
@@ -181,11 +188,36 @@ class OneClusterProblem {
    * The best set on one cluster, by the victim search over its candidates alone; once a set is found on
    * another, only sets no worse than it are looked for.
    */
-  private searchOn(bound: ClusterBound, budget: number, best: RankedSet | undefined): { set: RankedSet | undefined; exact: boolean; questions: number } {
-    const cluster = [this.clusters[bound.cluster]!];
+  private searchOn(bound: ClusterBound, budget: number, best: RankedSet | undefined): ClusterSearch {
+    if (!best && bound.sound) {
+      // The fewest victims the bound allows are found, if at all, among the candidates up to the lowest
+      // priority at which they might be enough: such a set is this cluster's best, since any other of
+      // as many victims with one above that priority has a higher highest priority. Only the residents
+      // up to it are laid out then.
+      const fewest = lowest(bound);
+      const within = fewestAt(bound, fewest);
+      if (this.holdsAbove(bound.cluster, within)) {
+        const capped = this.searchUpTo(bound, budget, undefined, within);
+        if (capped.exact && capped.set?.count === fewest) return capped;
+        const all = this.searchUpTo(bound, budget - capped.questions, undefined, Number.POSITIVE_INFINITY);
+        return { ...all, questions: capped.questions + all.questions };
+      }
+    }
     // A set of as many victims as the best so far and no worse has no victim above its highest
     // priority; one of fewer victims may have (when the bound allows fewer here).
-    const highest = best && lowest(bound) >= best.count ? best.max : Number.POSITIVE_INFINITY;
+    return this.searchUpTo(bound, budget, best, best && lowest(bound) >= best.count ? best.max : Number.POSITIVE_INFINITY);
+  }
+
+  /** Whether cluster `at` holds residents that may be victims above `priority` and below the preemptor's. */
+  private holdsAbove(at: number, priority: number): boolean {
+    const { priorities } = this.victimAmounts(at)[0]!;
+    const above = firstAbove(priorities, priority);
+    return above < priorities.length && priorities[above]! < this.preemptor.priority;
+  }
+
+  /** The best set on one cluster among its candidates up to priority `highest`, as searchOn. */
+  private searchUpTo(bound: ClusterBound, budget: number, best: RankedSet | undefined, highest: number): ClusterSearch {
+    const cluster = [this.clusters[bound.cluster]!];
     const at = bound.cluster;
     const all = candidatePlacements(cluster, this.snapshot, this.preemptor, highest);
     // Those in no best set are left out: the search proves its answer among the others.
