@@ -7,7 +7,7 @@ import { bestVictimPair, type PairSearch } from './victim-pair-search';
 import { withoutDominated } from './dominated-candidates';
 import { EXACT_LIMIT } from './victim-amounts';
 import { victimCountBound, type OracleLayout, type VictimCountBound } from './victim-count-bound';
-import type { FeasibilityOracle } from './victim-search';
+import { DOMINATORS_LISTED, type FeasibilityOracle } from './victim-search';
 
 
 /**
@@ -52,6 +52,8 @@ export class PlacementOracle implements FeasibilityOracle {
   private readonly isMoved: Uint8Array;
   private movedCount = 0;
   private bound: VictimCountBound | undefined;
+  /** By candidate: its dominators as found (FeasibilityOracle.dominators), once asked. */
+  private readonly dominatorsOf: (ArrayLike<number> | null | undefined)[] = [];
   /**
    * See FeasibilityOracle.feasibleWithFirst. Only with `small`: past it running sums could round where
    * the moves counted one by one do not, and the search evicts the candidates instead.
@@ -183,6 +185,47 @@ export class PlacementOracle implements FeasibilityOracle {
   }
 
   /**
+   * See FeasibilityOracle.dominators: among the DOMINATORS_WINDOW candidates before `index`, those
+   * freeing at least as much of each resource on each cluster where it frees some, read where that
+   * counts: for a per-cluster requirement, the resources each cluster lacks for its share; for a pooled
+   * one, every resource on every cluster (each cluster's replicas rise with what is freed there). Not
+   * for a spread requirement, nor without `small`: an empty list then.
+   */
+  dominators(index: number): ArrayLike<number> | null {
+    const known = this.dominatorsOf[index];
+    if (known !== undefined) return known;
+    const found = this.small && this.requirement.type !== 'spread' ? this.findDominators(index) : NO_DOMINATORS;
+    this.dominatorsOf[index] = found;
+    return found;
+  }
+
+  private findDominators(index: number): Int32Array | null {
+    const { firstEntry, entryCluster } = this.placements;
+    const slots = this.amounts.length;
+    const perCluster = this.requirement.type === 'per-cluster';
+    const found: number[] = [];
+    for (let other = index - 1; other >= 0 && other >= index - DOMINATORS_WINDOW; other--) {
+      let dominates = true;
+      for (let entry = firstEntry[index]!; entry < firstEntry[index + 1]! && dominates; entry++) {
+        const cluster = entryCluster[entry]!;
+        let otherEntry = firstEntry[other]!;
+        while (otherEntry < firstEntry[other + 1]! && entryCluster[otherEntry] !== cluster) otherEntry++;
+        const onCluster = otherEntry < firstEntry[other + 1]!;
+        for (let slot = 0; slot < slots && dominates; slot++) {
+          const at = cluster * slots + slot;
+          if (perCluster && !(this.needed[at]! > 0 && this.room[at]! < this.needed[at]!)) continue;
+          const amount = this.usage[entry * slots + slot]!;
+          dominates = amount <= 0 || (onCluster && this.usage[otherEntry * slots + slot]! >= amount);
+        }
+      }
+      if (!dominates) continue;
+      if (found.length === DOMINATORS_LISTED) return null;
+      found.push(other);
+    }
+    return Int32Array.from(found.reverse());
+  }
+
+  /**
    * See dominated-candidates.ts: the candidates without those no best set holds, for a per-cluster
    * requirement; all of them otherwise, or without `small`.
    */
@@ -286,6 +329,10 @@ export class PlacementOracle implements FeasibilityOracle {
  * the order's request columns; and whether every amount is an integer and no cluster's room and freed
  * amounts can together pass EXACT_LIMIT (the `small` shortcuts are exact then).
  */
+/** Candidates before one that FeasibilityOracle.dominators reads: its cost stays bounded however many there are. */
+const DOMINATORS_WINDOW = 256;
+const NO_DOMINATORS = new Int32Array(0);
+
 export function layUsage(
   { order, ranks, firstEntry, entryCluster, entryReplicas }: CandidatePlacements,
   resources: readonly string[],

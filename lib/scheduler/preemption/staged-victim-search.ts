@@ -198,12 +198,15 @@ function noSingleVictim(oracle: BoundingOracle, n: number): boolean {
 class PrefixOracle implements BoundingOracle {
   /** The oracle's own, when it has one: the first candidates of a prefix are the oracle's first. */
   readonly feasibleWithFirst: ((count: number) => boolean) | undefined;
+  /** The oracle's own: a candidate's dominators come before it, so within any prefix that holds it. */
+  readonly dominators: ((index: number) => ArrayLike<number> | null) | undefined;
 
   constructor(
     private readonly oracle: BoundingOracle,
     private readonly size: number,
   ) {
     this.feasibleWithFirst = oracle.feasibleWithFirst?.bind(oracle);
+    this.dominators = oracle.dominators?.bind(oracle);
   }
 
   evict(index: number): void {

@@ -48,7 +48,19 @@ export interface FeasibilityOracle {
    * so that a question costs the same however many candidates there are.
    */
   feasibleWithFirst?(count: number): boolean;
+  /**
+   * Optional, for candidates listed in search order (indexes are positions): earlier candidates known
+   * to dominate candidate `index`, ascending: any of them in its place keeps a feasible set feasible
+   * (it frees at least as much of whatever the requirement needs). A set holding `index` but not one of
+   * them is beaten by that swap (as many victims, no higher priority or sum, an earlier victim), so the
+   * exact search leaves such sets out. Null when more than DOMINATORS_LISTED are known; an empty list
+   * when none are (always sound).
+   */
+  dominators?(index: number): ArrayLike<number> | null;
 }
+
+/** FeasibilityOracle.dominators lists at most this many. */
+export const DOMINATORS_LISTED = 16;
 
 export interface VictimSelection {
   /** Candidate indexes, sorted ascending. */
@@ -255,6 +267,7 @@ class TrackedOracle {
   readonly hasLowerBound: boolean;
   readonly hasCompletions: boolean;
   readonly hasFeasibleWithFirst: boolean;
+  readonly hasDominators: boolean;
   private readonly oracle: FeasibilityOracle;
   private readonly evicted: Uint8Array;
   private readonly budget: number;
@@ -266,6 +279,12 @@ class TrackedOracle {
     this.hasLowerBound = oracle.lowerBound !== undefined;
     this.hasCompletions = oracle.completions !== undefined;
     this.hasFeasibleWithFirst = oracle.feasibleWithFirst !== undefined;
+    this.hasDominators = oracle.dominators !== undefined;
+  }
+
+  /** See FeasibilityOracle.dominators; not a question, not counted. */
+  dominators(index: number): ArrayLike<number> | null {
+    return this.oracle.dominators!(index);
   }
 
   evict(index: number): void {
@@ -441,6 +460,11 @@ class ExactSearch {
   private readonly indexesArePositions: boolean;
   /** The free prefix is not evicted in the oracle, which answers for it (FeasibilityOracle.feasibleWithFirst). */
   private readonly countedPrefix: boolean;
+  /** Sets leaving out a dominator of a victim are skipped (FeasibilityOracle.dominators). */
+  private readonly dominance: boolean;
+  /** requiredBelow's marks: a position is counted once per node. */
+  private readonly requiredMark: Int32Array;
+  private requiredStamp = 0;
 
   bestVictims: number[];
   private bestCount: number;
@@ -465,6 +489,8 @@ class ExactSearch {
     this.lowestLevel = lowestLevel;
     this.indexesArePositions = indexesArePositions;
     this.countedPrefix = indexesArePositions && oracle.hasFeasibleWithFirst;
+    this.dominance = indexesArePositions && oracle.hasDominators;
+    this.requiredMark = new Int32Array(this.dominance ? order.length : 0);
     this.candidates = candidates;
     this.order = order;
     this.oracle = oracle;
@@ -570,19 +596,55 @@ class ExactSearch {
    * free prefix ends at `end`.
    */
   private expand(depth: number, sum: number, end: number, remaining: number): void {
+    const required = this.requiredBelow(depth, end);
+    if (required.count > remaining) return;
     // With nothing chosen yet the bound cannot pass a count the search already holds.
     if ((depth > 0 || remaining < this.bestCount) && this.oracle.budgetedLowerBound(this.chosen, this.indexesArePositions ? end : this.order.length) > remaining) return;
     const last = this.lastAdmissible(depth, sum, end, remaining);
-    const first = this.firstOpen(remaining - 1, last, end);
+    // A dominator of a chosen victim below `end` left out past a child would lose the set: none is passed.
+    const first = Math.max(this.firstOpen(remaining - 1, last, end), required.highest);
     if (first <= last) {
-      if (remaining === 1) this.scanLeaves(depth, first, last);
-      else this.scanChildren(depth, sum, first, last, remaining);
+      if (remaining === 1) this.scanLeaves(depth, first, last, required);
+      else this.scanChildren(depth, sum, first, last, remaining, required);
     }
     this.movePrefix(end);
   }
 
-  private scanChildren(depth: number, sum: number, first: number, last: number, remaining: number): void {
+  /**
+   * The dominators of the chosen victims (FeasibilityOracle.dominators) not chosen: the victims still
+   * to choose must hold them all. They are those below the last choice, `end`: none is ever passed over,
+   * so those above it are chosen.
+   */
+  private requiredBelow(depth: number, end: number): Required {
+    if (!this.dominance || depth === 0) return NONE_REQUIRED;
+    const stamp = ++this.requiredStamp;
+    let count = 0;
+    let highest = -1;
+    for (let level = 0; level < depth; level++) {
+      const dominators = this.oracle.dominators(this.order[this.path[level]!]!);
+      if (dominators === null) continue;
+      for (let at = 0; at < dominators.length; at++) {
+        const position = this.positionOf[dominators[at]!]!;
+        if (position >= end || this.requiredMark[position] === stamp) continue;
+        this.requiredMark[position] = stamp;
+        count++;
+        if (position > highest) highest = position;
+      }
+    }
+    return { count, highest };
+  }
+
+  /** Whether a set may hold q with `remaining` victims left to choose (q one of them) and `required` to hold. */
+  private mayChoose(q: number, remaining: number, required: Required): boolean {
+    if (!this.dominance) return true;
+    const dominators = this.oracle.dominators(this.order[q]!);
+    const own = dominators === null ? DOMINATORS_LISTED + 1 : dominators.length;
+    return own <= remaining - 1 && required.count - (q === required.highest ? 1 : 0) <= remaining - 1;
+  }
+
+  private scanChildren(depth: number, sum: number, first: number, last: number, remaining: number, required: Required): void {
     for (let q = first; q <= last && this.admits(depth, sum, q, remaining); q++) {
+      if (!this.mayChoose(q, remaining, required)) continue;
       this.movePrefix(q + 1);
       this.path[depth] = q;
       this.chosen.push(this.order[q]!);
@@ -596,14 +658,17 @@ class ExactSearch {
     }
   }
 
-  private scanLeaves(depth: number, first: number, last: number): void {
+  private scanLeaves(depth: number, first: number, last: number, required: Required): void {
     this.movePrefix(0);
     // Positions are indexes here: the oracle's completions of S are the only leaves worth a check.
     const completions = this.indexesArePositions ? this.oracle.budgetedCompletions(this.chosen, last + 1) : undefined;
     if (completions) {
-      for (let m = 0; m < completions.length; m++) if (completions[m]! >= first && this.tryLeaf(depth, completions[m]!)) return;
+      for (let m = 0; m < completions.length; m++) {
+        const q = completions[m]!;
+        if (q >= first && this.mayChoose(q, 1, required) && this.tryLeaf(depth, q)) return;
+      }
     } else {
-      for (let q = first; q <= last; q++) if (this.tryLeaf(depth, q)) return;
+      for (let q = first; q <= last; q++) if (this.mayChoose(q, 1, required) && this.tryLeaf(depth, q)) return;
     }
   }
 
@@ -710,6 +775,14 @@ class ExactSearch {
     return Int32Array.from(victims, (index) => this.positionOf[index]!).sort().reverse();
   }
 }
+
+/** Of a node: how many positions the victims still to choose must hold (FeasibilityOracle.dominators), and the highest, −1 for none. */
+interface Required {
+  readonly count: number;
+  readonly highest: number;
+}
+
+const NONE_REQUIRED: Required = { count: 0, highest: -1 };
 
 /**
  * Total order on victim sets (sorted index lists): the key, then the victims compared most

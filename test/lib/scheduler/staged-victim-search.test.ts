@@ -105,7 +105,7 @@ describe(`selectVictimsInStages (${SPEC}, "Preemption order")`, () => {
   });
 });
 
-/** The oracle without feasibleWithFirst: the search evicts its optimistic completions one by one. */
+/** The oracle without feasibleWithFirst (the rest as it is): the search evicts its optimistic completions one by one. */
 function evictingPrefixes(oracle: PlacementOracle): FeasibilityOracle {
   return {
     evict: (index) => oracle.evict(index),
@@ -113,6 +113,7 @@ function evictingPrefixes(oracle: PlacementOracle): FeasibilityOracle {
     feasible: () => oracle.feasible(),
     lowerBound: (evicted, below) => oracle.lowerBound(evicted, below),
     completions: (evicted, below) => oracle.completions(evicted, below),
+    dominators: (index) => oracle.dominators(index),
   };
 }
 
@@ -160,6 +161,65 @@ describe(`PlacementOracle.fewestVictims (${SPEC})`, () => {
         expect(oracle.fewestVictims()).toBeLessThanOrEqual(fewest === null ? Number.POSITIVE_INFINITY : fewest.length);
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+/** The oracle without dominators: the search reads every set, those leaving out a victim's dominator too. */
+function withoutDominators(oracle: PlacementOracle): FeasibilityOracle {
+  return {
+    evict: (index) => oracle.evict(index),
+    restore: (index) => oracle.restore(index),
+    feasible: () => oracle.feasible(),
+    lowerBound: (evicted, below) => oracle.lowerBound(evicted, below),
+    completions: (evicted, below) => oracle.completions(evicted, below),
+    feasibleWithFirst: (count) => oracle.feasibleWithFirst!(count),
+  };
+}
+
+describe(`selectVictims leaving out sets without a victim's dominators (${SPEC}, "Preemption order")`, () => {
+  it('chooses the victims of the search that reads every set, proven, and the brute-force minimum', () => {
+    fc.assert(
+      fc.property(problem, fc.constantFrom('full', 'onlyCount'), fc.integer({ min: 1, max: 4 }), (given, mode, count) => {
+        const { placements, oracle } = given;
+        const { candidates } = placements;
+        const options = { searchBudget: 1_000_000, inSearchOrder: true, ...(mode === 'onlyCount' ? { onlyCount: count } : {}) };
+        const pruned = selectVictims(candidates, oracle, options);
+        const everySet = selectVictims(candidates, withoutDominators(oracle), options);
+        expect(pruned).toEqual(everySet);
+        if (mode === 'full' && pruned && candidates.length <= 16) expect(pruned.victims).toEqual(bruteForce(given) ?? []);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('lists as dominators only earlier candidates that free at least as much wherever the requirement counts it', () => {
+    fc.assert(
+      fc.property(problem, (given) => {
+        const { placements, oracle } = given;
+        for (let index = 0; index < placements.candidates.length; index++) {
+          const dominators = oracle.dominators(index);
+          if (dominators === null) continue;
+          for (let at = 0; at < dominators.length; at++) {
+            const other = dominators[at]!;
+            expect(other).toBeLessThan(index);
+            // Any feasible set holding `index` but not `other` stays feasible with `other` in its place.
+            for (const partner of placements.candidates.keys()) {
+              if (partner === index || partner === other) continue;
+              oracle.evict(index);
+              oracle.evict(partner);
+              const before = oracle.feasible();
+              oracle.restore(index);
+              oracle.evict(other);
+              const after = oracle.feasible();
+              oracle.restore(other);
+              oracle.restore(partner);
+              if (before) expect(after).toBe(true);
+            }
+          }
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });
