@@ -54,10 +54,14 @@ export function candidatePlacements(
     }
   }
   const candidateRanks = inVictimOrder(order, ascending, preemptorStart(preemptor.key));
-  // By rank: 1 + its index for a candidate.
-  const slot = new Int32Array(below);
-  const candidates: BindingState[] = [];
-  for (const position of candidateRanks) slot[position] = candidates.push(states[position]!);
+  // By rank: 1 + its index for a candidate, in a buffer kept between calls and cleared after each: a
+  // new one the size of the order would cost more than the candidates.
+  const slot = slotsFor(below);
+  const candidates = new Array<BindingState>(candidateRanks.length);
+  for (let index = 0; index < candidateRanks.length; index++) {
+    candidates[index] = states[candidateRanks[index]!]!;
+    slot[candidateRanks[index]!] = index + 1;
+  }
 
   const firstEntry = new Int32Array(candidates.length + 1);
   for (const { ranks } of residents) {
@@ -79,5 +83,14 @@ export function candidatePlacements(
       entryReplicas[entry] = replicas[r]!;
     }
   });
+  for (let index = 0; index < candidateRanks.length; index++) slot[candidateRanks[index]!] = 0;
   return { candidates, order, ranks: candidateRanks, firstEntry, entryCluster, entryReplicas };
+}
+
+/** candidatePlacements' rank-to-candidate buffer: all zeros between calls. */
+let slots = new Int32Array(0);
+
+function slotsFor(ranks: number): Int32Array {
+  if (slots.length < ranks) slots = new Int32Array(Math.max(ranks, slots.length * 2));
+  return slots;
 }
