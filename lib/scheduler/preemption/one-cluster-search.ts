@@ -9,7 +9,7 @@ import { withoutDominated } from './dominated-candidates';
 import { selectVictimsInStages } from './staged-victim-search';
 import { selectVictims } from './victim-search';
 import { placeOf, preemptorStart, tieRun, type TieRun } from './victim-tie-order';
-import { exactIntegers, fewestReaching, keepAmount, KEPT_AMOUNTS, lowestEnoughAlone, type VictimAmounts } from './victim-amounts';
+import { exactIntegers, fewestReaching, keepAmount, KEPT_AMOUNTS, lowestEnoughWith, type VictimAmounts } from './victim-amounts';
 
 
 /**
@@ -276,9 +276,9 @@ class OneClusterProblem {
     return { cluster: at, priorities: [Number.NEGATIVE_INFINITY], fewest: [any ? 2 : Number.POSITIVE_INFINITY], lowestPriority, sound };
   }
 
-  /** The lowest priority at which a candidate on the cluster might be enough alone (lowestEnoughAlone). */
+  /** The lowest priority at which a candidate on the cluster might be enough alone (lowestEnoughWith). */
   private lowestEnoughAlone(at: number): number {
-    return lowestEnoughAlone(this.victimAmounts(at), this.gaps, at * this.slots, this.integral);
+    return lowestEnoughWith(this.victimAmounts(at), this.gaps, at * this.slots, this.integral, 1);
   }
 
   /** Per requested resource: what the cluster's residents that may be victims free, by priority (the same priorities for each). */

@@ -110,17 +110,28 @@ export function planPreemption(
   if (requirement.type === 'per-cluster' && onlyShort && otherShort.length === 0) {
     return planOnOneCluster(preemptor, [onlyShort], snapshot, searchBudget, room, requirement.need.get(onlyShort.name)!);
   }
+  // A per-cluster requirement here has several short clusters, and no single victim (the walk read
+  // every candidate on them all). Two victims are the commonest answer; none when some short cluster
+  // needs three below the preemptor's priority.
+  const severalShort = requirement.type === 'per-cluster';
+  const noPair = severalShort && walk.pairsFrom >= preemptor.priority;
+  if (severalShort && !noPair && Number.isFinite(walk.pairsFrom)) {
+    // The best pair has no victim above the priority from which two might close every gap: only the
+    // candidates up to it are laid out first.
+    const upToPair = candidatePlacements(relevant, snapshot, preemptor, walk.pairsFrom);
+    const pair = new PlacementOracle(preemptor, relevant, upToPair, snapshot, requirement, room).bestPair();
+    if (pair.found === 'pair') return { victims: pair.victims.map((index) => upToPair.candidates[index]!), exact: true };
+  }
   const placements = candidatePlacements(relevant, snapshot, preemptor);
   const { candidates } = placements;
   const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement, room);
-  // Per-cluster, several clusters short: no candidate is enough alone, and two victims are the commonest answer.
-  const pair = requirement.type === 'per-cluster' ? oracle.bestPair() : undefined;
+  const pair = severalShort && !noPair ? oracle.bestPair() : undefined;
   if (pair?.found === 'pair') return { victims: pair.victims.map((index) => candidates[index]!), exact: true };
   // The search proves its answer among the candidates some best set may hold (dominated-candidates.ts).
   const searched = requirement.type === 'per-cluster' ? oracle.undominated() : placements;
   const searchedOracle = searched === placements ? oracle : new PlacementOracle(preemptor, relevant, searched, snapshot, requirement, room);
   // candidatePlacements lists them in search order: by priority, then the preemptor's order among equals.
-  const selection = selectVictimsInStages(searched.candidates, searchedOracle, { searchBudget, fewest: pair?.fewest ?? 0 });
+  const selection = selectVictimsInStages(searched.candidates, searchedOracle, { searchBudget, fewest: noPair ? 3 : (pair?.fewest ?? 0) });
   if (!selection || selection.victims.length === 0) return null;
   return { victims: selection.victims.map((index) => searched.candidates[index]!), exact: selection.exact };
 }

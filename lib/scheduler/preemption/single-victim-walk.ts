@@ -3,15 +3,20 @@ import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
 import { inVictimOrder, placeOf, preemptorStart, tieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
-import { exactIntegers, lowestEnoughAlone } from './victim-amounts';
+import { exactIntegers, lowestEnoughWith } from './victim-amounts';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
 export type SingleVictimWalk =
   | { readonly found: 'victim'; readonly victim: BindingState }
   /** The requirement is met with nobody evicted: there is nothing to preempt. */
   | { readonly found: 'nothing-needed' }
-  /** `short`: for a per-cluster requirement, the clusters short of their share (none otherwise). */
-  | { readonly found: 'undecided'; readonly short: readonly ClusterState[] };
+  /**
+   * `short`: for a per-cluster requirement, the clusters short of their share (none otherwise).
+   * `pairsFrom`: with several of them, the lowest priority at which two victims might close every one's
+   * gaps, by the largest amounts the snapshot keeps (+∞ at none; −∞ when the amounts cannot tell, or
+   * otherwise): no set of two has a lower highest priority.
+   */
+  | { readonly found: 'undecided'; readonly short: readonly ClusterState[]; readonly pairsFrom: number };
 
 /**
  * One victim is the commonest answer, and when one is enough the best is the first candidate in the
@@ -50,7 +55,7 @@ export function walkToSingleVictim(
   room: (cluster: ClusterState) => ResourceList,
   limit: number,
 ): SingleVictimWalk {
-  if (requirement.type === 'spread') return { found: 'undecided', short: [] };
+  if (requirement.type === 'spread') return { found: 'undecided', short: [], pairsFrom: Number.NEGATIVE_INFINITY };
   const resources = Object.keys(preemptor.request).filter((resource) => preemptor.request[resource]! > 0);
   const amounts = resources.map((resource) => preemptor.request[resource]!);
   const slots = resources.length;
@@ -84,10 +89,15 @@ export function walkToSingleVictim(
   const order = snapshot.priorityOrder();
   const { priorities, mayBeVictim, states } = order;
   const below = firstAtOrAbove(priorities, preemptor.priority);
-  const undecided: SingleVictimWalk = { found: 'undecided', short: short.map((at) => clusters[at]!) };
+  const closingEveryShort = (victims: number) => lowestClosingEveryShort(victims, short, clusters, snapshot, resources, amounts, free, shares);
+  const undecided: SingleVictimWalk = {
+    found: 'undecided',
+    short: short.map((at) => clusters[at]!),
+    pairsFrom: requirement.type === 'per-cluster' && short.length > 1 ? closingEveryShort(2) : Number.NEGATIVE_INFINITY,
+  };
   // Per-cluster: below the priority at which every short cluster holds a resident that might fill it
   // alone, no candidate is enough alone; with none at all, no single victim is.
-  const fromPriority = requirement.type === 'per-cluster' ? lowestFillingEveryShort(short, clusters, snapshot, resources, amounts, free, shares) : Number.NEGATIVE_INFINITY;
+  const fromPriority = requirement.type === 'per-cluster' ? closingEveryShort(1) : Number.NEGATIVE_INFINITY;
   if (fromPriority === Number.POSITIVE_INFINITY) return undecided;
   const fromRank = firstAtOrAbove(priorities, fromPriority);
   const own = order.rank.get(preemptor.key) ?? -1;
@@ -218,11 +228,12 @@ function sharedRanks(lists: readonly RankedResidents[], from: number, to: number
 }
 
 /**
- * The lowest priority at which each short cluster holds a resident that might close its gaps alone, by
- * the largest amounts the snapshot keeps (lowestEnoughAlone): +∞ when some short cluster has none, −∞
- * when the amounts cannot tell.
+ * The lowest priority at which each short cluster holds `victims` residents that might close its gaps,
+ * by the largest amounts the snapshot keeps (lowestEnoughWith): +∞ when some short cluster has none,
+ * −∞ when the amounts cannot tell.
  */
-function lowestFillingEveryShort(
+function lowestClosingEveryShort(
+  victims: number,
   short: readonly number[],
   clusters: readonly ClusterState[],
   snapshot: SchedulingSnapshot,
@@ -239,7 +250,7 @@ function lowestFillingEveryShort(
     for (let slot = 0; slot < slots; slot++) gaps[slot] = Math.max(0, shares[at]! * amounts[slot]! - free[at * slots + slot]!);
     const integral = integralAmounts && exactIntegers(gaps);
     const held = resources.map((resource) => snapshot.victimAmounts(clusters[at]!, resource));
-    lowest = Math.max(lowest, lowestEnoughAlone(held, gaps, 0, integral));
+    lowest = Math.max(lowest, lowestEnoughWith(held, gaps, 0, integral, victims));
   }
   return lowest;
 }

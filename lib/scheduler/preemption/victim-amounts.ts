@@ -188,17 +188,17 @@ export function fewestReaching(kept: ArrayLike<number>, base: number, gap: numbe
 }
 
 /**
- * The lowest priority at which one resident of a cluster might close its gaps alone, by the largest
- * amounts kept of each requested resource (`held`, [slot]): where the largest reaches `gaps[offset +
- * slot]` for every slot. +∞ when none does at any priority; −∞ when the amounts are not exact, or the
- * caller's gaps are not (`integral` false): then nothing is ruled out.
+ * The lowest priority at which `victims` residents of a cluster might close its gaps, by the largest
+ * amounts kept of each requested resource (`held`, [slot]): where as many of the largest reach
+ * `gaps[offset + slot]` for every slot. +∞ when they do at no priority; −∞ when the amounts are not
+ * exact, or the caller's gaps are not (`integral` false): then nothing is ruled out.
  */
-export function lowestEnoughAlone(held: readonly VictimAmounts[], gaps: ArrayLike<number>, offset: number, integral: boolean): number {
+export function lowestEnoughWith(held: readonly VictimAmounts[], gaps: ArrayLike<number>, offset: number, integral: boolean, victims: number): number {
   if (!integral || !held.every((amounts) => amounts.exact)) return Number.NEGATIVE_INFINITY;
   const { priorities } = held[0]!;
   for (let level = 0; level < priorities.length; level++) {
     let enough = true;
-    for (let slot = 0; slot < held.length && enough; slot++) enough = held[slot]!.largest[level * KEPT_AMOUNTS]! >= gaps[offset + slot]!;
+    for (let slot = 0; slot < held.length && enough; slot++) enough = fewestReaching(held[slot]!.largest, level * KEPT_AMOUNTS, gaps[offset + slot]!) <= victims;
     if (enough) return priorities[level]!;
   }
   return Number.POSITIVE_INFINITY;

@@ -77,6 +77,43 @@ describe(`walkToSingleVictim (${SPEC}, "Preemption order")`, () => {
   });
 });
 
+describe(`walkToSingleVictim's lowest priority of a pair (${SPEC}, "Preemption order")`, () => {
+  it('no two victims enough on several short clusters have a highest priority below it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(resident, { maxLength: 30 }),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 4, maxLength: 4 }),
+        fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 4, maxLength: 4 }),
+        fc.record({ cpu: fc.integer({ min: 1, max: 4 }), memory: fc.integer({ min: 0, max: 2 }) }),
+        (residents, spare, shares, pending) => {
+          const preemptor = binding('pending', { priority: 5, request: pending.memory > 0 ? { cpu: pending.cpu, memory: pending.memory } : { cpu: pending.cpu } });
+          const snapshot = filledSnapshot(CLUSTERS, residents, { cpu: spare, memory: spare.map((s) => s % 3) }, [preemptor]);
+          const state = bindingState(preemptor);
+          const states = CLUSTERS.map((name) => snapshot.clusters.get(name)!);
+          const wanted: Requirement = { type: 'per-cluster', need: new Map(CLUSTERS.map((name, i) => [name, shares[i]!])) };
+          const room = (c: (typeof states)[number]) => snapshot.free(c, state);
+          const walk = walkToSingleVictim(state, states, wanted, snapshot, room, Number.POSITIVE_INFINITY);
+          fc.pre(walk.found === 'undecided' && walk.short.length > 1);
+          if (walk.found !== 'undecided') return;
+          const placements = candidatePlacements(states, snapshot, state);
+          const oracle = new PlacementOracle(state, states, placements, snapshot, wanted, room);
+          const { candidates } = placements;
+          for (let b = 0; b < candidates.length; b++) {
+            for (let a = 0; a < b; a++) {
+              oracle.evict(a);
+              oracle.evict(b);
+              if (oracle.feasible()) expect(Math.max(candidates[a]!.priority, candidates[b]!.priority)).toBeGreaterThanOrEqual(walk.pairsFrom);
+              oracle.restore(a);
+              oracle.restore(b);
+            }
+          }
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+});
+
 describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption order")`, () => {
   it('reads their residents of a priority and takes them in the preemptor\'s order, answering as the full search does', () => {
     const names = Array.from({ length: 20 }, (_, c) => `m${c}`);
