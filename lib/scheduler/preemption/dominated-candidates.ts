@@ -2,6 +2,14 @@ import type { CandidatePlacements } from './preemption-candidates';
 import { exactIntegers } from './victim-amounts';
 
 /**
+ * A set found enough with more victims than this rules little out: the candidates are kept as they
+ * are, and finding it stops there (each victim picked reads every candidate).
+ */
+const MOST_USEFUL = 64;
+/** Candidates before one read for its dominators: what the filter costs stays linear in the candidates. */
+const DOMINATORS_READ = 256;
+
+/**
  * The candidates without those no best set holds, for a requirement of gaps to close on clusters (a
  * per-cluster requirement, or one cluster's), so that the victim search proves its answer among fewer
  * (binding priority and preemption (000), "Preemption order").
@@ -13,12 +21,13 @@ import { exactIntegers } from './victim-amounts';
  * differing victim comes earlier. So a best set holds every candidate dominating any of its victims,
  * and a candidate with `most` or more dominators is in no best set of at most `most` victims. `most` is
  * the size of a set found enough: on each cluster with a gap, the candidates by their amounts there of
- * one lacking resource, largest first, until its gaps are closed; the union over the clusters.
+ * one lacking resource, largest first, until its gaps are closed; the union over the clusters. Only the
+ * DOMINATORS_READ candidates before one are read for its dominators: fewer found rule out no more.
  *
  * `gaps` ([cluster × slots + slot], clusters as the placements index them): what a cluster lacks of
  * each requested resource, 0 where it lacks nothing; `usage` ([entry × slots + slot]): what each
  * entry frees. The candidates are kept as they are when amounts are not integers small enough to add
- * exactly, or no set is enough.
+ * exactly, no set is enough, or the set found has more than MOST_USEFUL victims.
  */
 export function withoutDominated(placements: CandidatePlacements, gaps: ArrayLike<number>, usage: Float64Array): CandidatePlacements {
   const slots = usage.length / Math.max(1, placements.entryCluster.length);
@@ -50,7 +59,7 @@ export function withoutDominated(placements: CandidatePlacements, gaps: ArrayLik
     lacking.map((at) => gaps[at]!),
     lacking.map((at) => Math.floor(at / slots)),
   );
-  if (most === Number.POSITIVE_INFINITY) return placements;
+  if (most > MOST_USEFUL) return placements;
 
   const kept: number[] = [];
   const largest = new LargestEarlier(width, most);
@@ -58,7 +67,7 @@ export function withoutDominated(placements: CandidatePlacements, gaps: ArrayLik
     // Only a candidate that `most` earlier ones match on every lacking resource may have `most` dominators.
     let dominators = 0;
     if (largest.coverAll(amounts, x)) {
-      for (let y = x - 1; y >= 0 && dominators < most; y--) if (frees(amounts, y, x, width)) dominators++;
+      for (let y = x - 1; y >= 0 && y >= x - DOMINATORS_READ && dominators < most; y--) if (frees(amounts, y, x, width)) dominators++;
     }
     if (dominators < most) kept.push(x);
     largest.add(amounts, x);
@@ -103,8 +112,9 @@ function frees(amounts: Float64Array, y: number, x: number, width: number): bool
 /**
  * The size of a set that closes every gap: per cluster (`clusterOf` each gap), the fewest candidates
  * taken largest first by one of its gaps (the best of those orders) that close all of its gaps, the
- * union over the clusters; +∞ when even all the candidates do not. The largest are picked one at a
- * time rather than sorted: such sets are small, and a set found stops the picking of the next order.
+ * union over the clusters; +∞ when even all the candidates do not, or a cluster's takes more than
+ * MOST_USEFUL. The largest are picked one at a time rather than sorted: such sets are small, and a set
+ * found stops the picking of the next order.
  */
 function enoughSetSize(amounts: Float64Array, gaps: readonly number[], clusterOf: readonly number[]): number {
   const width = gaps.length;
@@ -123,7 +133,7 @@ function enoughSetSize(amounts: Float64Array, gaps: readonly number[], clusterOf
       picked.length = 0;
       for (const at of own) left[at] = gaps[at]!;
       let open = true;
-      while (open && (best.length === 0 || picked.length < best.length - 1)) {
+      while (open && picked.length < (best.length === 0 ? MOST_USEFUL + 1 : best.length - 1)) {
         let largest = -1;
         for (let candidate = 0; candidate < n; candidate++) {
           if (taken[candidate] === 0 && (largest < 0 || amounts[candidate * width + by]! > amounts[largest * width + by]!)) largest = candidate;
@@ -138,6 +148,7 @@ function enoughSetSize(amounts: Float64Array, gaps: readonly number[], clusterOf
       }
       if (!open && (best.length === 0 || picked.length < best.length)) best = picked.slice();
     }
+    if (best.length === 0) return Number.POSITIVE_INFINITY;
     for (const candidate of best) inUnion[candidate] = 1;
   }
   let size = 0;

@@ -199,8 +199,13 @@ class OneClusterProblem {
       if (this.holdsAbove(bound.cluster, within)) {
         const capped = this.searchUpTo(bound, budget, undefined, within);
         if (capped.exact && capped.set?.count === fewest) return capped;
-        const all = this.searchUpTo(bound, budget - capped.questions, undefined, Number.POSITIVE_INFINITY);
-        return { ...all, questions: capped.questions + all.questions };
+        // The capped search may have spent the whole budget: the one over every candidate then runs
+        // its greedy alone, as a search with none left does.
+        const all = this.searchUpTo(bound, Math.max(0, budget - capped.questions), undefined, Number.POSITIVE_INFINITY);
+        const questions = capped.questions + all.questions;
+        // Unproven, the search over every candidate may have found a worse set than the capped one.
+        if (!all.exact && capped.set && (!all.set || compareSets(capped.set, all.set) < 0)) return { set: capped.set, exact: false, questions };
+        return { ...all, questions };
       }
     }
     // A set of as many victims as the best so far and no worse has no victim above its highest

@@ -324,15 +324,15 @@ export class PlacementOracle implements FeasibilityOracle {
   }
 }
 
+/** Candidates before one that FeasibilityOracle.dominators reads: its cost stays bounded however many there are. */
+const DOMINATORS_WINDOW = 256;
+const NO_DOMINATORS = new Int32Array(0);
+
 /**
  * What each entry of each candidate frees of each requested resource, [entry × slots + slot], read from
  * the order's request columns; and whether every amount is an integer and no cluster's room and freed
  * amounts can together pass EXACT_LIMIT (the `small` shortcuts are exact then).
  */
-/** Candidates before one that FeasibilityOracle.dominators reads: its cost stays bounded however many there are. */
-const DOMINATORS_WINDOW = 256;
-const NO_DOMINATORS = new Int32Array(0);
-
 export function layUsage(
   { order, ranks, firstEntry, entryCluster, entryReplicas }: CandidatePlacements,
   resources: readonly string[],

@@ -22,10 +22,11 @@
  *    single candidates could complete it.
  * 6. Two victims (victim-pair-search.ts): a per-cluster requirement short on several clusters, where no
  *    single victim is enough, most often needs two; the best pair is found by reading, for each
- *    candidate in order, only the candidates that could partner it, and proven the best of all sets.
- *    When no pair is enough, the search below starts from three, among the candidates some best set
- *    may hold: one freeing no more of each lacking resource than as many earlier candidates as a set
- *    found enough has victims is in none (dominated-candidates.ts).
+ *    candidate in order, only the candidates that could partner it, and proven the best of all sets,
+ *    first among the candidates up to the lowest priority at which two might close every gap. When no
+ *    pair is enough, the search below starts from three. For such a requirement the search reads only
+ *    the candidates some best set may hold: one freeing no more of each lacking resource than as many
+ *    earlier candidates as a set found enough has victims is in none (dominated-candidates.ts).
  * 7. Search (victim-search.ts): a single victim if one is enough; else the greedy reprieve for an upper
  *    bound, an exchange step, and an exact branch-and-bound search for the fewest victims (ties: the
  *    lower highest priority, then the lower sum, then the less important most important victim), all
@@ -131,7 +132,9 @@ export function planPreemption(
   const searched = requirement.type === 'per-cluster' ? oracle.undominated() : placements;
   const searchedOracle = searched === placements ? oracle : new PlacementOracle(preemptor, relevant, searched, snapshot, requirement, room);
   // candidatePlacements lists them in search order: by priority, then the preemptor's order among equals.
-  const selection = selectVictimsInStages(searched.candidates, searchedOracle, { searchBudget, fewest: noPair ? 3 : (pair?.fewest ?? 0) });
+  // No single victim here (the walk), so two at least; three when no pair is enough.
+  const fewest = !severalShort ? 0 : noPair || pair?.fewest === 3 ? 3 : 2;
+  const selection = selectVictimsInStages(searched.candidates, searchedOracle, { searchBudget, fewest });
   if (!selection || selection.victims.length === 0) return null;
   return { victims: selection.victims.map((index) => searched.candidates[index]!), exact: selection.exact };
 }

@@ -13,8 +13,9 @@ export type SingleVictimWalk =
   /**
    * `short`: for a per-cluster requirement, the clusters short of their share (none otherwise).
    * `pairsFrom`: with several of them, the lowest priority at which two victims might close every one's
-   * gaps, by the largest amounts the snapshot keeps (+∞ at none; −∞ when the amounts cannot tell, or
-   * otherwise): no set of two has a lower highest priority.
+   * gaps, by the largest amounts the snapshot keeps, the highest of the short clusters' (+∞ when some
+   * short cluster's two largest never do; −∞ when none of the clusters' amounts can tell, or otherwise):
+   * no set of two has a lower highest priority.
    */
   | { readonly found: 'undecided'; readonly short: readonly ClusterState[]; readonly pairsFrom: number };
 
@@ -24,9 +25,11 @@ export type SingleVictimWalk =
  * that is enough alone: any single victim beats any
  * set of two or more, and among single victims the order is the tie-break itself (victim-search.ts).
  * This takes the priorities from the lowest the clusters hold up (their residents kept by rank tell
- * which that is), each in that order, and stops at that candidate: a priority with at most a few times
- * `limit` residents on the clusters is read whole from them and put in order; a larger one is stepped
- * through rank by rank in the preemptor's order, reading only the ranks before the candidate. Its cost
+ * which that is), each in that order, and stops at that candidate: a priority with no more residents on
+ * the clusters than are left to read is read whole from them and put in order; a larger one is stepped
+ * through rank by rank in the preemptor's order, reading only the ranks before the candidate, and past
+ * its first STEPPED_FIRST places, when its residents number at most a few times `limit`, the rest of
+ * them are collected and put in order instead. Its cost
  * follows where the victim is in the order, not how many bindings the clusters hold; the full search
  * then never lays the clusters' residents out.
  *

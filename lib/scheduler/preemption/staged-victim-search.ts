@@ -43,8 +43,8 @@ const LEVELS = 4;
  * in the order rather than how many candidates there are.
  *
  * `fewest` is a lower bound on the victims of any feasible set: the oracle's count bound over every
- * candidate (victim-count-bound.ts), its fewestVictims (fewest-victims.ts), and 2 once no candidate is
- * found enough alone. A stage searches the first 32 candidates, then four times as many, the last a
+ * candidate (victim-count-bound.ts), its fewestVictims (fewest-victims.ts), the caller's own
+ * (StagedSearchOptions.fewest), and 2 once no candidate is found enough alone. A stage searches the first 32 candidates, then four times as many, the last a
  * quarter of them, for the best set of exactly `fewest` victims among them (VictimSearchOptions.
  * onlyCount: no greedy, no exchange step, no smaller level proven empty). Such a set B, when there is
  * one, has the fewest victims of all; it is the best of all when no set with a candidate past the prefix

@@ -436,7 +436,11 @@ function runGreedy(order: Int32Array, oracle: TrackedOracle): number[] | null {
  * - optimistic completion: S ∪ positions[0..q] is monotone in q, so a binary search finds
  *   the first child whose subtree can contain a feasible set at all;
  * - leaves: among S ∪ {q} the key and the tie-break rise with q, so the first feasible leaf
- *   is the node's best.
+ *   is the node's best;
+ * - dominance (FeasibilityOracle.dominators): a set that leaves out an earlier candidate dominating
+ *   one of its victims is beaten by the swap, so a child is taken only when its dominators and those of
+ *   S still fit in the victims left to choose, and no child passes over one of them (the leaves
+ *   likewise: the first feasible leaf that holds them).
  */
 class ExactSearch {
   private readonly candidates: readonly VictimCandidate[];
@@ -602,7 +606,7 @@ class ExactSearch {
     if ((depth > 0 || remaining < this.bestCount) && this.oracle.budgetedLowerBound(this.chosen, this.indexesArePositions ? end : this.order.length) > remaining) return;
     const last = this.lastAdmissible(depth, sum, end, remaining);
     // A dominator of a chosen victim below `end` left out past a child would lose the set: none is passed.
-    const first = Math.max(this.firstOpen(remaining - 1, last, end), required.highest);
+    const first = this.firstOpen(Math.max(remaining - 1, required.highest), last, end);
     if (first <= last) {
       if (remaining === 1) this.scanLeaves(depth, first, last, required);
       else this.scanChildren(depth, sum, first, last, remaining, required);

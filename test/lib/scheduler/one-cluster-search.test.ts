@@ -108,6 +108,42 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
     );
   });
 
+  it('on a small budget still gives a set that is enough on one cluster, and the one search\'s victims when it says they are proven', () => {
+    const small = fc.record({
+      name: fc.integer({ min: 0, max: 199 }).map((n) => `b${n}`),
+      kind: fc.constant('ResourceBinding' as const),
+      priority: fc.integer({ min: 0, max: 6 }),
+      preemptible: fc.constant(true),
+      cpu: fc.integer({ min: 0, max: 3 }),
+      memory: fc.integer({ min: 0, max: 3 }),
+      clusters: fc.dictionary(fc.constantFrom(...CLUSTERS), fc.integer({ min: 1, max: 1 }), { minKeys: 1, maxKeys: 1 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(small, { minLength: 20, maxLength: 120 }),
+        fc.record({ priority: fc.constant(9), cpu: fc.integer({ min: 3, max: 9 }), memory: fc.integer({ min: 2, max: 6 }), placedOn: fc.constant(false) }),
+        fc.integer({ min: 0, max: 60 }),
+        (residents, preemptor, searchBudget) => {
+          const { snapshot, state } = fleet(residents, [0, 0, 0, 0], preemptor);
+          const relevant = CLUSTERS.map((name) => snapshot.clusters.get(name)!);
+          const room = (c: ClusterState) => snapshot.free(c, state);
+          const plan = planOnOneCluster(state, relevant, snapshot, searchBudget, room);
+          const full = victimsOfOneSearch(snapshot, state, relevant);
+          expect(plan === null).toBe(full === null);
+          if (!plan) return;
+          // The victims make room for the replica on the cluster they are on.
+          const cluster = relevant.find((c) => plan.victims.every((victim) => c.residents.has(victim.key)))!;
+          const placements = candidatePlacements([cluster], snapshot, state);
+          const oracle = new PlacementOracle(state, [cluster], placements, snapshot, ONE_REPLICA, room);
+          plan.victims.forEach((victim) => oracle.evict(placements.candidates.findIndex((candidate) => candidate.key === victim.key)));
+          expect(oracle.feasible()).toBe(true);
+          if (plan.exact) expect(plan.victims.map((victim) => victim.key)).toEqual(full);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('a per-cluster requirement with one cluster short of its share: planPreemption gives the one search\'s victims over every named cluster', () => {
     fc.assert(
       fc.property(
