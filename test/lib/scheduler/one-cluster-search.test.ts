@@ -36,6 +36,17 @@ const pending = fc.record({
   placedOn: fc.boolean(),
 });
 
+/** Many small residents, each on one cluster: several victims are needed on one cluster. */
+const small = fc.record({
+  name: fc.integer({ min: 0, max: 199 }).map((n) => `b${n}`),
+  kind: fc.constant('ResourceBinding' as const),
+  priority: fc.integer({ min: 0, max: 6 }),
+  preemptible: fc.constant(true),
+  cpu: fc.integer({ min: 0, max: 3 }),
+  memory: fc.integer({ min: 0, max: 3 }),
+  clusters: fc.dictionary(fc.constantFrom(...CLUSTERS), fc.integer({ min: 1, max: 1 }), { minKeys: 1, maxKeys: 1 }),
+});
+
 /** What each of the four clusters has to spare. */
 const spareRoom = fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 4, maxLength: 4 });
 
@@ -84,15 +95,6 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
   });
 
   it('gives the one search\'s victims where several are needed on clusters of many small residents', () => {
-    const small = fc.record({
-      name: fc.integer({ min: 0, max: 199 }).map((n) => `b${n}`),
-      kind: fc.constant('ResourceBinding' as const),
-      priority: fc.integer({ min: 0, max: 6 }),
-      preemptible: fc.constant(true),
-      cpu: fc.integer({ min: 0, max: 3 }),
-      memory: fc.integer({ min: 0, max: 3 }),
-      clusters: fc.dictionary(fc.constantFrom(...CLUSTERS), fc.integer({ min: 1, max: 1 }), { minKeys: 1, maxKeys: 1 }),
-    });
     fc.assert(
       fc.property(
         fc.array(small, { minLength: 20, maxLength: 120 }),
@@ -109,15 +111,6 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
   });
 
   it('on a small budget still gives a set that is enough on one cluster, and the one search\'s victims when it says they are proven', () => {
-    const small = fc.record({
-      name: fc.integer({ min: 0, max: 199 }).map((n) => `b${n}`),
-      kind: fc.constant('ResourceBinding' as const),
-      priority: fc.integer({ min: 0, max: 6 }),
-      preemptible: fc.constant(true),
-      cpu: fc.integer({ min: 0, max: 3 }),
-      memory: fc.integer({ min: 0, max: 3 }),
-      clusters: fc.dictionary(fc.constantFrom(...CLUSTERS), fc.integer({ min: 1, max: 1 }), { minKeys: 1, maxKeys: 1 }),
-    });
     fc.assert(
       fc.property(
         fc.array(small, { minLength: 20, maxLength: 120 }),

@@ -12,19 +12,12 @@ import { selectVictimsInStages } from '../../../lib/scheduler/preemption/staged-
 import { bruteForceVictims, selectVictims, victimKey, type FeasibilityOracle } from '../../../lib/scheduler/preemption/victim-search';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState } from '../../../lib/scheduler/snapshot';
-import { binding, filledSnapshot } from './support';
+import { binding, filledSnapshot, searchResident } from './support';
 
 const SPEC = 'binding priority and preemption (000)';
 const CLUSTERS = ['m1', 'm2', 'm3', 'm4'];
 
-const resident = fc.record({
-  name: fc.integer({ min: 0, max: 59 }).map((n) => `b${n}`),
-  priority: fc.integer({ min: 0, max: 3 }),
-  preemptible: fc.boolean(),
-  cpu: fc.integer({ min: 0, max: 4 }),
-  memory: fc.integer({ min: 0, max: 3 }),
-  clusters: fc.dictionary(fc.constantFrom(...CLUSTERS), fc.integer({ min: 1, max: 2 }), { minKeys: 1, maxKeys: 3 }),
-});
+const resident = searchResident(CLUSTERS);
 
 /** Pooled (one replica most often: a requirement met on one cluster), or a share on each named cluster. */
 const requirement: fc.Arbitrary<(names: readonly string[]) => Requirement> = fc.oneof(
@@ -105,17 +98,21 @@ describe(`selectVictimsInStages (${SPEC}, "Preemption order")`, () => {
   });
 });
 
-/** The oracle without feasibleWithFirst (the rest as it is): the search evicts its optimistic completions one by one. */
-function evictingPrefixes(oracle: PlacementOracle): FeasibilityOracle {
+/** The oracle without one of its optional answers, the rest as it is. */
+function without(oracle: PlacementOracle, left: 'feasibleWithFirst' | 'dominators'): FeasibilityOracle {
   return {
     evict: (index) => oracle.evict(index),
     restore: (index) => oracle.restore(index),
     feasible: () => oracle.feasible(),
     lowerBound: (evicted, below) => oracle.lowerBound(evicted, below),
     completions: (evicted, below) => oracle.completions(evicted, below),
-    dominators: (index) => oracle.dominators(index),
+    ...(left === 'feasibleWithFirst' ? {} : { feasibleWithFirst: (count: number) => oracle.feasibleWithFirst!(count) }),
+    ...(left === 'dominators' ? {} : { dominators: (index: number) => oracle.dominators(index) }),
   };
 }
+
+/** Without feasibleWithFirst: the search evicts its optimistic completions one by one. */
+const evictingPrefixes = (oracle: PlacementOracle) => without(oracle, 'feasibleWithFirst');
 
 describe(`selectVictims with the completions counted, not evicted (${SPEC}, "Preemption order")`, () => {
   it('chooses the same victims with the same questions as evicting the first candidates one by one, whatever the budget', () => {
@@ -165,17 +162,8 @@ describe(`PlacementOracle.fewestVictims (${SPEC})`, () => {
   });
 });
 
-/** The oracle without dominators: the search reads every set, those leaving out a victim's dominator too. */
-function withoutDominators(oracle: PlacementOracle): FeasibilityOracle {
-  return {
-    evict: (index) => oracle.evict(index),
-    restore: (index) => oracle.restore(index),
-    feasible: () => oracle.feasible(),
-    lowerBound: (evicted, below) => oracle.lowerBound(evicted, below),
-    completions: (evicted, below) => oracle.completions(evicted, below),
-    feasibleWithFirst: (count) => oracle.feasibleWithFirst!(count),
-  };
-}
+/** Without dominators: the search reads every set, those leaving out a victim's dominator too. */
+const withoutDominators = (oracle: PlacementOracle) => without(oracle, 'dominators');
 
 describe(`selectVictims leaving out sets without a victim's dominators (${SPEC}, "Preemption order")`, () => {
   it('chooses the victims of the search that reads every set, proven, and the brute-force minimum', () => {

@@ -1,4 +1,5 @@
 /** Builders for the scheduler tests: Cluster and ResourceBinding objects as the store holds them. */
+import fc from 'fast-check';
 import type { Cluster } from '../../../lib/api/cluster';
 import { decodeObject } from '../../../lib/api/decode';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
@@ -113,6 +114,18 @@ export interface FleetResident {
   readonly cpu: number;
   readonly memory: number;
   readonly clusters: Record<string, number>;
+}
+
+/** A resident of a generated fleet for the victim search's properties: four priorities, one to three of the clusters. */
+export function searchResident(clusters: readonly string[]): fc.Arbitrary<FleetResident> {
+  return fc.record({
+    name: fc.integer({ min: 0, max: 59 }).map((n) => `b${n}`),
+    priority: fc.integer({ min: 0, max: 3 }),
+    preemptible: fc.boolean(),
+    cpu: fc.integer({ min: 0, max: 4 }),
+    memory: fc.integer({ min: 0, max: 3 }),
+    clusters: fc.dictionary(fc.constantFrom(...clusters), fc.integer({ min: 1, max: 2 }), { minKeys: 1, maxKeys: 3 }),
+  });
 }
 
 /**

@@ -13,19 +13,12 @@ import { candidatePlacements } from '../../../lib/scheduler/preemption/preemptio
 import { compareVictimSets, selectVictims } from '../../../lib/scheduler/preemption/victim-search';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState, type ClusterState } from '../../../lib/scheduler/snapshot';
-import { binding, filledSnapshot, type FleetResident } from './support';
+import { binding, filledSnapshot, searchResident, type FleetResident } from './support';
 
 const SPEC = 'binding priority and preemption (000)';
 const CLUSTERS = ['m1', 'm2', 'm3', 'm4'];
 
-const resident = fc.record({
-  name: fc.integer({ min: 0, max: 59 }).map((n) => `b${n}`),
-  priority: fc.integer({ min: 0, max: 3 }),
-  preemptible: fc.boolean(),
-  cpu: fc.integer({ min: 0, max: 4 }),
-  memory: fc.integer({ min: 0, max: 3 }),
-  clusters: fc.dictionary(fc.constantFrom(...CLUSTERS), fc.integer({ min: 1, max: 2 }), { minKeys: 1, maxKeys: 3 }),
-});
+const resident = searchResident(CLUSTERS);
 
 /** Many small residents of few priorities: ties, and pairs found late in the order. */
 const smallResident = fc.record({
