@@ -45,7 +45,7 @@
  * {priority 2}, exact, and the priority-3 binding is never read.
  */
 import { PlacementOracle } from './placement-oracle';
-import { candidatePlacements } from './preemption-candidates';
+import { candidatePlacements, type CandidatePlacements } from './preemption-candidates';
 import type { ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, SchedulingSnapshot } from '../snapshot';
@@ -116,25 +116,29 @@ export function planPreemption(
   // needs three below the preemptor's priority.
   const severalShort = requirement.type === 'per-cluster';
   const noPair = severalShort && walk.pairsFrom >= preemptor.priority;
+  const oracleOf = (placements: CandidatePlacements) => new PlacementOracle(preemptor, relevant, placements, snapshot, requirement, room);
+  const asPlan = (placements: CandidatePlacements, victims: readonly number[], exact: boolean): PreemptionPlan => ({
+    victims: victims.map((index) => placements.candidates[index]!),
+    exact,
+  });
   if (severalShort && !noPair && Number.isFinite(walk.pairsFrom)) {
     // The best pair has no victim above the priority from which two might close every gap: only the
     // candidates up to it are laid out first.
     const upToPair = candidatePlacements(relevant, snapshot, preemptor, walk.pairsFrom);
-    const pair = new PlacementOracle(preemptor, relevant, upToPair, snapshot, requirement, room).bestPair();
-    if (pair.found === 'pair') return { victims: pair.victims.map((index) => upToPair.candidates[index]!), exact: true };
+    const pair = oracleOf(upToPair).bestPair();
+    if (pair.found === 'pair') return asPlan(upToPair, pair.victims, true);
   }
   const placements = candidatePlacements(relevant, snapshot, preemptor);
-  const { candidates } = placements;
-  const oracle = new PlacementOracle(preemptor, relevant, placements, snapshot, requirement, room);
+  const oracle = oracleOf(placements);
   const pair = severalShort && !noPair ? oracle.bestPair() : undefined;
-  if (pair?.found === 'pair') return { victims: pair.victims.map((index) => candidates[index]!), exact: true };
+  if (pair?.found === 'pair') return asPlan(placements, pair.victims, true);
   // The search proves its answer among the candidates some best set may hold (dominated-candidates.ts).
-  const searched = requirement.type === 'per-cluster' ? oracle.undominated() : placements;
-  const searchedOracle = searched === placements ? oracle : new PlacementOracle(preemptor, relevant, searched, snapshot, requirement, room);
+  const searched = severalShort ? oracle.undominated() : placements;
+  const searchedOracle = searched === placements ? oracle : oracleOf(searched);
   // candidatePlacements lists them in search order: by priority, then the preemptor's order among equals.
   // No single victim here (the walk), so two at least; three when no pair is enough.
   const fewest = !severalShort ? 0 : noPair || pair?.fewest === 3 ? 3 : 2;
   const selection = selectVictimsInStages(searched.candidates, searchedOracle, { searchBudget, fewest });
   if (!selection || selection.victims.length === 0) return null;
-  return { victims: selection.victims.map((index) => searched.candidates[index]!), exact: selection.exact };
+  return asPlan(searched, selection.victims, selection.exact);
 }

@@ -48,6 +48,16 @@ function problemOf(residents: readonly FleetResident[], spare: number, pending: 
   return { snapshot, state, cluster, all, kept: withoutDominated(all, gaps, usage) };
 }
 
+/** A cluster of up to `most` residents, a little room to spare, and a preemptor of one replica. */
+const problem = (most: number) =>
+  fc
+    .tuple(
+      fc.array(resident, { minLength: 1, maxLength: most }),
+      fc.integer({ min: 0, max: 2 }),
+      fc.record({ cpu: fc.integer({ min: 1, max: 8 }), memory: fc.integer({ min: 0, max: 5 }) }),
+    )
+    .map(([residents, spare, pending]) => problemOf(residents, spare, pending));
+
 function victimsAmong({ snapshot, state, cluster }: Problem, placements: CandidatePlacements): string[] | null {
   const oracle = new PlacementOracle(state, [cluster], placements, snapshot, { type: 'pooled', replicas: 1 });
   const selection = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
@@ -60,11 +70,8 @@ describe(`withoutDominated (${SPEC}, "Preemption order": a candidate in no best 
   it('leaves the search’s victims as they are over every candidate, and keeps the rest in order', () => {
     fc.assert(
       fc.property(
-        fc.array(resident, { minLength: 1, maxLength: 60 }),
-        fc.integer({ min: 0, max: 2 }),
-        fc.record({ cpu: fc.integer({ min: 1, max: 8 }), memory: fc.integer({ min: 0, max: 5 }) }),
-        (residents, spare, pending) => {
-          const given = problemOf(residents, spare, pending);
+        problem(60),
+        (given) => {
           const allNames = names(given.all);
           let from = 0;
           for (const name of names(given.kept)) {
@@ -82,11 +89,8 @@ describe(`withoutDominated (${SPEC}, "Preemption order": a candidate in no best 
   it('is the brute-force minimum over every candidate on small clusters', () => {
     fc.assert(
       fc.property(
-        fc.array(resident, { minLength: 1, maxLength: 14 }),
-        fc.integer({ min: 0, max: 2 }),
-        fc.record({ cpu: fc.integer({ min: 1, max: 8 }), memory: fc.integer({ min: 0, max: 5 }) }),
-        (residents, spare, pending) => {
-          const given = problemOf(residents, spare, pending);
+        problem(14),
+        (given) => {
           const oracle = new PlacementOracle(given.state, [given.cluster], given.all, given.snapshot, { type: 'pooled', replicas: 1 });
           const brute = bruteForceVictims(
             given.all.candidates.map((candidate, index) => ({ key: String(index).padStart(3, '0'), priority: candidate.priority })),
