@@ -27,7 +27,7 @@ const DOMINATORS_READ = 256;
  * `gaps` ([cluster × slots + slot], clusters as the placements index them): what a cluster lacks of
  * each requested resource, 0 where it lacks nothing; `usage` ([entry × slots + slot]): what each
  * entry frees. The candidates are kept as they are when amounts are not integers small enough to add
- * exactly, no set is enough, or the set found has more than MOST_USEFUL victims.
+ * exactly (or are below 0), no set is enough, or the set found has more than MOST_USEFUL victims.
  */
 export function withoutDominated(placements: CandidatePlacements, gaps: ArrayLike<number>, usage: Float64Array): CandidatePlacements {
   const slots = usage.length / Math.max(1, placements.entryCluster.length);
@@ -53,7 +53,7 @@ export function withoutDominated(placements: CandidatePlacements, gaps: ArrayLik
       }
     }
   }
-  if (!exactIntegers(amounts)) return placements;
+  if (!exactIntegers(amounts) || amounts.some((amount) => amount < 0)) return placements;
   const most = enoughSetSize(
     amounts,
     lacking.map((at) => gaps[at]!),
@@ -63,16 +63,55 @@ export function withoutDominated(placements: CandidatePlacements, gaps: ArrayLik
 
   const kept: number[] = [];
   const largest = new LargestEarlier(width, most);
+  const byCluster = new CandidatesByCluster(placements, gaps.length / slots);
+  const freeing: number[] = [];
   for (let x = 0; x < n; x++) {
     // Only a candidate that `most` earlier ones match on every lacking resource may have `most` dominators.
     let dominators = 0;
     if (largest.coverAll(amounts, x)) {
-      for (let y = x - 1; y >= 0 && y >= x - DOMINATORS_READ && dominators < most; y--) if (frees(amounts, y, x, width)) dominators++;
+      // A dominator frees at least as much wherever x frees something, so it is on x's clusters: one
+      // of them is read, for the resources x frees alone.
+      freeing.length = 0;
+      for (let at = 0; at < width; at++) if (amounts[x * width + at]! > 0) freeing.push(at);
+      if (freeing.length === 0) dominators = Math.min(most, x, DOMINATORS_READ);
+      const on = freeing.length === 0 ? [] : byCluster.before(Math.floor(lacking[freeing[0]!]! / slots), x);
+      for (let i = on.length - 1; i >= 0 && on[i]! >= x - DOMINATORS_READ && dominators < most; i--) if (freesAt(amounts, on[i]!, x, width, freeing)) dominators++;
     }
     if (dominators < most) kept.push(x);
     largest.add(amounts, x);
   }
   return kept.length === n ? placements : subset(placements, kept);
+}
+
+/** Each cluster's candidates, ascending. */
+class CandidatesByCluster {
+  private readonly first: Int32Array;
+  private readonly candidates: Int32Array;
+
+  constructor(placements: CandidatePlacements, clusters: number) {
+    const { firstEntry, entryCluster } = placements;
+    this.first = new Int32Array(clusters + 1);
+    for (let entry = 0; entry < entryCluster.length; entry++) this.first[entryCluster[entry]! + 1]!++;
+    for (let cluster = 0; cluster < clusters; cluster++) this.first[cluster + 1]! += this.first[cluster]!;
+    const next = this.first.slice(0, clusters);
+    this.candidates = new Int32Array(entryCluster.length);
+    for (let candidate = 0; candidate + 1 < firstEntry.length; candidate++) {
+      for (let entry = firstEntry[candidate]!; entry < firstEntry[candidate + 1]!; entry++) this.candidates[next[entryCluster[entry]!]!++] = candidate;
+    }
+  }
+
+  /** The candidates on `cluster` before candidate `x`, ascending. */
+  before(cluster: number, x: number): Int32Array {
+    let low = this.first[cluster]!;
+    let high = this.first[cluster + 1]!;
+    const start = low;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.candidates[mid]! < x) low = mid + 1;
+      else high = mid;
+    }
+    return this.candidates.subarray(start, low);
+  }
 }
 
 /** Per lacking resource, the `most` largest amounts of the candidates met so far, largest first. */
@@ -103,9 +142,9 @@ class LargestEarlier {
   }
 }
 
-/** Whether candidate y frees at least as much as candidate x of every lacking resource. */
-function frees(amounts: Float64Array, y: number, x: number, width: number): boolean {
-  for (let at = 0; at < width; at++) if (amounts[y * width + at]! < amounts[x * width + at]!) return false;
+/** Whether candidate y frees at least as much as candidate x of every lacking resource: of those x frees (`freeing`), amounts being no less than 0. */
+function freesAt(amounts: Float64Array, y: number, x: number, width: number, freeing: readonly number[]): boolean {
+  for (const at of freeing) if (amounts[y * width + at]! < amounts[x * width + at]!) return false;
   return true;
 }
 

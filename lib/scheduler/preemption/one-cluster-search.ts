@@ -102,6 +102,8 @@ class OneClusterProblem {
   private readonly gaps: Float64Array;
   /** Every request and room is an integer small enough that the bounds' sums are exact. */
   private readonly integral: boolean;
+  /** mayTie's largest amounts, [slot × KEPT_AMOUNTS + m]. */
+  private readonly tieKept: Float64Array;
 
   constructor(
     private readonly preemptor: BindingState,
@@ -124,6 +126,7 @@ class OneClusterProblem {
       }
     });
     this.integral = exactIntegers(this.amounts) && exactIntegers(this.gaps);
+    this.tieKept = new Float64Array(this.slots * KEPT_AMOUNTS);
     this.order = snapshot.priorityOrder();
     this.columns = resources.map((resource) => this.order.requests(resource));
     this.below = firstAtOrAbove(this.order.priorities, preemptor.priority);
@@ -309,18 +312,32 @@ class OneClusterProblem {
     const at = bound.cluster;
     const held = this.victimAmounts(at);
     const below = firstAtOrAbove(held[0]!.priorities, priority) - 1;
-    const kept = new Float64Array(this.slots * KEPT_AMOUNTS);
+    const kept = this.tieKept.fill(0);
     if (below >= 0) for (let slot = 0; slot < this.slots; slot++) kept.set(held[slot]!.largest.subarray(below * KEPT_AMOUNTS, (below + 1) * KEPT_AMOUNTS), slot * KEPT_AMOUNTS);
+    // Whether `count` victims may be enough depends on the `count` largest amounts kept alone (all that
+    // are kept, past KEPT_AMOUNTS): a resident freeing no more than the last of those of every resource
+    // changes nothing, and is passed over before its place is worked out.
+    const deciding = Math.min(best.count, KEPT_AMOUNTS) - 1;
     const { priorities } = this.order;
     const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[at]!);
+    let run: TieRun | undefined;
     for (let i = this.firstOfPriority(ranks, priority); i < ranks.length && priorities[ranks[i]!] === priority && ranks[i]! < this.below; i++) {
       const rank = ranks[i]!;
-      if (!this.isCandidate(rank) || this.placeOf(rank) > place) continue;
+      let changes = false;
+      for (let slot = 0; slot < this.slots && !changes; slot++) changes = this.columns[slot]![rank]! * replicas[i]! > kept[slot * KEPT_AMOUNTS + deciding]!;
+      if (!changes || !this.isCandidate(rank)) continue;
+      run ??= this.tieRunOf(rank);
+      if (placeOf(run, rank) > place) continue;
       for (let slot = 0; slot < this.slots; slot++) keepAmount(kept, slot * KEPT_AMOUNTS, this.columns[slot]![rank]! * replicas[i]!);
+      if (this.closesGaps(at, kept, best.count)) return true;
     }
-    let fewest = 0;
-    for (let slot = 0; slot < this.slots; slot++) fewest = Math.max(fewest, fewestReaching(kept, slot * KEPT_AMOUNTS, this.gaps[at * this.slots + slot]!));
-    return fewest <= best.count;
+    return this.closesGaps(at, kept, best.count);
+  }
+
+  /** Whether `count` victims might close every gap of cluster `at`, by the largest amounts in `kept` ([slot × KEPT_AMOUNTS + m]). */
+  private closesGaps(at: number, kept: Float64Array, count: number): boolean {
+    for (let slot = 0; slot < this.slots; slot++) if (fewestReaching(kept, slot * KEPT_AMOUNTS, this.gaps[at * this.slots + slot]!) > count) return false;
+    return true;
   }
 
   /** The last of `ranks` (in search order) that the preemptor meets no later than (priority, place): −1 when none. */
@@ -357,13 +374,18 @@ class OneClusterProblem {
 
   /** Where the preemptor meets binding `rank` among those of its priority. */
   private placeOf(rank: number): number {
+    return placeOf(this.tieRunOf(rank), rank);
+  }
+
+  /** The preemptor's order among the bindings of the priority of `rank`. */
+  private tieRunOf(rank: number): TieRun {
     const priority = this.order.priorities[rank]!;
     let run = this.runs.get(priority);
     if (!run) {
       run = tieRun(this.order, rank, this.seed);
       this.runs.set(priority, run);
     }
-    return placeOf(run, rank);
+    return run;
   }
 }
 
