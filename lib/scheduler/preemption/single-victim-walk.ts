@@ -131,7 +131,9 @@ export function walkToSingleVictim(
   const placementOf = (rank: number): number => {
     const { key, clusters: targets } = states[rank]!;
     let entries = 0;
-    for (const target of targets) {
+    // Indexed, not for…of: placements come as arrays of several kinds, for which an iterator is slow.
+    for (let index = 0; index < targets.length; index++) {
+      const target = targets[index]!;
       const at = indexOf.get(target.name);
       const replicas = at === undefined ? undefined : clusters[at]!.residents.get(key);
       if (replicas === undefined || isListed(clusterOf, entries, at!)) continue;
@@ -194,10 +196,14 @@ export function walkToSingleVictim(
       // victim's place does, not the priority's size; past the first places, when the residents are few
       // enough, the rest of them are collected and put in order rather than stepped to.
       const n = run.end - run.first;
+      // The priority's ranks resident on the clusters read, a bit each: the others are passed over
+      // without reading their bindings, which lie anywhere in memory.
+      const resident = new Uint32Array((n + 31) >>> 5);
+      residents.forEach((_, rank) => (resident[(rank - run.first) >>> 5]! |= 1 << ((rank - run.first) & 31)));
       let place = 0;
       for (let offset = run.start; place < n && read < limit && !(collectable && place >= STEPPED_FIRST); place++, read++) {
         const rank = run.first + offset;
-        if (isCandidate(rank)) {
+        if ((resident[offset >>> 5]! & (1 << (offset & 31))) !== 0 && isCandidate(rank)) {
           const entries = placementOf(rank);
           if (entries > 0 && enoughAlone(rank, entries)) return { found: 'victim', victim: states[rank]! };
         }
