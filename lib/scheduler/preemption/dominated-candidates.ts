@@ -61,46 +61,121 @@ export function withoutDominated(placements: CandidatePlacements, gaps: ArrayLik
   );
   if (most > MOST_USEFUL) return placements;
 
+  const kept = withFewDominators(
+    amounts,
+    lacking.map((at) => Math.floor(at / slots)),
+    most,
+  );
+  return kept.length === n ? placements : subset(placements, kept);
+}
+
+/**
+ * The candidates (indexes, ascending) with fewer than `most` dominators among the DOMINATORS_READ
+ * before each: `amounts` [candidate × width + lacking resource] (none below 0), `clusterOf` the cluster
+ * of each lacking resource (a cluster's consecutive). y dominates x when it frees at least as much of
+ * every lacking resource.
+ */
+export function withFewDominators(amounts: Float64Array, clusterOf: readonly number[], most: number): number[] {
+  const width = clusterOf.length;
+  const n = amounts.length / width;
   const kept: number[] = [];
   const largest = new LargestEarlier(width, most);
-  const byCluster = new CandidatesByCluster(placements, gaps.length / slots);
+  const byCluster = new FreeingByCluster(amounts, clusterOf);
+  const recent = new RecentDominators(byCluster.clusters);
+  /** By candidate: the candidate it was last counted a dominator of, + 1. */
+  const counted = new Int32Array(n);
   const freeing: number[] = [];
   for (let x = 0; x < n; x++) {
     // Only a candidate that `most` earlier ones match on every lacking resource may have `most` dominators.
     let dominators = 0;
     if (largest.coverAll(amounts, x)) {
-      // A dominator frees at least as much wherever x frees something, so it is on x's clusters: one
-      // of them is read, for the resources x frees alone.
+      // A dominator frees at least as much wherever x frees something, so it frees something on x's
+      // clusters: those of one of them are read, for the resources x frees alone; first the candidates
+      // found dominating others there lately, which are the likeliest to dominate x too.
       freeing.length = 0;
       for (let at = 0; at < width; at++) if (amounts[x * width + at]! > 0) freeing.push(at);
-      if (freeing.length === 0) dominators = Math.min(most, x, DOMINATORS_READ);
-      const on = freeing.length === 0 ? [] : byCluster.before(Math.floor(lacking[freeing[0]!]! / slots), x);
-      for (let i = on.length - 1; i >= 0 && on[i]! >= x - DOMINATORS_READ && dominators < most; i--) if (freesAt(amounts, on[i]!, x, width, freeing)) dominators++;
+      // Freeing nothing, x is dominated by every earlier candidate, of which coverAll found `most`.
+      if (freeing.length === 0) dominators = most;
+      const cluster = freeing.length === 0 ? -1 : byCluster.clusterAt(freeing[0]!);
+      for (let i = 0; cluster >= 0 && i < RECENT_DOMINATORS && dominators < most; i++) {
+        const y = recent.at(cluster, i);
+        if (y >= 0 && y >= x - DOMINATORS_READ && freesAt(amounts, y, x, width, freeing)) {
+          counted[y] = x + 1;
+          dominators++;
+        }
+      }
+      const on = cluster < 0 || dominators >= most ? [] : byCluster.before(cluster, x);
+      for (let i = on.length - 1; i >= 0 && on[i]! >= x - DOMINATORS_READ && dominators < most; i--) {
+        const y = on[i]!;
+        if (counted[y] === x + 1 || !freesAt(amounts, y, x, width, freeing)) continue;
+        dominators++;
+        recent.remember(cluster, y);
+      }
     }
     if (dominators < most) kept.push(x);
     largest.add(amounts, x);
   }
-  return kept.length === n ? placements : subset(placements, kept);
+  return kept;
 }
 
-/** Each cluster's candidates, ascending. */
-class CandidatesByCluster {
+/** Dominators remembered per cluster. */
+const RECENT_DOMINATORS = 8;
+
+/** Per cluster, the candidates last found dominating another there (−1: none yet). */
+class RecentDominators {
+  private readonly candidates: Int32Array;
+  private readonly next: Int32Array;
+
+  constructor(clusters: number) {
+    this.candidates = new Int32Array(clusters * RECENT_DOMINATORS).fill(-1);
+    this.next = new Int32Array(clusters);
+  }
+
+  at(cluster: number, index: number): number {
+    return this.candidates[cluster * RECENT_DOMINATORS + index]!;
+  }
+
+  remember(cluster: number, candidate: number): void {
+    for (let index = 0; index < RECENT_DOMINATORS; index++) if (this.at(cluster, index) === candidate) return;
+    this.candidates[cluster * RECENT_DOMINATORS + this.next[cluster]!] = candidate;
+    this.next[cluster] = (this.next[cluster]! + 1) % RECENT_DOMINATORS;
+  }
+}
+
+/** Per cluster (numbered in the order of their lacking resources), the candidates freeing something it lacks, ascending. */
+class FreeingByCluster {
+  readonly clusters: number;
+  /** By lacking resource: its cluster's number. */
+  private readonly numbers: Int32Array;
   private readonly first: Int32Array;
   private readonly candidates: Int32Array;
 
-  constructor(placements: CandidatePlacements, clusters: number) {
-    const { firstEntry, entryCluster } = placements;
+  constructor(amounts: Float64Array, clusterOf: readonly number[]) {
+    const width = clusterOf.length;
+    const n = amounts.length / width;
+    this.numbers = new Int32Array(width);
+    let clusters = 0;
+    for (let at = 0; at < width; at++) this.numbers[at] = at > 0 && clusterOf[at] === clusterOf[at - 1] ? clusters - 1 : clusters++;
+    this.clusters = clusters;
+    // Per candidate and cluster, 1 when it frees something the cluster lacks.
+    const frees = new Uint8Array(n * clusters);
+    for (let candidate = 0; candidate < n; candidate++) {
+      for (let at = 0; at < width; at++) if (amounts[candidate * width + at]! > 0) frees[candidate * clusters + this.numbers[at]!] = 1;
+    }
     this.first = new Int32Array(clusters + 1);
-    for (let entry = 0; entry < entryCluster.length; entry++) this.first[entryCluster[entry]! + 1]!++;
+    for (let at = 0; at < frees.length; at++) this.first[(at % clusters) + 1]! += frees[at]!;
     for (let cluster = 0; cluster < clusters; cluster++) this.first[cluster + 1]! += this.first[cluster]!;
     const next = this.first.slice(0, clusters);
-    this.candidates = new Int32Array(entryCluster.length);
-    for (let candidate = 0; candidate + 1 < firstEntry.length; candidate++) {
-      for (let entry = firstEntry[candidate]!; entry < firstEntry[candidate + 1]!; entry++) this.candidates[next[entryCluster[entry]!]!++] = candidate;
-    }
+    this.candidates = new Int32Array(this.first[clusters]!);
+    for (let at = 0; at < frees.length; at++) if (frees[at] === 1) this.candidates[next[at % clusters]!++] = Math.floor(at / clusters);
   }
 
-  /** The candidates on `cluster` before candidate `x`, ascending. */
+  /** The number of the cluster of lacking resource `at`. */
+  clusterAt(at: number): number {
+    return this.numbers[at]!;
+  }
+
+  /** The candidates freeing something `cluster` lacks before candidate `x`, ascending. */
   before(cluster: number, x: number): Int32Array {
     let low = this.first[cluster]!;
     let high = this.first[cluster + 1]!;

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { amountOf } from '../../../lib/resources';
-import { withoutDominated } from '../../../lib/scheduler/preemption/dominated-candidates';
+import { withFewDominators, withoutDominated } from '../../../lib/scheduler/preemption/dominated-candidates';
 import { layUsage, PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
 import { candidatePlacements, type CandidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { bruteForceVictims, selectVictims } from '../../../lib/scheduler/preemption/victim-search';
@@ -151,6 +151,43 @@ describe(`withoutDominated (${SPEC}, "Preemption order": a candidate in no best 
         },
       ),
       { numRuns: 600 },
+    );
+  });
+
+  it('keeps exactly the candidates with fewer dominators than a set found enough has victims, among the 256 before each', () => {
+    // Over up to three clusters of two lacking resources each: candidates of few sizes, some freeing
+    // nothing, or a few large ones first and then many of many sizes, whose dominators may lie further
+    // back than the window. Each is read against the brute-force count of its dominators in the window.
+    const read = 256;
+    const vector = (width: number, values: fc.Arbitrary<number>) => fc.array(values, { minLength: width, maxLength: width });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3 }).chain((clusters) =>
+          fc.record({
+            clusterOf: fc.constant(Array.from({ length: clusters * 2 }, (_, at) => Math.floor(at / 2))),
+            amounts: fc.oneof(
+              fc.array(vector(clusters * 2, fc.constantFrom(0, 0, 1, 2, 3)), { minLength: 1, maxLength: 700 }),
+              fc
+                .tuple(
+                  fc.array(vector(clusters * 2, fc.integer({ min: 40, max: 50 })), { maxLength: 9 }),
+                  fc.array(vector(clusters * 2, fc.integer({ min: 0, max: 30 })), { minLength: 200, maxLength: 600 }),
+                )
+                .map(([large, many]) => [...large, ...many]),
+            ),
+            most: fc.integer({ min: 1, max: 9 }),
+          }),
+        ),
+        ({ clusterOf, amounts, most }) => {
+          const dominates = (y: number, x: number) => amounts[y]!.every((amount, at) => amount >= amounts[x]![at]!);
+          const expected = amounts.flatMap((_, x) => {
+            let dominators = 0;
+            for (let y = Math.max(0, x - read); y < x; y++) if (dominates(y, x)) dominators++;
+            return dominators < most ? [x] : [];
+          });
+          expect(withFewDominators(Float64Array.from(amounts.flat()), clusterOf, most)).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
