@@ -104,6 +104,8 @@ class OneClusterProblem {
   private readonly integral: boolean;
   /** mayTie's largest amounts, [slot × KEPT_AMOUNTS + m]. */
   private readonly tieKept: Float64Array;
+  /** firstPlaceEnough's answers, by cluster, count and priority. */
+  private readonly placesEnough = new Map<string, number>();
 
   constructor(
     private readonly preemptor: BindingState,
@@ -168,6 +170,7 @@ class OneClusterProblem {
   bestSeveral(searchBudget: number): PreemptionPlan | null {
     const bounds = this.clusters.map((_, at) => this.boundOn(at)).filter((bound) => lowest(bound) < Number.POSITIVE_INFINITY);
     bounds.sort((a, b) => compareNumbers(lowest(a), lowest(b)) || compareNumbers(fewestAt(a, lowest(a)), fewestAt(b, lowest(b))) || a.cluster - b.cluster);
+    this.earliestFirst(bounds);
     let best: RankedSet | undefined;
     let exact = true;
     let left = searchBudget;
@@ -185,6 +188,24 @@ class OneClusterProblem {
       if (found.set && (!best || compareSets(found.set, best) < 0)) best = found.set;
     }
     return best ? { victims: best.victims, exact } : null;
+  }
+
+  /**
+   * The clusters whose bounds tie with the first's, in the order of the first place their most important
+   * victim might have (firstPlaceEnough): the best set is most often on the one where it is earliest, and
+   * a best set found first leaves the others nothing to tie with, unread.
+   */
+  private earliestFirst(bounds: ClusterBound[]): void {
+    const [first] = bounds;
+    if (!first?.sound) return;
+    const count = lowest(first);
+    const priority = fewestAt(first, count);
+    let tied = 1;
+    while (tied < bounds.length && bounds[tied]!.sound && lowest(bounds[tied]!) === count && fewestAt(bounds[tied]!, count) === priority) tied++;
+    if (tied === 1) return;
+    const earliest = new Map(bounds.slice(0, tied).map((bound) => [bound, this.firstPlaceEnough(bound.cluster, count, priority)]));
+    const ordered = bounds.slice(0, tied).sort((a, b) => compareNumbers(earliest.get(a)!, earliest.get(b)!) || a.cluster - b.cluster);
+    bounds.splice(0, tied, ...ordered);
   }
 
   /**
@@ -309,17 +330,39 @@ class OneClusterProblem {
     const lowerSumPossible = best.sum > best.max + (best.count - 1) * bound.lowestPriority;
     if (lowest(bound) < best.count || fewestAt(bound, best.count) < best.max || lowerSumPossible) return true;
     const [priority, place] = best.importance[0]!;
-    const at = bound.cluster;
+    return this.firstPlaceEnough(bound.cluster, best.count, priority) <= place;
+  }
+
+  /**
+   * The first place, in the preemptor's order of `priority`, such that `count` victims among the
+   * cluster's candidates below that priority and those of it met no later might close its gaps, by the
+   * largest amounts (+∞ when not even with all of them): no set of `count` victims there whose most
+   * important is of that priority has it earlier. Kept per cluster, count and priority for the decision.
+   */
+  private firstPlaceEnough(at: number, count: number, priority: number): number {
+    const key = `${at}/${count}/${priority}`;
+    let place = this.placesEnough.get(key);
+    if (place === undefined) {
+      place = this.workOutFirstPlaceEnough(at, count, priority);
+      this.placesEnough.set(key, place);
+    }
+    return place;
+  }
+
+  private workOutFirstPlaceEnough(at: number, count: number, priority: number): number {
     const held = this.victimAmounts(at);
     const below = firstAtOrAbove(held[0]!.priorities, priority) - 1;
     const kept = this.tieKept.fill(0);
     if (below >= 0) for (let slot = 0; slot < this.slots; slot++) kept.set(held[slot]!.largest.subarray(below * KEPT_AMOUNTS, (below + 1) * KEPT_AMOUNTS), slot * KEPT_AMOUNTS);
+    if (this.closesGaps(at, kept, count)) return Number.NEGATIVE_INFINITY;
     // Whether `count` victims may be enough depends on the `count` largest amounts kept alone (all that
     // are kept, past KEPT_AMOUNTS): a resident freeing no more than the last of those of every resource
-    // changes nothing, and is passed over before its place is worked out.
-    const deciding = Math.min(best.count, KEPT_AMOUNTS) - 1;
+    // before the priority's changes nothing, and is passed over before its place is worked out.
+    const deciding = Math.min(count, KEPT_AMOUNTS) - 1;
     const { priorities } = this.order;
     const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[at]!);
+    const places: number[] = [];
+    const entries: number[] = [];
     let run: TieRun | undefined;
     for (let i = this.firstOfPriority(ranks, priority); i < ranks.length && priorities[ranks[i]!] === priority && ranks[i]! < this.below; i++) {
       const rank = ranks[i]!;
@@ -327,11 +370,16 @@ class OneClusterProblem {
       for (let slot = 0; slot < this.slots && !changes; slot++) changes = this.columns[slot]![rank]! * replicas[i]! > kept[slot * KEPT_AMOUNTS + deciding]!;
       if (!changes || !this.isCandidate(rank)) continue;
       run ??= this.tieRunOf(rank);
-      if (placeOf(run, rank) > place) continue;
-      for (let slot = 0; slot < this.slots; slot++) keepAmount(kept, slot * KEPT_AMOUNTS, this.columns[slot]![rank]! * replicas[i]!);
-      if (this.closesGaps(at, kept, best.count)) return true;
+      places.push(placeOf(run, rank));
+      entries.push(i);
     }
-    return this.closesGaps(at, kept, best.count);
+    const byPlace = places.map((_, index) => index).sort((x, y) => places[x]! - places[y]!);
+    for (const index of byPlace) {
+      const i = entries[index]!;
+      for (let slot = 0; slot < this.slots; slot++) keepAmount(kept, slot * KEPT_AMOUNTS, this.columns[slot]![ranks[i]!]! * replicas[i]!);
+      if (this.closesGaps(at, kept, count)) return places[index]!;
+    }
+    return Number.POSITIVE_INFINITY;
   }
 
   /** Whether `count` victims might close every gap of cluster `at`, by the largest amounts in `kept` ([slot × KEPT_AMOUNTS + m]). */
