@@ -86,6 +86,9 @@ interface ClusterBound {
   readonly sound: boolean;
 }
 
+/** Above any index among a cluster's residents: a place and an index make one number, place × PLACE_KEY + index, exact below 2^53. */
+const PLACE_KEY = 2 ** 21;
+
 class OneClusterProblem {
   private readonly amounts: number[];
   private readonly slots: number;
@@ -104,6 +107,8 @@ class OneClusterProblem {
   private readonly integral: boolean;
   /** mayTie's largest amounts, [slot × KEPT_AMOUNTS + m]. */
   private readonly tieKept: Float64Array;
+  /** workOutFirstPlaceEnough's residents, as place × PLACE_KEY + index, kept between its calls. */
+  private placeKeys = new Float64Array(64);
   /** firstPlaceEnough's answers, by cluster, count and priority. */
   private readonly placesEnough = new Map<string, number>();
 
@@ -361,23 +366,29 @@ class OneClusterProblem {
     const deciding = Math.min(count, KEPT_AMOUNTS) - 1;
     const { priorities } = this.order;
     const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[at]!);
-    const places: number[] = [];
-    const entries: number[] = [];
+    // place × PLACE_KEY + index among the residents: sorted as numbers, in place order.
+    const from = this.firstOfPriority(ranks, priority);
+    if (this.placeKeys.length < ranks.length - from) this.placeKeys = new Float64Array(2 * (ranks.length - from));
+    const keys = this.placeKeys;
+    let listed = 0;
     let run: TieRun | undefined;
-    for (let i = this.firstOfPriority(ranks, priority); i < ranks.length && priorities[ranks[i]!] === priority && ranks[i]! < this.below; i++) {
+    for (let i = from; i < ranks.length && priorities[ranks[i]!] === priority && ranks[i]! < this.below; i++) {
       const rank = ranks[i]!;
       let changes = false;
       for (let slot = 0; slot < this.slots && !changes; slot++) changes = this.columns[slot]![rank]! * replicas[i]! > kept[slot * KEPT_AMOUNTS + deciding]!;
       if (!changes || !this.isCandidate(rank)) continue;
       run ??= this.tieRunOf(rank);
-      places.push(placeOf(run, rank));
-      entries.push(i);
+      // Kept in order as they come (a few dozen at most per priority and cluster).
+      const key = placeOf(run, rank) * PLACE_KEY + i;
+      let position = listed++;
+      for (; position > 0 && keys[position - 1]! > key; position--) keys[position] = keys[position - 1]!;
+      keys[position] = key;
     }
-    const byPlace = places.map((_, index) => index).sort((x, y) => places[x]! - places[y]!);
-    for (const index of byPlace) {
-      const i = entries[index]!;
+    for (let next = 0; next < listed; next++) {
+      const key = keys[next]!;
+      const i = key % PLACE_KEY;
       for (let slot = 0; slot < this.slots; slot++) keepAmount(kept, slot * KEPT_AMOUNTS, this.columns[slot]![ranks[i]!]! * replicas[i]!);
-      if (this.closesGaps(at, kept, count)) return places[index]!;
+      if (this.closesGaps(at, kept, count)) return Math.floor(key / PLACE_KEY);
     }
     return Number.POSITIVE_INFINITY;
   }

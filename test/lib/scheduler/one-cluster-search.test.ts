@@ -110,6 +110,42 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
     );
   });
 
+  it('gives the one search\'s victims among many clusters whose bounds tie, where the preemptor\'s order among equals decides', () => {
+    // Six clusters alike, each full of residents of three priorities and a few sizes, some of them on the
+    // next cluster too: every cluster's bound is the same, and the best set is on the cluster whose
+    // victims the preemptor meets first (a victim on two clusters may be in the best set of each).
+    const names = ['t0', 't1', 't2', 't3', 't4', 't5'];
+    const alike = fc.record({
+      sizes: fc.array(fc.record({ cpu: fc.integer({ min: 1, max: 3 }), memory: fc.integer({ min: 0, max: 2 }), priority: fc.integer({ min: 0, max: 2 }) }), { minLength: 20, maxLength: 40 }),
+      preemptor: fc.record({ name: fc.integer({ min: 0, max: 9999 }), cpu: fc.integer({ min: 3, max: 6 }), memory: fc.integer({ min: 0, max: 3 }) }),
+    });
+    fc.assert(
+      fc.property(alike, ({ sizes, preemptor }) => {
+        const running = names.flatMap((name, c) =>
+          sizes.map((size, i) =>
+            binding(`${name}-${i}`, {
+              priority: size.priority,
+              request: { cpu: size.cpu + ((i + c) % 2), memory: size.memory },
+              clusters: i % 5 === 0 ? { [name]: 1, [names[(c + 1) % names.length]!]: 1 } : { [name]: 1 },
+            }),
+          ),
+        );
+        // Each cluster holds its own residents and every fifth of the cluster before it.
+        const own = (c: number) => sizes.reduce((sum, size, i) => sum + size.cpu + ((i + c) % 2), 0);
+        const shared = (c: number) => sizes.reduce((sum, size, i) => sum + (i % 5 === 0 ? size.cpu + ((i + c) % 2) : 0), 0);
+        const used = (c: number) => own(c) + shared((c + names.length - 1) % names.length);
+        const memory = sizes.reduce((sum, size, i) => sum + size.memory * (i % 5 === 0 ? 2 : 1), 0);
+        const snapshot = new SchedulingSnapshot(names.map((name, c) => cluster(name, { allocatable: { cpu: used(c), memory } })), running);
+        const relevant = names.map((name) => snapshot.clusters.get(name)!);
+        const request = preemptor.memory > 0 ? { cpu: preemptor.cpu, memory: preemptor.memory } : { cpu: preemptor.cpu };
+        const state = bindingState(binding(`urgent-${preemptor.name}`, { priority: 9, request }));
+        const plan = planOnOneCluster(state, relevant, snapshot, 1_000_000, (c) => snapshot.free(c, state));
+        expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(victimsOfOneSearch(snapshot, state, relevant));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('on a small budget still gives a set that is enough on one cluster, and the one search\'s victims when it says they are proven', () => {
     fc.assert(
       fc.property(
