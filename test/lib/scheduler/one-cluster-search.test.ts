@@ -137,8 +137,9 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
         const memory = sizes.reduce((sum, size, i) => sum + size.memory * (i % 5 === 0 ? 2 : 1), 0);
         const snapshot = new SchedulingSnapshot(names.map((name, c) => cluster(name, { allocatable: { cpu: used(c), memory } })), running);
         const relevant = names.map((name) => snapshot.clusters.get(name)!);
-        const request = preemptor.memory > 0 ? { cpu: preemptor.cpu, memory: preemptor.memory } : { cpu: preemptor.cpu };
-        const state = bindingState(binding(`urgent-${preemptor.name}`, { priority: 9, request }));
+        const state = bindingState(
+          binding(`urgent-${preemptor.name}`, { priority: 9, request: preemptor.memory > 0 ? { cpu: preemptor.cpu, memory: preemptor.memory } : { cpu: preemptor.cpu } }),
+        );
         const plan = planOnOneCluster(state, relevant, snapshot, 1_000_000, (c) => snapshot.free(c, state));
         expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(victimsOfOneSearch(snapshot, state, relevant));
       }),
