@@ -86,7 +86,7 @@ interface ClusterBound {
   readonly sound: boolean;
 }
 
-/** Above any index among a cluster's residents: a place and an index make one number, place × PLACE_KEY + index, exact below 2^53. */
+/** Above any index among a cluster's residents of one priority: place × PLACE_KEY + index is one number, exact below 2^53 for places below 2^32. */
 const PLACE_KEY = 2 ** 21;
 
 class OneClusterProblem {
@@ -105,7 +105,7 @@ class OneClusterProblem {
   private readonly gaps: Float64Array;
   /** Every request and room is an integer small enough that the bounds' sums are exact. */
   private readonly integral: boolean;
-  /** mayTie's largest amounts, [slot × KEPT_AMOUNTS + m]. */
+  /** workOutFirstPlaceEnough's largest amounts, [slot × KEPT_AMOUNTS + m]. */
   private readonly tieKept: Float64Array;
   /** workOutFirstPlaceEnough's residents, as place × PLACE_KEY + index, kept between its calls. */
   private placeKeys = new Float64Array(64);
@@ -366,8 +366,10 @@ class OneClusterProblem {
     const deciding = Math.min(count, KEPT_AMOUNTS) - 1;
     const { priorities } = this.order;
     const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[at]!);
-    // place × PLACE_KEY + index among the residents: sorted as numbers, in place order.
+    // place × PLACE_KEY + index from `from`: sorted as numbers, in place order. A cluster holding more
+    // residents than the key can index is left to the search (it may tie).
     const from = this.firstOfPriority(ranks, priority);
+    if (ranks.length - from >= PLACE_KEY) return Number.NEGATIVE_INFINITY;
     if (this.placeKeys.length < ranks.length - from) this.placeKeys = new Float64Array(2 * (ranks.length - from));
     const keys = this.placeKeys;
     let listed = 0;
@@ -378,15 +380,12 @@ class OneClusterProblem {
       for (let slot = 0; slot < this.slots && !changes; slot++) changes = this.columns[slot]![rank]! * replicas[i]! > kept[slot * KEPT_AMOUNTS + deciding]!;
       if (!changes || !this.isCandidate(rank)) continue;
       run ??= this.tieRunOf(rank);
-      // Kept in order as they come (a few dozen at most per priority and cluster).
-      const key = placeOf(run, rank) * PLACE_KEY + i;
-      let position = listed++;
-      for (; position > 0 && keys[position - 1]! > key; position--) keys[position] = keys[position - 1]!;
-      keys[position] = key;
+      keys[listed++] = placeOf(run, rank) * PLACE_KEY + (i - from);
     }
+    const inOrder = keys.subarray(0, listed).sort();
     for (let next = 0; next < listed; next++) {
-      const key = keys[next]!;
-      const i = key % PLACE_KEY;
+      const key = inOrder[next]!;
+      const i = from + (key % PLACE_KEY);
       for (let slot = 0; slot < this.slots; slot++) keepAmount(kept, slot * KEPT_AMOUNTS, this.columns[slot]![ranks[i]!]! * replicas[i]!);
       if (this.closesGaps(at, kept, count)) return Math.floor(key / PLACE_KEY);
     }

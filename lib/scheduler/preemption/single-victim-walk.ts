@@ -27,18 +27,19 @@ export type SingleVictimWalk =
  * This takes the priorities from the lowest the clusters hold up (their residents kept by rank tell
  * which that is), each in that order, and stops at that candidate: a priority with no more residents on
  * the clusters than are left to read is read whole from them and put in order; a larger one is stepped
- * through rank by rank in the preemptor's order, reading only the ranks before the candidate, and past
- * its first STEPPED_FIRST places, when its residents number at most a few times `limit`, the rest of
- * them are collected and put in order instead. Its cost
- * follows where the victim is in the order, not how many bindings the clusters hold; the full search
- * then never lays the clusters' residents out.
+ * through rank by rank in the preemptor's order, reading only the ranks before the candidate (those not
+ * on the clusters passed over unread, by a mark per resident when they number at most MARKED_PER_LIMIT
+ * times `limit`), and past its first STEPPED_FIRST places, when its residents number at most a few times
+ * `limit`, the rest of them are collected and put in order instead. Its cost follows where the victim is
+ * in the order and a bounded multiple of `limit`, not how many bindings the clusters hold; the full
+ * search then never lays the clusters' residents out.
  *
  * A candidate is what candidatePlacements reads: a binding below the preemptor's priority that may be a
  * victim, other than the preemptor, resident on one of `clusters`. Enough alone is what the oracle
  * answers (placement-oracle.ts) with only it evicted: each cluster holds ⌊(room + freed) / request⌋
  * replicas, the least over the requested resources. After `limit` residents of the clusters read (or,
  * stepping through a large priority, `limit` ranks of it) without one enough the walk gives up
- * (undecided), and what it costs then is bounded by `limit`, whatever the density (but for several
+ * (undecided), and what it costs then is bounded by a multiple of `limit`, whatever the density (but for several
  * short clusters, below). Spread requirements are left to the search (their rule
  * reads every cluster's replicas at once).
  *
@@ -196,14 +197,15 @@ export function walkToSingleVictim(
       // victim's place does, not the priority's size; past the first places, when the residents are few
       // enough, the rest of them are collected and put in order rather than stepped to.
       const n = run.end - run.first;
-      // The priority's ranks resident on the clusters read, a bit each: the others are passed over
-      // without reading their bindings, which lie anywhere in memory.
-      const resident = new Uint32Array((n + 31) >>> 5);
-      residents.forEach((_, rank) => (resident[(rank - run.first) >>> 5]! |= 1 << ((rank - run.first) & 31)));
+      // The priority's ranks resident on the clusters read, a bit each, when they are few enough to
+      // mark at a fraction of what stepping costs: the others are passed over without reading their
+      // bindings, which lie anywhere in memory.
+      const resident = held <= MARKED_PER_LIMIT * limit ? new Uint32Array((n + 31) >>> 5) : undefined;
+      if (resident) residents.forEach((_, rank) => (resident[(rank - run.first) >>> 5]! |= 1 << ((rank - run.first) & 31)));
       let place = 0;
       for (let offset = run.start; place < n && read < limit && !(collectable && place >= STEPPED_FIRST); place++, read++) {
         const rank = run.first + offset;
-        if ((resident[offset >>> 5]! & (1 << (offset & 31))) !== 0 && isCandidate(rank)) {
+        if ((!resident || (resident[offset >>> 5]! & (1 << (offset & 31))) !== 0) && isCandidate(rank)) {
           const entries = placementOf(rank);
           if (entries > 0 && enoughAlone(rank, entries)) return { found: 'victim', victim: states[rank]! };
         }
@@ -271,6 +273,12 @@ function lowestClosingEveryShort(
  */
 const STEPPED_FIRST = 256;
 const COLLECTED_PER_LIMIT = 4;
+/**
+ * A priority stepped through has its residents on the clusters marked when they number at most this many
+ * times the limit: a mark costs a few integer operations, a binding read while stepping about a
+ * microsecond at fleet size.
+ */
+const MARKED_PER_LIMIT = 16;
 
 /** Collected holds fewer entries than this: an entry's index fits below its place in one number. */
 const COLLECTED = 2 ** 21;
