@@ -341,8 +341,9 @@ class OneClusterProblem {
   /**
    * The first place, in the preemptor's order of `priority`, such that `count` victims among the
    * cluster's candidates below that priority and those of it met no later might close its gaps, by the
-   * largest amounts (+∞ when not even with all of them): no set of `count` victims there whose most
-   * important is of that priority has it earlier. Kept per cluster, count and priority for the decision.
+   * largest amounts (+∞ when not even with all of them; −∞ when those below might alone, or when the
+   * cluster holds too many to tell): no set of `count` victims there whose most important is of that
+   * priority has it earlier. Kept per cluster, count and priority for the decision.
    */
   private firstPlaceEnough(at: number, count: number, priority: number): number {
     const key = `${at}/${count}/${priority}`;
