@@ -1,4 +1,5 @@
 import type { CandidatePlacements } from './preemption-candidates';
+import { firstAtOrAbove } from '../rank-search';
 import { exactIntegers } from './victim-amounts';
 
 /**
@@ -54,18 +55,15 @@ export function withoutDominated(placements: CandidatePlacements, gaps: ArrayLik
     }
   }
   if (!exactIntegers(amounts) || amounts.some((amount) => amount < 0)) return placements;
+  const clusterOf = lacking.map((at) => Math.floor(at / slots));
   const most = enoughSetSize(
     amounts,
     lacking.map((at) => gaps[at]!),
-    lacking.map((at) => Math.floor(at / slots)),
+    clusterOf,
   );
   if (most > MOST_USEFUL) return placements;
 
-  const kept = withFewDominators(
-    amounts,
-    lacking.map((at) => Math.floor(at / slots)),
-    most,
-  );
+  const kept = withFewDominators(amounts, clusterOf, most);
   return kept.length === n ? placements : subset(placements, kept);
 }
 
@@ -177,15 +175,8 @@ class FreeingByCluster {
 
   /** The candidates freeing something `cluster` lacks before candidate `x`, ascending. */
   before(cluster: number, x: number): Int32Array {
-    let low = this.first[cluster]!;
-    let high = this.first[cluster + 1]!;
-    const start = low;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.candidates[mid]! < x) low = mid + 1;
-      else high = mid;
-    }
-    return this.candidates.subarray(start, low);
+    const on = this.candidates.subarray(this.first[cluster]!, this.first[cluster + 1]!);
+    return on.subarray(0, firstAtOrAbove(on, x));
   }
 }
 

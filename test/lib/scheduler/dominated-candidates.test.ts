@@ -12,7 +12,7 @@ import { layUsage, PlacementOracle } from '../../../lib/scheduler/preemption/pla
 import { candidatePlacements, type CandidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { bruteForceVictims, selectVictims } from '../../../lib/scheduler/preemption/victim-search';
 import { bindingState, type ClusterState, type SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
-import { binding, filledSnapshot, type FleetResident } from './support';
+import { binding, filledSnapshot, victimKeys, type FleetResident } from './support';
 
 const SPEC = 'binding priority and preemption (000)';
 
@@ -61,7 +61,7 @@ const problem = (most: number) =>
 function victimsAmong({ snapshot, state, cluster }: Problem, placements: CandidatePlacements): string[] | null {
   const oracle = new PlacementOracle(state, [cluster], placements, snapshot, { type: 'pooled', replicas: 1 });
   const selection = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
-  return selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
+  return victimKeys(placements, selection);
 }
 
 const names = (placements: CandidatePlacements) => placements.candidates.map((candidate) => candidate.binding.metadata.name);
@@ -145,7 +145,7 @@ describe(`withoutDominated (${SPEC}, "Preemption order": a candidate in no best 
           const victims = (placements: CandidatePlacements) => {
             const searched = placements === all ? oracle : new PlacementOracle(state, states, placements, snapshot, requirement);
             const selection = selectVictims(placements.candidates, searched, { searchBudget: 1_000_000, inSearchOrder: true });
-            return selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
+            return victimKeys(placements, selection);
           };
           expect(victims(kept)).toEqual(victims(all));
         },

@@ -10,10 +10,10 @@ import { planPreemption } from '../../../lib/scheduler/preemption/plan-preemptio
 import { availableReplicas } from '../../../lib/resources';
 import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
 import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
-import { bruteForceVictims, selectVictims, victimKey } from '../../../lib/scheduler/preemption/victim-search';
+import { bruteForceVictims, victimKey } from '../../../lib/scheduler/preemption/victim-search';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState, SchedulingSnapshot, type ClusterState } from '../../../lib/scheduler/snapshot';
-import { binding, cluster, filledSnapshot } from './support';
+import { binding, cluster, filledSnapshot, searchEveryCandidate } from './support';
 
 const SPEC = 'binding priority and preemption (000)';
 const CLUSTERS = ['m1', 'm2', 'm3', 'm4'];
@@ -64,13 +64,9 @@ function fleet(residents: readonly Resident[], spare: readonly number[], preempt
   return { snapshot, state: bindingState(pendingBinding) };
 }
 
-/** The victims (keys) of one search over every cluster's candidates at once, with a budget that always completes; null when it finds no set. */
+/** The victims (keys) of one search over every cluster's candidates at once; null when it finds no set. */
 function victimsOfOneSearch(snapshot: SchedulingSnapshot, state: ReturnType<typeof bindingState>, relevant: readonly ClusterState[], requirement: Requirement = ONE_REPLICA) {
-  const room = (c: ClusterState) => snapshot.free(c, state);
-  const placements = candidatePlacements(relevant, snapshot, state);
-  const oracle = new PlacementOracle(state, relevant, placements, snapshot, requirement, room);
-  const selection = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
-  return selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
+  return searchEveryCandidate(state, relevant, snapshot, requirement).victims;
 }
 
 describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on one cluster)`, () => {

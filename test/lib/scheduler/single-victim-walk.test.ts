@@ -10,10 +10,9 @@ import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-ora
 import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { walkToSingleVictim } from '../../../lib/scheduler/preemption/single-victim-walk';
 import { placeOf, preemptorStart, tieRun } from '../../../lib/scheduler/preemption/victim-tie-order';
-import { selectVictims } from '../../../lib/scheduler/preemption/victim-search';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState, SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
-import { binding, cluster, filledSnapshot } from './support';
+import { binding, cluster, filledSnapshot, searchEveryCandidate } from './support';
 
 const SPEC = 'binding priority and preemption (000)';
 const CLUSTERS = ['m1', 'm2', 'm3', 'm4'];
@@ -58,9 +57,7 @@ describe(`walkToSingleVictim (${SPEC}, "Preemption order")`, () => {
           const room = (c: (typeof states)[number]) => snapshot.free(c, state);
 
           const walk = walkToSingleVictim(state, states, wanted, snapshot, room, limit);
-          const placements = candidatePlacements(states, snapshot, state);
-          const oracle = new PlacementOracle(state, states, placements, snapshot, wanted, room);
-          const full = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
+          const { placements, oracle, selection: full } = searchEveryCandidate(state, states, snapshot, wanted, room);
           if (walk.found === 'nothing-needed') {
             expect(oracle.feasible()).toBe(true);
           } else if (walk.found === 'victim') {
@@ -134,9 +131,7 @@ describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption ord
       const room = (c: (typeof relevant)[number]) => snapshot.free(c, state);
       // 20 of the 200 ranks of priority 0 are on the two clusters: read whole, then put in order.
       const walk = walkToSingleVictim(state, relevant, wanted, snapshot, room, 256);
-      const placements = candidatePlacements(relevant, snapshot, state);
-      const oracle = new PlacementOracle(state, relevant, placements, snapshot, wanted, room);
-      const full = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
+      const { placements, selection: full } = searchEveryCandidate(state, relevant, snapshot, wanted, room);
       expect(walk.found).toBe('victim');
       if (walk.found !== 'victim') continue;
       expect(full?.victims.map((index) => placements.candidates[index]!.key)).toEqual([walk.victim.key]);
@@ -167,9 +162,7 @@ describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption ord
       const room = (c: (typeof relevant)[number]) => snapshot.free(c, state);
       // 800 residents are more than the 600 to read: 256 places are stepped through, then the rest collected.
       const walk = walkToSingleVictim(state, relevant, wanted, snapshot, room, limit);
-      const placements = candidatePlacements(relevant, snapshot, state);
-      const oracle = new PlacementOracle(state, relevant, placements, snapshot, wanted, room);
-      const full = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
+      const { placements, selection: full } = searchEveryCandidate(state, relevant, snapshot, wanted, room);
       expect(full?.victims.length).toBe(1);
       if (walk.found === 'undecided') continue;
       expect(walk.found).toBe('victim');

@@ -3,7 +3,12 @@ import fc from 'fast-check';
 import type { Cluster } from '../../../lib/api/cluster';
 import { decodeObject } from '../../../lib/api/decode';
 import type { ResourceBinding } from '../../../lib/api/resource-binding';
-import { SchedulingSnapshot } from '../../../lib/scheduler/snapshot';
+import type { ResourceList } from '../../../lib/resources';
+import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
+import { candidatePlacements, type CandidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
+import { selectVictims, type VictimSelection } from '../../../lib/scheduler/preemption/victim-search';
+import type { Requirement } from '../../../lib/scheduler/replica-strategy';
+import { SchedulingSnapshot, type BindingState, type ClusterState } from '../../../lib/scheduler/snapshot';
 
 type Quantities = Record<string, string | number>;
 
@@ -159,4 +164,26 @@ export function filledSnapshot(
     ),
     ...others,
   ]);
+}
+
+/**
+ * The victim search over every candidate of `preemptor` on the clusters at once, with a budget that
+ * always completes it: what the faster paths of preemption are held to.
+ */
+export function searchEveryCandidate(
+  preemptor: BindingState,
+  clusters: readonly ClusterState[],
+  snapshot: SchedulingSnapshot,
+  requirement: Requirement,
+  room: (cluster: ClusterState) => ResourceList = (cluster) => snapshot.free(cluster, preemptor),
+): { readonly placements: CandidatePlacements; readonly oracle: PlacementOracle; readonly selection: VictimSelection | null; readonly victims: string[] | null } {
+  const placements = candidatePlacements(clusters, snapshot, preemptor);
+  const oracle = new PlacementOracle(preemptor, clusters, placements, snapshot, requirement, room);
+  const selection = selectVictims(placements.candidates, oracle, { searchBudget: 1_000_000, inSearchOrder: true });
+  return { placements, oracle, selection, victims: victimKeys(placements, selection) };
+}
+
+/** The keys of the selection's victims among the placements' candidates; null when it found no set. */
+export function victimKeys(placements: CandidatePlacements, selection: { readonly victims: readonly number[] } | null): string[] | null {
+  return selection === null || selection.victims.length === 0 ? null : selection.victims.map((index) => placements.candidates[index]!.key);
 }

@@ -13,7 +13,7 @@ import { candidatePlacements } from '../../../lib/scheduler/preemption/preemptio
 import { compareVictimSets, selectVictims } from '../../../lib/scheduler/preemption/victim-search';
 import type { Requirement } from '../../../lib/scheduler/replica-strategy';
 import { bindingState, type ClusterState } from '../../../lib/scheduler/snapshot';
-import { binding, filledSnapshot, searchResident, type FleetResident } from './support';
+import { binding, filledSnapshot, searchResident, victimKeys, type FleetResident } from './support';
 
 const SPEC = 'binding priority and preemption (000)';
 const CLUSTERS = ['m1', 'm2', 'm3', 'm4'];
@@ -111,7 +111,7 @@ describe(`bestPair (${SPEC}, "Preemption order": the fewest victims, two)`, () =
       fc.property(problem(fc.array(smallResident, { minLength: 20, maxLength: 90 })), (given) => {
         const full = selectVictims(given.placements.candidates, given.oracle, { searchBudget: 1_000_000, inSearchOrder: true });
         const plan = given.plan();
-        const expected = full === null || full.victims.length === 0 ? null : full.victims.map((index) => given.placements.candidates[index]!.key);
+        const expected = victimKeys(given.placements, full);
         expect(plan?.victims.map((victim) => victim.key) ?? null).toEqual(expected);
         if (plan) expect(plan.exact).toBe(true);
       }),
