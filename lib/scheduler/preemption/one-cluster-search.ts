@@ -182,12 +182,13 @@ class OneClusterProblem {
     for (const bound of bounds) {
       if (best && !mayBeat(bound, best)) break;
       if (best && bound.sound && !this.mayTie(bound, best)) continue;
-      // The first cluster is searched whatever is left, as a single search runs its greedy on any budget.
+      // Until a set is found each cluster is searched whatever is left, as a single search runs its greedy
+      // on any budget, none below 0 (a first cluster's staged search may spend beyond what it was given).
       if (best && left <= 0) {
         exact = false;
         break;
       }
-      const found = this.searchOn(bound, left, best);
+      const found = this.searchOn(bound, Math.max(0, left), best);
       left -= found.questions;
       if (!found.exact) exact = false;
       if (found.set && (!best || compareSets(found.set, best) < 0)) best = found.set;

@@ -251,6 +251,25 @@ describe(`planOnOneCluster (${SPEC}, "Preemption order": a requirement met on on
     expect(plan?.exact).toBe(false);
   });
 
+  it('with no budget, a first cluster whose search finds no set leaves the next one a budget of none, not less', () => {
+    // m1's bound allows a set (its largest amounts), but none of its residents' sets is enough; its
+    // search spends beyond the budget of 0 before m2's, which holds the set, is searched.
+    const residents: [string, number, number, string][] = [
+      ['b0', 0, 0, 'm1'], ['b0', 1, 0, 'm2'], ['b1', 0, 0, 'm1'], ['b29', 2, 0, 'm1'], ['b1', 0, 0, 'm1'],
+      ['b1', 1, 0, 'm1'], ['b2', 0, 0, 'm1'], ['b2', 0, 0, 'm1'], ['b2', 0, 0, 'm1'], ['b2', 2, 0, 'm1'],
+      ['b3', 1, 0, 'm1'], ['b30', 2, 2, 'm1'], ['b4', 0, 1, 'm1'], ['b5', 1, 1, 'm1'], ['b6', 3, 0, 'm2'],
+      ['b7', 3, 1, 'm2'], ['b8', 0, 0, 'm1'], ['b8', 0, 0, 'm1'], ['b8', 0, 0, 'm1'], ['b4', 1, 1, 'm2'],
+    ];
+    const { snapshot, state } = fleet(
+      residents.map(([name, cpu, memory, on]) => ({ name, kind: 'ResourceBinding' as const, priority: 0, preemptible: true, cpu, memory, clusters: { [on]: 1 } })),
+      [0, 0, 0, 0],
+      { priority: 9, cpu: 9, memory: 2, placedOn: false },
+    );
+    const relevant = CLUSTERS.map((name) => snapshot.clusters.get(name)!);
+    const plan = planOnOneCluster(state, relevant, snapshot, 0, (c) => snapshot.free(c, state));
+    expect(plan === null).toBe(victimsOfOneSearch(snapshot, state, relevant) === null);
+  });
+
   it('several victims on many dense clusters: the one search\'s answer, on the one cluster that has it', () => {
     const names = Array.from({ length: 12 }, (_, c) => `m${c}`);
     // Each cluster full of 1- and 2-cpu bindings at priorities 0-3; cluster m7 alone holds 3-cpu ones at priority 0.
