@@ -90,7 +90,7 @@ class ShortClusters {
   absentMask = 0;
   /** [cluster × slots + slot]: needed − room where positive, else 0. */
   private readonly gap: Float64Array;
-  /** [cluster × slots + slot]: what the gap is after the candidate last given to leaveOpen. */
+  /** [cluster × slots + slot], on the short clusters: what the gap is after the candidate last given to leaveOpen. */
   private readonly residual: Float64Array;
   /** By cluster: its bit, 0 for a cluster without a gap. */
   private readonly bit: Int32Array;
@@ -119,10 +119,13 @@ class ShortClusters {
   /** Works out what candidate `b` leaves open: openMask, absentMask, the residual gaps. */
   leaveOpen(b: number, { firstEntry, entryCluster }: OracleLayout['placements'], usage: Float64Array): void {
     const slots = this.slots;
-    this.residual.set(this.gap);
+    // Only the short clusters' residual gaps are read: they alone are reset and lessened, however
+    // many clusters the requirement has.
+    for (const cluster of this.short) for (let slot = 0; slot < slots; slot++) this.residual[cluster * slots + slot] = this.gap[cluster * slots + slot]!;
     let onMask = 0;
     for (let entry = firstEntry[b]!; entry < firstEntry[b + 1]!; entry++) {
       const cluster = entryCluster[entry]!;
+      if (this.bit[cluster] === 0) continue;
       onMask |= this.bit[cluster]!;
       for (let slot = 0; slot < slots; slot++) this.residual[cluster * slots + slot]! -= usage[entry * slots + slot]!;
     }
@@ -133,7 +136,9 @@ class ShortClusters {
 
   /** Whether the largest amounts before the candidate (by cluster and slot) could close what it leaves open. */
   reachable(largest: Float64Array): boolean {
-    for (let at = 0; at < this.residual.length; at++) if (this.residual[at]! > largest[at]! && this.gap[at]! > 0) return false;
+    for (const cluster of this.short) {
+      for (let at = cluster * this.slots; at < (cluster + 1) * this.slots; at++) if (this.residual[at]! > largest[at]! && this.gap[at]! > 0) return false;
+    }
     return true;
   }
 
