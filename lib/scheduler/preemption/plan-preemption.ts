@@ -116,7 +116,11 @@ export function planPreemption(
   // needs three below the preemptor's priority.
   const severalShort = requirement.type === 'per-cluster';
   const noPair = severalShort && walk.pairsFrom >= preemptor.priority;
-  const oracleOf = (placements: CandidatePlacements) => new PlacementOracle(preemptor, relevant, placements, snapshot, requirement, room);
+  // Per-cluster: the other clusters hold their shares already and evictions only add room, so the
+  // requirement is met when the short ones hold theirs, and a victim on none of them is in no best set
+  // (the set without it is enough, with fewer victims). Only their residents are candidates.
+  const searched = severalShort ? walk.short : relevant;
+  const oracleOf = (placements: CandidatePlacements) => new PlacementOracle(preemptor, searched, placements, snapshot, requirement, room);
   const asPlan = (placements: CandidatePlacements, victims: readonly number[], exact: boolean): PreemptionPlan => ({
     victims: victims.map((index) => placements.candidates[index]!),
     exact,
@@ -124,21 +128,21 @@ export function planPreemption(
   if (severalShort && !noPair && Number.isFinite(walk.pairsFrom)) {
     // The best pair has no victim above the priority from which two might close every gap: only the
     // candidates up to it are laid out first.
-    const upToPair = candidatePlacements(relevant, snapshot, preemptor, walk.pairsFrom);
+    const upToPair = candidatePlacements(searched, snapshot, preemptor, walk.pairsFrom);
     const pair = oracleOf(upToPair).bestPair();
     if (pair.found === 'pair') return asPlan(upToPair, pair.victims, true);
   }
-  const placements = candidatePlacements(relevant, snapshot, preemptor);
+  const placements = candidatePlacements(searched, snapshot, preemptor);
   const oracle = oracleOf(placements);
   const pair = severalShort && !noPair ? oracle.bestPair() : undefined;
   if (pair?.found === 'pair') return asPlan(placements, pair.victims, true);
   // The search proves its answer among the candidates some best set may hold (dominated-candidates.ts).
-  const searched = severalShort ? oracle.undominated() : placements;
-  const searchedOracle = searched === placements ? oracle : oracleOf(searched);
+  const undominated = severalShort ? oracle.undominated() : placements;
+  const searchedOracle = undominated === placements ? oracle : oracleOf(undominated);
   // candidatePlacements lists them in search order: by priority, then the preemptor's order among equals.
   // No single victim here (the walk), so two at least; three when no pair is enough.
   const fewest = !severalShort ? 0 : noPair || pair?.fewest === 3 ? 3 : 2;
-  const selection = selectVictimsInStages(searched.candidates, searchedOracle, { searchBudget, fewest });
+  const selection = selectVictimsInStages(undominated.candidates, searchedOracle, { searchBudget, fewest });
   if (!selection || selection.victims.length === 0) return null;
-  return asPlan(searched, selection.victims, selection.exact);
+  return asPlan(undominated, selection.victims, selection.exact);
 }
