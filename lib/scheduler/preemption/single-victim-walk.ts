@@ -340,7 +340,7 @@ class Collected {
 
   /** The rank of the `at`-th entry in order. */
   rankAt(at: number): number {
-    return this.entryRank[this.keys[at]! % COLLECTED]!;
+    return this.entryRank[entryOf(this.keys[at]!)]!;
   }
 
   /** The clusters and replicas of the binding whose entries start at the `at`-th in order, into the arrays given: how many. */
@@ -348,12 +348,17 @@ class Collected {
     const place = Math.floor(this.keys[at]! / COLLECTED);
     let count = 0;
     for (let next = at; next < this.entries && Math.floor(this.keys[next]! / COLLECTED) === place; next++, count++) {
-      const entry = this.keys[next]! % COLLECTED;
+      const entry = entryOf(this.keys[next]!);
       clusterOf[count] = this.entryCluster[entry]!;
       replicasOf[count] = this.entryReplicas[entry]!;
     }
     return count;
   }
+}
+
+/** The entry of a Collected key, place × COLLECTED + entry (without floating-point `%`, a library call). */
+function entryOf(key: number): number {
+  return key - Math.floor(key / COLLECTED) * COLLECTED;
 }
 
 /** A binding listing one cluster twice is placed there once. */
