@@ -106,22 +106,3 @@ export class ResidentsByRank {
     return slot;
   }
 }
-
-/**
- * The ranks in a range that the residents hold, a bit each: what a walk passes over without reading
- * bindings, when the residents are too many to group by rank (ResidentsByRank) at a gain.
- */
-export class ResidentMarks {
-  private readonly marks: Uint32Array;
-
-  /** `first`: the range's first rank; `n`: its ranks. */
-  constructor(residents: ResidentsInRange, private readonly first: number, n: number) {
-    this.marks = new Uint32Array((n + 31) >>> 5);
-    residents.forEach((_, rank) => (this.marks[(rank - first) >>> 5]! |= 1 << ((rank - first) & 31)));
-  }
-
-  has(rank: number): boolean {
-    const offset = rank - this.first;
-    return (this.marks[offset >>> 5]! & (1 << (offset & 31))) !== 0;
-  }
-}

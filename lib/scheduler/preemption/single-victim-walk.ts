@@ -4,7 +4,7 @@ import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } 
 import { inVictimOrder, placeOf, preemptorStart, tieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
 import { exactIntegers, lowestEnoughWith } from './victim-amounts';
-import { ResidentMarks, ResidentsByRank, ResidentsInRange } from './residents-in-range';
+import { ResidentsByRank, ResidentsInRange } from './residents-in-range';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
 export type SingleVictimWalk =
@@ -30,8 +30,7 @@ export type SingleVictimWalk =
  * the clusters than are left to read is read whole from them and put in order; a larger one is stepped
  * through rank by rank in the preemptor's order, reading only the ranks before the candidate (when its
  * residents on the clusters number at most GROUPED_PER_LIMIT times `limit`, grouped by rank from the
- * clusters' lists, so that the ranks not there are passed over and no binding is read; up to
- * MARKED_PER_LIMIT times, marked, so that only the bindings there are read), and past its
+ * clusters' lists, so that the ranks not there are passed over and no binding is read), and past its
  * first STEPPED_FIRST places, when its residents number at most a few times
  * `limit`, the rest of them are collected and put in order instead. Its cost follows where the victim is
  * in the order and a bounded multiple of `limit`, not how many bindings the clusters hold; the full
@@ -210,12 +209,10 @@ export function walkToSingleVictim(
       // candidate's placement comes from the clusters' lists, without reading bindings, which lie
       // anywhere in memory. Else each candidate's placement is read from its binding.
       const grouped = held <= GROUPED_PER_LIMIT * limit ? new ResidentsByRank(residents, run.first, held, readFrom) : undefined;
-      // Too many to group: marked, a bit each, when that costs less than reading `limit` bindings.
-      const marked = !grouped && held <= MARKED_PER_LIMIT * limit ? new ResidentMarks(residents, run.first, n) : undefined;
       let place = 0;
       for (let offset = run.start; place < n && read < limit && !(collectable && place >= STEPPED_FIRST); place++, read++) {
         const rank = run.first + offset;
-        const entries = grouped ? grouped.placementInto(rank, clusterOf, replicasOf) : marked && !marked.has(rank) ? 0 : -1;
+        const entries = grouped ? grouped.placementInto(rank, clusterOf, replicasOf) : -1;
         if (entries !== 0 && isCandidate(rank)) {
           const listed = entries > 0 ? entries : placementOf(rank);
           if (listed > 0 && enoughAlone(rank, listed)) return { found: 'victim', victim: states[rank]! };
@@ -298,8 +295,6 @@ const COLLECTED_PER_LIMIT = 4;
  * about a microsecond at fleet size.
  */
 const GROUPED_PER_LIMIT = 16;
-/** Past that, they are marked (a bit each, a few integer operations) when they number at most this many times the limit. */
-const MARKED_PER_LIMIT = 256;
 
 /** Collected holds fewer entries than this: an entry's index fits below its place in one number. */
 const COLLECTED = 2 ** 21;

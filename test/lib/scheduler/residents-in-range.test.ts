@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ResidentMarks, ResidentsByRank, ResidentsInRange } from '../../../lib/scheduler/preemption/residents-in-range';
+import { ResidentsByRank, ResidentsInRange } from '../../../lib/scheduler/preemption/residents-in-range';
 import type { RankedResidents } from '../../../lib/scheduler/snapshot';
 
 const SPEC = 'binding priority and preemption (000)';
@@ -63,20 +63,5 @@ describe(`ResidentsByRank (${SPEC}, "Preemption order")`, () => {
     expect([...clusterOf.subarray(0, 2)]).toEqual([7, 9]);
     expect([...replicasOf.subarray(0, 2)]).toEqual([3, 7]);
     expect(grouped.placementInto(6, clusterOf, replicasOf)).toBe(0);
-  });
-});
-
-describe(`ResidentMarks (${SPEC}, "Preemption order")`, () => {
-  it('marks exactly the ranks of the range some list holds', () => {
-    fc.assert(
-      fc.property(fc.array(residentList, { minLength: 1, maxLength: 5 }), fc.integer({ min: 0, max: 199 }), fc.integer({ min: 1, max: 200 }), (lists, first, length) => {
-        const end = Math.min(200, first + length);
-        const residents = new ResidentsInRange(lists);
-        residents.within(first, end);
-        const marks = new ResidentMarks(residents, first, end - first);
-        for (let rank = first; rank < end; rank++) expect(marks.has(rank)).toBe(lists.some(({ ranks }) => ranks.includes(rank)));
-      }),
-      { numRuns: 300 },
-    );
   });
 });
