@@ -9,7 +9,6 @@ import { withoutDominated } from './dominated-candidates';
 import { selectVictimsInStages } from './staged-victim-search';
 import { selectVictims } from './victim-search';
 import { placeOf, preemptorStart, tieRun, type TieRun } from './victim-tie-order';
-import { SmallestFirst } from './smallest-first';
 import { exactIntegers, fewestReaching, keepAmount, KEPT_AMOUNTS, lowestEnoughWith, type VictimAmounts } from './victim-amounts';
 
 
@@ -110,8 +109,6 @@ class OneClusterProblem {
   private readonly tieKept: Float64Array;
   /** workOutFirstPlaceEnough's residents, as place × PLACE_KEY + index, kept between its calls. */
   private placeKeys = new Float64Array(64);
-  /** victimAmounts by cluster, once read. */
-  private readonly heldAmounts: Array<VictimAmounts[] | undefined> = [];
   /** firstPlaceEnough's answers, by cluster, count and priority. */
   private readonly placesEnough = new Map<string, number>();
 
@@ -321,9 +318,7 @@ class OneClusterProblem {
 
   /** Per requested resource: what the cluster's residents that may be victims free, by priority (the same priorities for each). */
   private victimAmounts(at: number): VictimAmounts[] {
-    // The snapshot does not change during a decision: read once per cluster.
-    this.heldAmounts[at] ??= this.resources.map((resource) => this.snapshot.victimAmounts(this.clusters[at]!, resource));
-    return this.heldAmounts[at];
+    return this.resources.map((resource) => this.snapshot.victimAmounts(this.clusters[at]!, resource));
   }
 
   /** The first index of `ranks` (ascending) whose priority is `priority` or higher: ranks rise with priority. */
@@ -365,9 +360,7 @@ class OneClusterProblem {
     const held = this.victimAmounts(at);
     const below = firstAtOrAbove(held[0]!.priorities, priority) - 1;
     const kept = this.tieKept.fill(0);
-    if (below >= 0) {
-      for (let slot = 0; slot < this.slots; slot++) for (let m = 0; m < KEPT_AMOUNTS; m++) kept[slot * KEPT_AMOUNTS + m] = held[slot]!.largest[below * KEPT_AMOUNTS + m]!;
-    }
+    if (below >= 0) for (let slot = 0; slot < this.slots; slot++) kept.set(held[slot]!.largest.subarray(below * KEPT_AMOUNTS, (below + 1) * KEPT_AMOUNTS), slot * KEPT_AMOUNTS);
     if (this.closesGaps(at, kept, count)) return Number.NEGATIVE_INFINITY;
     // Whether `count` victims may be enough depends on the `count` largest amounts kept alone (all that
     // are kept, past KEPT_AMOUNTS): a resident freeing no more than the last of those of every resource
@@ -375,7 +368,7 @@ class OneClusterProblem {
     const deciding = Math.min(count, KEPT_AMOUNTS) - 1;
     const { priorities } = this.order;
     const { ranks, replicas } = this.snapshot.rankedResidents(this.clusters[at]!);
-    // place × PLACE_KEY + index from `from`: ordered as numbers, in place order. A cluster holding more
+    // place × PLACE_KEY + index from `from`: sorted as numbers, in place order. A cluster holding more
     // residents than the key can index is left to the search (it may tie).
     const from = this.firstOfPriority(ranks, priority);
     if (ranks.length - from >= PLACE_KEY) return Number.NEGATIVE_INFINITY;
@@ -391,14 +384,12 @@ class OneClusterProblem {
       run ??= this.tieRunOf(rank);
       keys[listed++] = placeOf(run, rank) * PLACE_KEY + (i - from);
     }
-    // In place order until the gaps may close: most often after a part of them, so none is sorted.
-    const inOrder = new SmallestFirst(keys, listed);
-    while (inOrder.remaining > 0) {
-      const key = inOrder.take();
-      const place = Math.floor(key / PLACE_KEY);
-      const i = from + (key - place * PLACE_KEY);
+    const inOrder = keys.subarray(0, listed).sort();
+    for (let next = 0; next < listed; next++) {
+      const key = inOrder[next]!;
+      const i = from + (key % PLACE_KEY);
       for (let slot = 0; slot < this.slots; slot++) keepAmount(kept, slot * KEPT_AMOUNTS, this.columns[slot]![ranks[i]!]! * replicas[i]!);
-      if (this.closesGaps(at, kept, count)) return place;
+      if (this.closesGaps(at, kept, count)) return Math.floor(key / PLACE_KEY);
     }
     return Number.POSITIVE_INFINITY;
   }

@@ -4,7 +4,6 @@ import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } 
 import { inVictimOrder, placeOf, preemptorStart, tieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
 import { exactIntegers, lowestEnoughWith } from './victim-amounts';
-import { ResidentsByRank, ResidentsInRange } from './residents-in-range';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
 export type SingleVictimWalk =
@@ -28,10 +27,9 @@ export type SingleVictimWalk =
  * This takes the priorities from the lowest the clusters hold up (their residents kept by rank tell
  * which that is), each in that order, and stops at that candidate: a priority with no more residents on
  * the clusters than are left to read is read whole from them and put in order; a larger one is stepped
- * through rank by rank in the preemptor's order, reading only the ranks before the candidate (when its
- * residents on the clusters number at most GROUPED_PER_LIMIT times `limit`, grouped by rank from the
- * clusters' lists, so that the ranks not there are passed over and no binding is read), and past its
- * first STEPPED_FIRST places, when its residents number at most a few times
+ * through rank by rank in the preemptor's order, reading only the ranks before the candidate (those not
+ * on the clusters passed over unread, by a mark per resident when they number at most MARKED_PER_LIMIT
+ * times `limit`), and past its first STEPPED_FIRST places, when its residents number at most a few times
  * `limit`, the rest of them are collected and put in order instead. Its cost follows where the victim is
  * in the order and a bounded multiple of `limit`, not how many bindings the clusters hold; the full
  * search then never lays the clusters' residents out.
@@ -149,16 +147,9 @@ export function walkToSingleVictim(
 
   if (requirement.type === 'per-cluster' && short.length > 1) {
     // A single victim is resident on every short cluster: only the bindings they share are read, in order.
-    // Only the short clusters can be filled, so a victim's replicas there, read with its rank, are all
-    // that enoughAlone needs of its placement.
     const shared = sharedRanks(short.map((at) => snapshot.rankedResidents(clusters[at]!)), fromRank, below);
-    short.forEach((at, entry) => (clusterOf[entry] = at));
-    const row = new Map(shared.ranks.map((rank, index) => [rank, index]));
-    for (const rank of inVictimOrder(order, shared.ranks, seed)) {
-      if (!isCandidate(rank)) continue;
-      const index = row.get(rank)!;
-      for (let entry = 0; entry < short.length; entry++) replicasOf[entry] = shared.replicas[index * short.length + entry]!;
-      if (enoughAlone(rank, short.length)) return { found: 'victim', victim: states[rank]! };
+    for (const rank of inVictimOrder(order, shared, seed)) {
+      if (isCandidate(rank) && enoughAlone(rank, placementOf(rank))) return { found: 'victim', victim: states[rank]! };
     }
     return undecided;
   }
@@ -190,7 +181,9 @@ export function walkToSingleVictim(
         const listed = collected.placementInto(next, clusterOf, replicasOf);
         next += listed;
         read++;
-        if (isCandidate(rank) && enoughAlone(rank, listed)) return states[rank]!;
+        if (!isCandidate(rank)) continue;
+        const entries = requirement.type === 'per-cluster' ? placementOf(rank) : listed;
+        if (enoughAlone(rank, entries)) return states[rank]!;
       }
       return undefined;
     };
@@ -204,18 +197,17 @@ export function walkToSingleVictim(
       // victim's place does, not the priority's size; past the first places, when the residents are few
       // enough, the rest of them are collected and put in order rather than stepped to.
       const n = run.end - run.first;
-      // The priority's residents on the clusters read, grouped by rank, when they are few enough to
-      // group at a fraction of what stepping costs: the ranks not there are passed over, and a
-      // candidate's placement comes from the clusters' lists, without reading bindings, which lie
-      // anywhere in memory. Else each candidate's placement is read from its binding.
-      const grouped = held <= GROUPED_PER_LIMIT * limit ? new ResidentsByRank(residents, run.first, held, readFrom) : undefined;
+      // The priority's ranks resident on the clusters read, a bit each, when they are few enough to
+      // mark at a fraction of what stepping costs: the others are passed over without reading their
+      // bindings, which lie anywhere in memory.
+      const resident = held <= MARKED_PER_LIMIT * limit ? new Uint32Array((n + 31) >>> 5) : undefined;
+      if (resident) residents.forEach((_, rank) => (resident[(rank - run.first) >>> 5]! |= 1 << ((rank - run.first) & 31)));
       let place = 0;
       for (let offset = run.start; place < n && read < limit && !(collectable && place >= STEPPED_FIRST); place++, read++) {
         const rank = run.first + offset;
-        const entries = grouped ? grouped.placementInto(rank, clusterOf, replicasOf) : -1;
-        if (entries !== 0 && isCandidate(rank)) {
-          const listed = entries > 0 ? entries : placementOf(rank);
-          if (listed > 0 && enoughAlone(rank, listed)) return { found: 'victim', victim: states[rank]! };
+        if ((!resident || (resident[offset >>> 5]! & (1 << (offset & 31))) !== 0) && isCandidate(rank)) {
+          const entries = placementOf(rank);
+          if (entries > 0 && enoughAlone(rank, entries)) return { found: 'victim', victim: states[rank]! };
         }
         offset += run.stride;
         if (offset >= n) offset -= n;
@@ -228,30 +220,22 @@ export function walkToSingleVictim(
   return undecided;
 }
 
-/**
- * The ranks in [from, to) resident on every one of the clusters (their residents by rank), ascending,
- * and the replicas of each there: `replicas[i × lists.length + list]` for the i-th rank.
- */
-function sharedRanks(lists: readonly RankedResidents[], from: number, to: number): { ranks: number[]; replicas: number[] } {
-  const cursors = lists.map(({ ranks }) => firstAtOrAbove(ranks, from));
-  const fewest = lists.reduce((best, list, at) => (list.ranks.length - cursors[at]! < lists[best]!.ranks.length - cursors[best]! ? at : best), 0);
+/** The ranks in [from, to) resident on every one of the clusters (their residents by rank), ascending. */
+function sharedRanks(lists: readonly RankedResidents[], from: number, to: number): number[] {
+  const [fewest, ...others] = [...lists].sort((a, b) => a.ranks.length - b.ranks.length);
+  const cursors = others.map(({ ranks }) => firstAtOrAbove(ranks, from));
   const shared: number[] = [];
-  const replicas: number[] = [];
-  const leading = lists[fewest]!.ranks;
-  for (; cursors[fewest]! < leading.length && leading[cursors[fewest]!]! < to; cursors[fewest]!++) {
-    const rank = leading[cursors[fewest]!]!;
+  for (let index = firstAtOrAbove(fewest!.ranks, from); index < fewest!.ranks.length && fewest!.ranks[index]! < to; index++) {
+    const rank = fewest!.ranks[index]!;
     let everywhere = true;
-    for (let other = 0; other < lists.length && everywhere; other++) {
-      if (other === fewest) continue;
-      const { ranks } = lists[other]!;
+    for (let other = 0; other < others.length && everywhere; other++) {
+      const { ranks } = others[other]!;
       while (cursors[other]! < ranks.length && ranks[cursors[other]!]! < rank) cursors[other]!++;
       everywhere = cursors[other]! < ranks.length && ranks[cursors[other]!] === rank;
     }
-    if (!everywhere) continue;
-    shared.push(rank);
-    lists.forEach((list, at) => replicas.push(list.replicas[cursors[at]!]!));
+    if (everywhere) shared.push(rank);
   }
-  return { ranks: shared, replicas };
+  return shared;
 }
 
 /**
@@ -290,11 +274,11 @@ function lowestClosingEveryShort(
 const STEPPED_FIRST = 256;
 const COLLECTED_PER_LIMIT = 4;
 /**
- * A priority stepped through has its residents on the clusters grouped by rank when they number at most
- * this many times the limit: grouping one costs a few integer operations, a binding read while stepping
- * about a microsecond at fleet size.
+ * A priority stepped through has its residents on the clusters marked when they number at most this many
+ * times the limit: a mark costs a few integer operations, a binding read while stepping about a
+ * microsecond at fleet size.
  */
-const GROUPED_PER_LIMIT = 16;
+const MARKED_PER_LIMIT = 16;
 
 /** Collected holds fewer entries than this: an entry's index fits below its place in one number. */
 const COLLECTED = 2 ** 21;
@@ -335,7 +319,7 @@ class Collected {
 
   /** The rank of the `at`-th entry in order. */
   rankAt(at: number): number {
-    return this.entryRank[entryOf(this.keys[at]!)]!;
+    return this.entryRank[this.keys[at]! % COLLECTED]!;
   }
 
   /** The clusters and replicas of the binding whose entries start at the `at`-th in order, into the arrays given: how many. */
@@ -343,7 +327,7 @@ class Collected {
     const place = Math.floor(this.keys[at]! / COLLECTED);
     let count = 0;
     for (let next = at; next < this.entries && Math.floor(this.keys[next]! / COLLECTED) === place; next++, count++) {
-      const entry = entryOf(this.keys[next]!);
+      const entry = this.keys[next]! % COLLECTED;
       clusterOf[count] = this.entryCluster[entry]!;
       replicasOf[count] = this.entryReplicas[entry]!;
     }
@@ -351,15 +335,52 @@ class Collected {
   }
 }
 
-/** The entry of a Collected key, place × COLLECTED + entry (without floating-point `%`, a library call). */
-function entryOf(key: number): number {
-  return key - Math.floor(key / COLLECTED) * COLLECTED;
-}
-
 /** A binding listing one cluster twice is placed there once. */
 function isListed(clusterOf: Int32Array, entries: number, at: number): boolean {
   for (let entry = 0; entry < entries; entry++) if (clusterOf[entry] === at) return true;
   return false;
+}
+
+/** The residents of several clusters (kept by rank) within a range of ranks. */
+class ResidentsInRange {
+  private readonly cursor: Int32Array;
+  private readonly stop: Int32Array;
+
+  constructor(private readonly lists: readonly RankedResidents[]) {
+    this.cursor = new Int32Array(lists.length);
+    this.stop = new Int32Array(lists.length);
+  }
+
+  /** Reads the ranks in [from, to) from now on. */
+  within(from: number, to: number): void {
+    this.lists.forEach(({ ranks }, at) => {
+      this.cursor[at] = firstAtOrAbove(ranks, from);
+      this.stop[at] = firstAtOrAbove(ranks, to);
+    });
+  }
+
+  /** The lowest rank in the range on any of the clusters, −1 when none is. */
+  lowest(): number {
+    let lowest = -1;
+    this.lists.forEach(({ ranks }, at) => {
+      if (this.cursor[at]! < this.stop[at]! && (lowest < 0 || ranks[this.cursor[at]!]! < lowest)) lowest = ranks[this.cursor[at]!]!;
+    });
+    return lowest;
+  }
+
+  /** How many residents are in the range, a binding counted once per cluster it is on. */
+  count(): number {
+    let count = 0;
+    for (let at = 0; at < this.lists.length; at++) count += this.stop[at]! - this.cursor[at]!;
+    return count;
+  }
+
+  /** Each resident in the range, cluster by cluster: the cluster (index in the lists), its rank and replicas there. */
+  forEach(visit: (at: number, rank: number, replicas: number) => void): void {
+    this.lists.forEach(({ ranks, replicas }, at) => {
+      for (let index = this.cursor[at]!; index < this.stop[at]!; index++) visit(at, ranks[index]!, replicas[index]!);
+    });
+  }
 }
 
 /**
