@@ -62,7 +62,7 @@ function undo(snapshot: SchedulingSnapshot, binding: ResourceBinding, decision: 
 }
 
 /** One decision on `snapshot`, applied and undone as the schedule cycle would: what it was and what it took. */
-function decideOnce(snapshot: SchedulingSnapshot, binding: ResourceBinding): Sample {
+export function decideOnce(snapshot: SchedulingSnapshot, binding: ResourceBinding): Sample {
   const start = performance.now();
   const decision = scheduleBinding(binding, snapshot, OPTIONS);
   const decided = performance.now();
@@ -182,7 +182,7 @@ function arrivalMs(fleet: Fleet, arrivals: readonly ResourceBinding[]): number {
 }
 
 /** Bindings per cluster at which a preemption decision's cost is compared (100 clusters). */
-const DENSITIES = [30, 300];
+export const DENSITIES = [30, 300];
 
 /** The rows of one density table: a preemption decision at each density, on the fleet and preemptors `scenario` makes. */
 function densityRows(
@@ -253,9 +253,10 @@ function densityRatios({ means, cpuPerDecision }: { means: number[]; cpuPerDecis
  * residents too small to make room alone, on one thread, with the host's reference time measured in the
  * same run (../shared/bench/calibrate.mjs), so that the figures compare across hosts.
  */
-export function densityComparison(log: (line: string) => void): string {
-  const reference = referenceSeconds();
-  const full = densityRows(log, 'preemption', (random, perCluster) => ({
+/** The two scenarios a preemption decision is compared at two densities with: their fleets and preemptors. */
+export const DENSITY_SCENARIOS = {
+  /** The fleet-full scenario's fleet and preemptors. */
+  'fleet-full': (random: Random, perCluster: number) => ({
     fleet: randomFleet(random, CLUSTERS, CLUSTERS * perCluster, 1),
     pending: pendingBindings(random, CLUSTERS, 1_200, 'urgent', {
       priority: 1_000_000,
@@ -263,8 +264,9 @@ export function densityComparison(log: (line: string) => void): string {
       cpuMilli: [1_000, 2_000, 4_000],
       replicas: [1, 4],
     }),
-  }));
-  const oneCluster = densityRows(log, 'one-replica preemption among small residents', (random, perCluster) => ({
+  }),
+  /** Preemptors met on one cluster (Aggregated, one replica) among residents too small to make room alone. */
+  'one-replica': (random: Random, perCluster: number) => ({
     fleet: randomFleet(random, CLUSTERS, CLUSTERS * perCluster, 1, { workloads: { cpuMilli: [100, 250, 500], replicas: [1, 2] } }),
     // A quarter of the pending bindings are Aggregated; only those are kept.
     pending: pendingBindings(random, CLUSTERS, 4_800, 'urgent', {
@@ -273,7 +275,13 @@ export function densityComparison(log: (line: string) => void): string {
       cpuMilli: [1_000, 2_000],
       replicas: [1, 1],
     }).filter((binding) => replicaStrategy(binding.spec.placement).type === 'aggregated'),
-  }));
+  }),
+} as const;
+
+export function densityComparison(log: (line: string) => void): string {
+  const reference = referenceSeconds();
+  const full = densityRows(log, 'preemption', DENSITY_SCENARIOS['fleet-full']);
+  const oneCluster = densityRows(log, 'one-replica preemption among small residents', DENSITY_SCENARIOS['one-replica']);
   return [
     `A preemption decision (\`scheduleBinding\` alone) on the fleet-full scenario at ${DENSITIES.join(' and ')} bindings per cluster (${CLUSTERS} clusters,`,
     `${DENSITIES.map((d) => (d * CLUSTERS).toLocaleString('en-US')).join(' and ')} running bindings), 1,000 decisions each after 200 to warm up, taken in turn (one at each density at a time, so that the host's drift weighs on both alike). Reference time of this host`,
