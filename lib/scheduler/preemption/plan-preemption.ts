@@ -16,7 +16,7 @@
  * 4. Candidates (preemption-candidates.ts): the residents of those clusters that may be victims —
  *    ResourceBindings of strictly lower priority, preemptible, requesting resources — read from the
  *    snapshot's per-rank arrays in the victim search's order (lowest priority first, then the preemptor's own
- *    order among equals, victim-tie-order.ts).
+ *    order among equals, victim-tie-order.ts). For a per-cluster requirement, of its short clusters alone.
  * 5. Oracle (placement-oracle.ts): given a set of candidates evicted, can the preemptor's requirement
  *    be met? It also bounds how many more victims a partial set needs (victim-count-bound.ts) and which
  *    single candidates could complete it.
