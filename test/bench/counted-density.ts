@@ -88,10 +88,10 @@ export async function countedDensity(log: (line: string) => void): Promise<strin
     });
     const rows: string[][] = [];
     Object.keys(DENSITY_SCENARIOS).forEach((scenario, s) => {
-      const [sparse, dense] = DENSITIES.map((_, d) => perDecision(2 * (s * DENSITIES.length + d)));
-      DENSITIES.forEach((perCluster, d) => {
-        const one = d === 0 ? sparse! : dense!;
-        rows.push([scenario, String(perCluster), fmt(one.instructions / 1000), fmt(one.firstLevelMisses / 1000), fmt(one.secondLevelMisses / 1000), fmt(estimate(one) / 1000), d === 0 ? '' : fmt(estimate(dense!) / estimate(sparse!))]);
+      const byDensity = DENSITIES.map((_, d) => perDecision(2 * (s * DENSITIES.length + d)));
+      byDensity.forEach((one, d) => {
+        const ratio = d === 0 ? '' : fmt(estimate(one) / estimate(byDensity[0]!));
+        rows.push([scenario, String(DENSITIES[d]), fmt(one.instructions / 1000), fmt(one.firstLevelMisses / 1000), fmt(one.secondLevelMisses / 1000), fmt(estimate(one) / 1000), ratio]);
       });
     });
     return [
