@@ -1,5 +1,4 @@
 import type { CandidatePlacements } from './preemption-candidates';
-import { firstAtOrAbove } from '../rank-search';
 import { exactIntegers } from './victim-amounts';
 
 /**
@@ -7,7 +6,7 @@ import { exactIntegers } from './victim-amounts';
  * are, and finding it stops there (each victim picked reads every candidate).
  */
 const MOST_USEFUL = 64;
-/** Candidates before one read for its dominators: what the filter costs stays linear in the candidates. */
+/** Kept candidates before one read for its dominators: what the filter costs stays linear in the candidates. */
 const DOMINATORS_READ = 256;
 
 /**
@@ -23,7 +22,8 @@ const DOMINATORS_READ = 256;
  * and a candidate with `most` or more dominators is in no best set of at most `most` victims. `most` is
  * the size of a set found enough: on each cluster with a gap, the candidates by their amounts there of
  * one lacking resource, largest first, until its gaps are closed; the union over the clusters. Only the
- * DOMINATORS_READ candidates before one are read for its dominators: fewer found rule out no more.
+ * DOMINATORS_READ candidates kept before one are read for its dominators (withFewDominators): fewer
+ * found rule out no more.
  *
  * `gaps` ([cluster × slots + slot], clusters as the placements index them): what a cluster lacks of
  * each requested resource, 0 where it lacks nothing; `usage` ([entry × slots + slot]): what each
@@ -69,49 +69,58 @@ export function withoutDominated(placements: CandidatePlacements, gaps: ArrayLik
 
 /**
  * The candidates (indexes, ascending) with fewer than `most` dominators among the DOMINATORS_READ
- * before each: `amounts` [candidate × width + lacking resource] (none below 0), `clusterOf` the cluster
- * of each lacking resource (a cluster's consecutive). y dominates x when it frees at least as much of
- * every lacking resource.
+ * candidates kept before each: `amounts` [candidate × width + lacking resource] (none below 0),
+ * `clusterOf` the cluster of each lacking resource (a cluster's consecutive). y dominates x when it
+ * frees at least as much of every lacking resource.
+ *
+ * Counting among the kept candidates alone rules out as much as counting among all of them would, as
+ * long as fewer than DOMINATORS_READ are kept: a dominator of x that is ruled out has `most` earlier
+ * dominators, which dominate x too, and the earliest such one's are all kept. So the reads follow the
+ * candidates kept, which are few, rather than how many there are.
  */
 export function withFewDominators(amounts: Float64Array, clusterOf: readonly number[], most: number): number[] {
   const width = clusterOf.length;
   const n = amounts.length / width;
   const kept: number[] = [];
   const largest = new LargestEarlier(width, most);
-  const byCluster = new FreeingByCluster(amounts, clusterOf);
-  const recent = new RecentDominators(byCluster.clusters);
+  const keptOn = new KeptByCluster(clusterOf);
+  const recent = new RecentDominators(keptOn.clusters);
   /** By candidate: the candidate it was last counted a dominator of, + 1. */
   const counted = new Int32Array(n);
   const freeing: number[] = [];
   for (let x = 0; x < n; x++) {
-    // Only a candidate that `most` earlier ones match on every lacking resource may have `most` dominators.
+    // Only a candidate that `most` kept ones match on every lacking resource may have `most` dominators.
     let dominators = 0;
     if (largest.coverAll(amounts, x)) {
+      const oldest = kept.length > DOMINATORS_READ ? kept[kept.length - DOMINATORS_READ]! : 0;
       // A dominator frees at least as much wherever x frees something, so it frees something on x's
-      // clusters: those of one of them are read, for the resources x frees alone; first the candidates
-      // found dominating others there lately, which are the likeliest to dominate x too.
+      // clusters: the kept candidates of one of them are read, for the resources x frees alone; first
+      // those found dominating others there lately, which are the likeliest to dominate x too.
       freeing.length = 0;
       for (let at = 0; at < width; at++) if (amounts[x * width + at]! > 0) freeing.push(at);
-      // Freeing nothing, x is dominated by every earlier candidate, of which coverAll found `most`.
+      // Freeing nothing, x is dominated by every kept candidate, of which coverAll found `most`.
       if (freeing.length === 0) dominators = most;
-      const cluster = freeing.length === 0 ? -1 : byCluster.clusterAt(freeing[0]!);
+      const cluster = freeing.length === 0 ? -1 : keptOn.clusterAt(freeing[0]!);
       for (let i = 0; cluster >= 0 && i < RECENT_DOMINATORS && dominators < most; i++) {
         const y = recent.at(cluster, i);
-        if (y >= 0 && y >= x - DOMINATORS_READ && freesAt(amounts, y, x, width, freeing)) {
+        if (y >= oldest && freesAt(amounts, y, x, width, freeing)) {
           counted[y] = x + 1;
           dominators++;
         }
       }
-      const on = cluster < 0 || dominators >= most ? [] : byCluster.before(cluster, x);
-      for (let i = on.length - 1; i >= 0 && on[i]! >= x - DOMINATORS_READ && dominators < most; i--) {
+      const on = cluster < 0 || dominators >= most ? [] : keptOn.on(cluster);
+      for (let i = on.length - 1; i >= 0 && on[i]! >= oldest && dominators < most; i--) {
         const y = on[i]!;
         if (counted[y] === x + 1 || !freesAt(amounts, y, x, width, freeing)) continue;
         dominators++;
         recent.remember(cluster, y);
       }
     }
-    if (dominators < most) kept.push(x);
-    largest.add(amounts, x);
+    if (dominators < most) {
+      kept.push(x);
+      largest.add(amounts, x);
+      keptOn.add(amounts, x);
+    }
   }
   return kept;
 }
@@ -140,32 +149,21 @@ class RecentDominators {
   }
 }
 
-/** Per cluster (numbered in the order of their lacking resources), the candidates freeing something it lacks, ascending. */
-class FreeingByCluster {
+/** Per cluster (numbered in the order of their lacking resources), the kept candidates freeing something it lacks, ascending. */
+class KeptByCluster {
   readonly clusters: number;
   /** By lacking resource: its cluster's number. */
   private readonly numbers: Int32Array;
-  private readonly first: Int32Array;
-  private readonly candidates: Int32Array;
+  private readonly kept: number[][] = [];
+  private readonly width: number;
 
-  constructor(amounts: Float64Array, clusterOf: readonly number[]) {
-    const width = clusterOf.length;
-    const n = amounts.length / width;
-    this.numbers = new Int32Array(width);
+  constructor(clusterOf: readonly number[]) {
+    this.width = clusterOf.length;
+    this.numbers = new Int32Array(this.width);
     let clusters = 0;
-    for (let at = 0; at < width; at++) this.numbers[at] = at > 0 && clusterOf[at] === clusterOf[at - 1] ? clusters - 1 : clusters++;
+    for (let at = 0; at < this.width; at++) this.numbers[at] = at > 0 && clusterOf[at] === clusterOf[at - 1] ? clusters - 1 : clusters++;
     this.clusters = clusters;
-    // Per candidate and cluster, 1 when it frees something the cluster lacks.
-    const frees = new Uint8Array(n * clusters);
-    for (let candidate = 0; candidate < n; candidate++) {
-      for (let at = 0; at < width; at++) if (amounts[candidate * width + at]! > 0) frees[candidate * clusters + this.numbers[at]!] = 1;
-    }
-    this.first = new Int32Array(clusters + 1);
-    for (let at = 0; at < frees.length; at++) this.first[(at % clusters) + 1]! += frees[at]!;
-    for (let cluster = 0; cluster < clusters; cluster++) this.first[cluster + 1]! += this.first[cluster]!;
-    const next = this.first.slice(0, clusters);
-    this.candidates = new Int32Array(this.first[clusters]!);
-    for (let at = 0; at < frees.length; at++) if (frees[at] === 1) this.candidates[next[at % clusters]!++] = Math.floor(at / clusters);
+    for (let cluster = 0; cluster < clusters; cluster++) this.kept.push([]);
   }
 
   /** The number of the cluster of lacking resource `at`. */
@@ -173,14 +171,25 @@ class FreeingByCluster {
     return this.numbers[at]!;
   }
 
-  /** The candidates freeing something `cluster` lacks before candidate `x`, ascending. */
-  before(cluster: number, x: number): Int32Array {
-    const on = this.candidates.subarray(this.first[cluster]!, this.first[cluster + 1]!);
-    return on.subarray(0, firstAtOrAbove(on, x));
+  /** The kept candidates freeing something `cluster` lacks, ascending. */
+  on(cluster: number): readonly number[] {
+    return this.kept[cluster]!;
+  }
+
+  /** Keeps candidate x on each cluster it frees something of. */
+  add(amounts: Float64Array, x: number): void {
+    let last = -1;
+    for (let at = 0; at < this.width; at++) {
+      const cluster = this.numbers[at]!;
+      if (cluster !== last && amounts[x * this.width + at]! > 0) {
+        this.kept[cluster]!.push(x);
+        last = cluster;
+      }
+    }
   }
 }
 
-/** Per lacking resource, the `most` largest amounts of the candidates met so far, largest first. */
+/** Per lacking resource, the `most` largest amounts of the candidates added so far, largest first. */
 class LargestEarlier {
   private readonly values: Float64Array;
 
@@ -191,7 +200,7 @@ class LargestEarlier {
     this.values = new Float64Array(width * most).fill(Number.NEGATIVE_INFINITY);
   }
 
-  /** Whether, for each resource, `most` candidates met so far free at least as much of it as candidate x. */
+  /** Whether, for each resource, `most` candidates added so far free at least as much of it as candidate x. */
   coverAll(amounts: Float64Array, x: number): boolean {
     for (let at = 0; at < this.width; at++) if (this.values[at * this.most + this.most - 1]! < amounts[x * this.width + at]!) return false;
     return true;
