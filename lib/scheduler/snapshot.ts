@@ -8,7 +8,7 @@ import { filterClusters, type FilteredClusters } from './cluster-filter';
 import { victimKeyHash } from './preemption/victim-tie-order';
 import { VictimAmountsLedger, type VictimAmounts } from './preemption/victim-amounts';
 import { isPlainBinding } from './replica-strategy';
-import { firstAtOrAbove } from './rank-search';
+import { PendingResidentChanges } from './pending-resident-changes';
 
 /** What the scheduler knows of a binding: priority, preemptibility, per-replica request and placement. */
 export interface BindingState {
@@ -255,6 +255,8 @@ class ClusterRoom implements ClusterState {
   readonly residents = new Map<string, number>();
   private cachedRoom: ResourceList | undefined;
   private ranked: RankedIn | undefined;
+  /** Admitted and released since `ranked` was last read, merged into it when next read. */
+  private readonly pending = new PendingResidentChanges();
   /** What the residents that may be victims free, kept as they come and go. */
   private readonly victims = new VictimAmountsLedger();
 
@@ -291,7 +293,7 @@ class ClusterRoom implements ClusterState {
     this.cachedRoom = undefined;
     if (state.mayBeVictim) this.victims.add(state.priority, state.request, replicas);
     this.residents.set(state.key, replicas);
-    this.ranked = this.changedRanks(rank, order, (ranked, at) => withResident(ranked, at, replicas));
+    this.noteRanked(rank, order, (pending) => pending.admitted(rank!, replicas));
   }
 
   /** A binding no longer placed here; `rank` as for admit. */
@@ -300,13 +302,17 @@ class ClusterRoom implements ClusterState {
     this.cachedRoom = undefined;
     if (state.mayBeVictim) this.victims.remove(state.priority, state.request, replicas);
     this.residents.delete(state.key);
-    this.ranked = this.changedRanks(rank, order, withoutResident);
+    this.noteRanked(rank, order, (pending) => pending.released(rank!));
   }
 
   /** The residents by their rank in `order`, kept while neither the residents nor the order change. */
   rankedResidents(order: BindingOrder): RankedResidents {
     const held = this.rankedIn(order);
-    if (held) return held;
+    if (held) {
+      const current = this.pending.appliedTo(held);
+      if (current !== held) this.ranked = { ...current, generation: held.generation };
+      return this.ranked!;
+    }
     const unsorted = new Int32Array(this.residents.size);
     const counts = new Float64Array(this.residents.size);
     let index = 0;
@@ -327,18 +333,28 @@ class ClusterRoom implements ClusterState {
     return this.victims.amounts(resource);
   }
 
-  /** The residents by rank in `order` as held, carried over from the order it was merged from if need be; undefined when not held. */
+  /**
+   * The residents by rank in `order` as held, the changes pending aside, carried over from the order it
+   * was merged from if need be (the changes made first); undefined, and nothing held, when not.
+   */
   private rankedIn(order: BindingOrder): RankedIn | undefined {
     if (this.ranked && this.ranked.generation !== order.generation && order.previous?.generation === this.ranked.generation) {
-      this.ranked = carriedOver(this.ranked, order.generation, order.previous.rankFromPrevious);
+      this.ranked = carriedOver(this.pending.appliedTo(this.ranked), order.generation, order.previous.rankFromPrevious);
     }
-    return this.ranked?.generation === order.generation ? this.ranked : undefined;
+    if (this.ranked?.generation === order.generation) return this.ranked;
+    this.ranked = undefined;
+    this.pending.clear();
+    return undefined;
   }
 
-  /** The residents by rank after a change at `rank` of `order`, or undefined (read again) when the rank or the residents held are not of it. */
-  private changedRanks(rank: number | undefined, order: BindingOrder | undefined, change: (ranked: RankedResidents, rank: number) => RankedResidents): RankedIn | undefined {
-    const held = rank === undefined || !order ? undefined : this.rankedIn(order);
-    return held && { ...change(held, rank!), generation: held.generation };
+  /** A change at `rank` of `order` noted for when the residents by rank are next read, or, when the rank or the residents held are not of it, nothing held (read again then). */
+  private noteRanked(rank: number | undefined, order: BindingOrder | undefined, note: (pending: PendingResidentChanges) => void): void {
+    if (rank === undefined || !order) {
+      this.ranked = undefined;
+      this.pending.clear();
+    } else if (this.rankedIn(order)) {
+      note(this.pending);
+    }
   }
 }
 
@@ -349,7 +365,7 @@ type RankedIn = RankedResidents & { readonly generation: number };
  * Residents by rank in an order carried over to the order merged from it: the ranks it keeps rise with
  * the old ones, so they stay sorted; undefined when a resident's rank did not stand (sorted again then).
  */
-function carriedOver(ranked: RankedIn, generation: number, rankFromPrevious: Int32Array): RankedIn | undefined {
+function carriedOver(ranked: RankedResidents, generation: number, rankFromPrevious: Int32Array): RankedIn | undefined {
   const ranks = new Int32Array(ranked.ranks.length);
   for (let at = 0; at < ranks.length; at++) {
     const rank = rankFromPrevious[ranked.ranks[at]!]!;
@@ -360,37 +376,6 @@ function carriedOver(ranked: RankedIn, generation: number, rankFromPrevious: Int
   }
   return { generation, ranks, replicas: ranked.replicas };
 }
-
-function withResident({ ranks, replicas }: RankedResidents, rank: number, count: number): RankedResidents {
-  const at = firstAtOrAbove(ranks, rank);
-  if (ranks[at] === rank) {
-    const updated = replicas.slice();
-    updated[at] = count;
-    return { ranks, replicas: updated };
-  }
-  const grownRanks = new Int32Array(ranks.length + 1);
-  const grownReplicas = new Float64Array(ranks.length + 1);
-  grownRanks.set(ranks.subarray(0, at));
-  grownRanks.set(ranks.subarray(at), at + 1);
-  grownReplicas.set(replicas.subarray(0, at));
-  grownReplicas.set(replicas.subarray(at), at + 1);
-  grownRanks[at] = rank;
-  grownReplicas[at] = count;
-  return { ranks: grownRanks, replicas: grownReplicas };
-}
-
-function withoutResident({ ranks, replicas }: RankedResidents, rank: number): RankedResidents {
-  const at = firstAtOrAbove(ranks, rank);
-  if (ranks[at] !== rank) return { ranks, replicas };
-  const shrunkRanks = new Int32Array(ranks.length - 1);
-  const shrunkReplicas = new Float64Array(ranks.length - 1);
-  shrunkRanks.set(ranks.subarray(0, at));
-  shrunkRanks.set(ranks.subarray(at + 1), at);
-  shrunkReplicas.set(replicas.subarray(0, at));
-  shrunkReplicas.set(replicas.subarray(at + 1), at);
-  return { ranks: shrunkRanks, replicas: shrunkReplicas };
-}
-
 
 /**
  * allocatable − allocated − allocating, as the member cluster reports it. Every replica is a pod, so a
