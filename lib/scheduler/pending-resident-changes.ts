@@ -22,6 +22,11 @@ export class PendingResidentChanges {
     this.changes.set(rank, RELEASED);
   }
 
+  /** Ranks changed. */
+  get size(): number {
+    return this.changes.size;
+  }
+
   /** Forgets the changes: the residents are read again from the cluster. */
   clear(): void {
     this.changes.clear();

@@ -352,11 +352,19 @@ class ClusterRoom implements ClusterState {
     if (rank === undefined || !order) {
       this.ranked = undefined;
       this.pending.clear();
-    } else if (this.rankedIn(order)) {
+    } else {
+      const held = this.rankedIn(order);
+      if (!held) return;
       note(this.pending);
+      // On a cluster whose residents go unread, the changes are merged once they outnumber the residents:
+      // what is kept stays in proportion to them.
+      if (this.pending.size > held.ranks.length + PENDING_BEYOND_RESIDENTS) this.ranked = { ...this.pending.appliedTo(held), generation: held.generation };
     }
   }
 }
+
+/** Changes noted beyond a cluster's residents before they are merged unread (ClusterRoom.noteRanked). */
+const PENDING_BEYOND_RESIDENTS = 64;
 
 /** A cluster's residents by rank in one order (BindingOrder.generation). */
 type RankedIn = RankedResidents & { readonly generation: number };

@@ -228,6 +228,28 @@ describe('SchedulingSnapshot priority order and residents by rank', () => {
   });
 });
 
+describe('SchedulingSnapshot residents by rank through many changes unread', () => {
+  it('reads as a fresh snapshot after more bindings moved onto a cluster than it held, none read between', () => {
+    // 150 bindings in the order, on m2; m1's residents read once (none), then every binding moves to
+    // m1 and half of them back, without m1 being read between: more changes than m1 holds residents.
+    const names = Array.from({ length: 150 }, (_, at) => `b${at}`);
+    const clusters = ['m1', 'm2'].map((name) => cluster(name, { allocatable: { cpu: 1000 } }));
+    const snapshot = new SchedulingSnapshot(clusters, names.map((name) => binding(name, { priority: 1, clusters: { m2: 1 } })));
+    const residentsOf = (of: SchedulingSnapshot, name: string) => {
+      const order = of.priorityOrder();
+      const { ranks, replicas } = of.rankedResidents(of.clusters.get(name)!);
+      return [...ranks].map((rank, at) => [order.states[rank]!.key, replicas[at]] as const);
+    };
+    expect(residentsOf(snapshot, 'm1')).toEqual([]);
+    names.forEach((name, at) => snapshot.upsert(binding(name, { priority: 1, clusters: { m1: 1 + (at % 3) } })));
+    names.slice(0, 75).forEach((name) => snapshot.upsert(binding(name, { priority: 1, clusters: { m2: 1 } })));
+    const fresh = new SchedulingSnapshot(clusters, [...snapshot.bindings.values()].map((state) => state.binding));
+    expect(residentsOf(snapshot, 'm1')).toEqual(residentsOf(fresh, 'm1'));
+    expect(residentsOf(snapshot, 'm1')).toHaveLength(75);
+    expect(residentsOf(snapshot, 'm2')).toEqual(residentsOf(fresh, 'm2'));
+  });
+});
+
 describe('SchedulingSnapshot.free for a binding being rescheduled', () => {
   const m1 = cluster('m1', { allocatable: { cpu: '4' } });
 
