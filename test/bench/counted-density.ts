@@ -2,11 +2,11 @@
  * A preemption decision at two densities counted rather than timed: the density benchmark's scenarios
  * (core.ts) run under cachegrind, which counts the instructions and simulates the caches, so the figures
  * do not move with the host's other tenants, which shift wall-clock ratios by a third within a minute.
- * Each scenario and density runs twice, deciding WARM preemptors, collecting the garbage, then none or
- * COUNTED more (counted-decisions.ts, bundled once, on one V8 thread); the difference is what COUNTED
- * decisions cost after the first WARM.
- * The second-level cache is simulated at 1 MiB (cachegrind's last level, here standing for a core's L2),
- * where the bindings of a fleet of 300 per cluster no longer fit.
+ * Each scenario and density runs twice, deciding WARM and WARM + COUNTED preemptors (counted-decisions.ts,
+ * bundled once, on one V8 thread); the difference is what COUNTED decisions cost after the first WARM.
+ * The old generation is never marked whole (V8_FLAGS). The second-level cache is simulated at 1 MiB
+ * (cachegrind's last level, here standing for a core's L2), where the bindings of a fleet of 300 per
+ * cluster no longer fit.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +24,15 @@ const COUNTED = 400;
 /** Cycles charged per first-level miss (a second-level hit) and per second-level miss, in the estimate. */
 const FIRST_LEVEL_MISS_CYCLES = 10;
 const SECOND_LEVEL_MISS_CYCLES = 40;
+/**
+ * One V8 thread, so that the compiler's and the collector's work is counted where it falls; an old
+ * generation large enough that the fleet is never marked whole, and no marking started to give memory
+ * back: under valgrind a run takes fifty times as long, and a marking started by time or by what the
+ * fleet's building left would fall into the counted decisions or out of them by chance (a change that
+ * allocated a little less before them moved one into them: second-level misses 12.6 k → 22.4 k per
+ * decision at 300).
+ */
+const V8_FLAGS = ['--single-threaded', '--initial-old-space-size=1024', '--no-memory-reducer'];
 /** Runs at once: each is one thread. */
 const PARALLEL = 2;
 
@@ -46,7 +55,7 @@ function countsOf(summary: string): Counts {
 async function counted(bundle: string, scenario: string, perCluster: number, decisions: number): Promise<Counts> {
   const { stderr } = await promisify(execFile)(
     'valgrind',
-    ['--tool=cachegrind', '--cache-sim=yes', '--LL=1048576,16,64', '--cachegrind-out-file=/dev/null', '--smc-check=all-non-file', process.execPath, '--single-threaded', '--expose-gc', bundle, scenario, String(perCluster), String(WARM), String(decisions)],
+    ['--tool=cachegrind', '--cache-sim=yes', '--LL=1048576,16,64', '--cachegrind-out-file=/dev/null', '--smc-check=all-non-file', process.execPath, ...V8_FLAGS, bundle, scenario, String(perCluster), String(decisions)],
     { maxBuffer: 1 << 26 },
   );
   return countsOf(stderr);
@@ -75,10 +84,10 @@ export async function countedDensity(log: (line: string) => void): Promise<strin
   try {
     const bundle = join(directory, 'counted-decisions.mjs');
     await build({ entryPoints: [DRIVER], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'error' });
-    const runs = Object.keys(DENSITY_SCENARIOS).flatMap((scenario) => DENSITIES.flatMap((perCluster) => [0, COUNTED].map((decisions) => ({ scenario, perCluster, decisions }))));
+    const runs = Object.keys(DENSITY_SCENARIOS).flatMap((scenario) => DENSITIES.flatMap((perCluster) => [WARM, WARM + COUNTED].map((decisions) => ({ scenario, perCluster, decisions }))));
     const counts = await inTurn(
       runs.map((run) => async () => {
-        log(`counted-density: ${run.scenario} at ${run.perCluster} per cluster, ${WARM} + ${run.decisions} decisions under cachegrind`);
+        log(`counted-density: ${run.scenario} at ${run.perCluster} per cluster, ${run.decisions} decisions under cachegrind`);
         return counted(bundle, run.scenario, run.perCluster, run.decisions);
       }),
     );
@@ -97,8 +106,7 @@ export async function countedDensity(log: (line: string) => void): Promise<strin
     });
     return [
       `The density benchmark's two scenarios (core.ts) under cachegrind, on one V8 thread: per decision, what ${COUNTED} decisions after`,
-      `the first ${WARM} and a full garbage collection cost (two runs per scenario and density, ${WARM} + 0 and ${WARM} + ${COUNTED} decisions, each applied`,
-      'and undone; their difference),',
+      `the first ${WARM} cost (two runs per scenario and density, ${WARM} and ${WARM + COUNTED} decisions, each applied and undone; their difference),`,
       `in thousands. Second-level misses are of a simulated 1 MiB cache; the estimate is instructions + ${FIRST_LEVEL_MISS_CYCLES} × first-level misses`,
       `+ ${SECOND_LEVEL_MISS_CYCLES} × second-level misses, in cycles: a model of where the time goes, not a timing. Counts repeat within about half a`,
       'percent between runs (the optimizing compiler runs on the same thread, at the same points).',
