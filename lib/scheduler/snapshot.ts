@@ -308,11 +308,7 @@ class ClusterRoom implements ClusterState {
   /** The residents by their rank in `order`, kept while neither the residents nor the order change. */
   rankedResidents(order: BindingOrder): RankedResidents {
     const held = this.rankedIn(order);
-    if (held) {
-      const current = this.pending.appliedTo(held);
-      if (current !== held) this.ranked = { ...current, generation: held.generation };
-      return this.ranked!;
-    }
+    if (held) return this.merged(held);
     const unsorted = new Int32Array(this.residents.size);
     const counts = new Float64Array(this.residents.size);
     let index = 0;
@@ -342,24 +338,35 @@ class ClusterRoom implements ClusterState {
       this.ranked = carriedOver(this.pending.appliedTo(this.ranked), order.generation, order.previous.rankFromPrevious);
     }
     if (this.ranked?.generation === order.generation) return this.ranked;
+    this.forgetRanked();
+    return undefined;
+  }
+
+  /** The residents by rank held, with the changes pending merged into them. */
+  private merged(held: RankedIn): RankedIn {
+    const current = this.pending.appliedTo(held);
+    if (current !== held) this.ranked = { ...current, generation: held.generation };
+    return this.ranked!;
+  }
+
+  /** Nothing held: the residents by rank are read again when next asked. */
+  private forgetRanked(): void {
     this.ranked = undefined;
     this.pending.clear();
-    return undefined;
   }
 
   /** A change at `rank` of `order` noted for when the residents by rank are next read, or, when the rank or the residents held are not of it, nothing held (read again then). */
   private noteRanked(rank: number | undefined, order: BindingOrder | undefined, note: (pending: PendingResidentChanges) => void): void {
     if (rank === undefined || !order) {
-      this.ranked = undefined;
-      this.pending.clear();
-    } else {
-      const held = this.rankedIn(order);
-      if (!held) return;
-      note(this.pending);
-      // On a cluster whose residents go unread, the changes are merged once they outnumber the residents:
-      // what is kept stays in proportion to them.
-      if (this.pending.size > held.ranks.length + PENDING_BEYOND_RESIDENTS) this.ranked = { ...this.pending.appliedTo(held), generation: held.generation };
+      this.forgetRanked();
+      return;
     }
+    const held = this.rankedIn(order);
+    if (!held) return;
+    note(this.pending);
+    // On a cluster whose residents go unread, the changes are merged once they outnumber the residents:
+    // what is kept stays in proportion to them.
+    if (this.pending.size > held.ranks.length + PENDING_BEYOND_RESIDENTS) this.merged(held);
   }
 }
 
