@@ -62,6 +62,17 @@ import { planOnOneCluster } from './one-cluster-search';
  */
 const SINGLE_VICTIM_WALK = 1024;
 /**
+ * Past SINGLE_VICTIM_WALK, the share of the clusters' residents below the preemptor's priority the walk
+ * reads before the search decides, where that is more: the search lays out each of them and bounds over
+ * them all, about ten times what a read costs (a region of 30 clusters holding 300 bindings each: about
+ * 8,000 candidates, 6–8 ms), so a walk that reads half of them and gives up adds a fraction of the
+ * search's cost, and one that finds the victim spares it whole. Not for a requirement met on one
+ * cluster, whose own scan costs less than that search: read first, half its residents cost more than
+ * the scan saves (counted per one-replica decision: a third more at 30 bindings per cluster, 2.6 times
+ * as much at 300).
+ */
+const SINGLE_VICTIM_SHARE = 1 / 2;
+/**
  * The same for a requirement met on one cluster, whose own scan for a single victim reads each cluster's
  * residents only up to the best priority found: the walk is a first look, for a victim among the first ranks.
  */
@@ -102,7 +113,9 @@ export function planPreemption(
     ...new Map(clusters.filter((c) => requirement.type !== 'per-cluster' || requirement.need.has(c.name)).map((c) => [c.name, c])).values(),
   ];
   const oneCluster = requirement.type === 'pooled' && requirement.replicas === 1;
-  const walk = walkToSingleVictim(preemptor, relevant, requirement, snapshot, room, oneCluster ? ONE_CLUSTER_WALK : SINGLE_VICTIM_WALK);
+  const walk = oneCluster
+    ? walkToSingleVictim(preemptor, relevant, requirement, snapshot, room, ONE_CLUSTER_WALK)
+    : walkToSingleVictim(preemptor, relevant, requirement, snapshot, room, SINGLE_VICTIM_WALK, SINGLE_VICTIM_SHARE);
   if (walk.found === 'nothing-needed') return null;
   if (walk.found === 'victim') return { victims: [walk.victim], exact: true };
   if (oneCluster) return planOnOneCluster(preemptor, relevant, snapshot, searchBudget, room);

@@ -39,9 +39,9 @@ export type SingleVictimWalk =
  * answers (placement-oracle.ts) with only it evicted: each cluster holds ⌊(room + freed) / request⌋
  * replicas, the least over the requested resources. After `limit` residents of the clusters read (or,
  * stepping through a large priority, `limit` ranks of it) without one enough the walk gives up
- * (undecided), and what it costs then is bounded by a multiple of `limit`, whatever the density (but for several
- * short clusters, below). Spread requirements are left to the search (their rule
- * reads every cluster's replicas at once).
+ * (undecided), or after `share` of the clusters' residents below the preemptor's priority where that is
+ * more. What it costs then is bounded by a multiple of that, whatever the density (but for several short
+ * clusters, below). Spread requirements are left to the search (their rule reads every cluster's replicas at once).
  *
  * For a per-cluster requirement one victim must fill every short cluster: none below the priority at
  * which each short cluster holds a resident that might fill it alone, by the largest amounts the
@@ -58,6 +58,8 @@ export function walkToSingleVictim(
   snapshot: SchedulingSnapshot,
   room: (cluster: ClusterState) => ResourceList,
   limit: number,
+  /** The share of the clusters' residents below the preemptor's priority read at most, where that is more than `limit`. */
+  share = 0,
 ): SingleVictimWalk {
   if (requirement.type === 'spread') return { found: 'undecided', short: [], pairsFrom: Number.NEGATIVE_INFINITY };
   const resources = Object.keys(preemptor.request).filter((resource) => preemptor.request[resource]! > 0);
@@ -158,9 +160,10 @@ export function walkToSingleVictim(
   // each is placed is looked up).
   const readFrom = requirement.type === 'per-cluster' ? [short[0]!] : clusters.map((_, at) => at);
   const residents = new ResidentsInRange(readFrom.map((at) => snapshot.rankedResidents(clusters[at]!)));
+  const readLimit = share > 0 ? Math.max(limit, Math.floor(residents.countWithin(fromRank, below) * share)) : limit;
   let read = 0;
   // Priority by priority, each in the preemptor's order among equals (victim-tie-order.ts).
-  for (let first = fromRank; first < below && read < limit; ) {
+  for (let first = fromRank; first < below && read < readLimit; ) {
     // The next priority any of the clusters holds: priorities none holds are passed over at once.
     residents.within(first, below);
     const lowest = residents.lowest();
@@ -168,7 +171,7 @@ export function walkToSingleVictim(
     const run = tieRun(order, lowest, seed);
     residents.within(run.first, run.end);
     const held = residents.count();
-    /** The priority's residents on the clusters from `place` on in the preemptor's order (where each is read too), until `limit` are read. */
+    /** The priority's residents on the clusters from `place` on in the preemptor's order (where each is read too), until `readLimit` are read. */
     const readCollected = (place: number): BindingState | undefined => {
       const collected = new Collected(held);
       residents.forEach((list, rank, replicas) => {
@@ -176,7 +179,7 @@ export function walkToSingleVictim(
         if (at >= place) collected.add(rank, at, readFrom[list]!, replicas);
       });
       collected.sort();
-      for (let next = 0; next < collected.size && read < limit; ) {
+      for (let next = 0; next < collected.size && read < readLimit; ) {
         const rank = collected.rankAt(next);
         const listed = collected.placementInto(next, clusterOf, replicasOf);
         next += listed;
@@ -187,9 +190,9 @@ export function walkToSingleVictim(
       }
       return undefined;
     };
-    const collectable = held < COLLECTED && held <= COLLECTED_PER_LIMIT * limit;
+    const collectable = held < COLLECTED && held <= COLLECTED_PER_LIMIT * readLimit;
     let victim: BindingState | undefined;
-    if (held <= limit - read && held < COLLECTED) {
+    if (held <= readLimit - read && held < COLLECTED) {
       // Within what is left to read: read whole and put in order, whatever share of the priority they are.
       victim = readCollected(0);
     } else {
@@ -200,10 +203,10 @@ export function walkToSingleVictim(
       // The priority's ranks resident on the clusters read, a bit each, when they are few enough to
       // mark at a fraction of what stepping costs: the others are passed over without reading their
       // bindings, which lie anywhere in memory.
-      const resident = held <= MARKED_PER_LIMIT * limit ? new Uint32Array((n + 31) >>> 5) : undefined;
+      const resident = held <= MARKED_PER_LIMIT * readLimit ? new Uint32Array((n + 31) >>> 5) : undefined;
       if (resident) residents.forEach((_, rank) => (resident[(rank - run.first) >>> 5]! |= 1 << ((rank - run.first) & 31)));
       let place = 0;
-      for (let offset = run.start; place < n && read < limit && !(collectable && place >= STEPPED_FIRST); place++, read++) {
+      for (let offset = run.start; place < n && read < readLimit && !(collectable && place >= STEPPED_FIRST); place++, read++) {
         const rank = run.first + offset;
         if ((!resident || (resident[offset >>> 5]! & (1 << (offset & 31))) !== 0) && isCandidate(rank)) {
           const entries = placementOf(rank);
@@ -212,7 +215,7 @@ export function walkToSingleVictim(
         offset += run.stride;
         if (offset >= n) offset -= n;
       }
-      if (place < n && read < limit) victim = readCollected(place);
+      if (place < n && read < readLimit) victim = readCollected(place);
     }
     if (victim) return { found: 'victim', victim };
     first = run.end;
@@ -366,6 +369,12 @@ class ResidentsInRange {
       if (this.cursor[at]! < this.stop[at]! && (lowest < 0 || ranks[this.cursor[at]!]! < lowest)) lowest = ranks[this.cursor[at]!]!;
     });
     return lowest;
+  }
+
+  /** How many residents are in [from, to), a binding counted once per cluster it is on. */
+  countWithin(from: number, to: number): number {
+    this.within(from, to);
+    return this.count();
   }
 
   /** How many residents are in the range, a binding counted once per cluster it is on. */

@@ -44,7 +44,8 @@ describe(`walkToSingleVictim (${SPEC}, "Preemption order")`, () => {
         requirement,
         fc.record({ priority: fc.integer({ min: 0, max: 5 }), cpu: fc.integer({ min: 1, max: 4 }), memory: fc.integer({ min: 0, max: 2 }), placedOn: fc.boolean() }),
         fc.integer({ min: 1, max: 50 }),
-        (residents, names, spare, requirementOn, pending, limit) => {
+        fc.constantFrom(0, 1 / 4, 1 / 2),
+        (residents, names, spare, requirementOn, pending, limit, share) => {
           const preemptor = binding('pending', {
             priority: pending.priority,
             request: pending.memory > 0 ? { cpu: pending.cpu, memory: pending.memory } : { cpu: pending.cpu },
@@ -56,7 +57,7 @@ describe(`walkToSingleVictim (${SPEC}, "Preemption order")`, () => {
           const wanted = requirementOn(names);
           const room = (c: (typeof states)[number]) => snapshot.free(c, state);
 
-          const walk = walkToSingleVictim(state, states, wanted, snapshot, room, limit);
+          const walk = walkToSingleVictim(state, states, wanted, snapshot, room, limit, share);
           const { placements, oracle, selection: full } = searchEveryCandidate(state, states, snapshot, wanted, room);
           if (walk.found === 'nothing-needed') {
             expect(oracle.feasible()).toBe(true);
@@ -198,5 +199,41 @@ describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption ord
     const relevant = names.slice(0, 20).map((name) => snapshot.clusters.get(name)!);
     const walk = walkToSingleVictim(state, relevant, { type: 'pooled', replicas: 1 }, snapshot, (c) => snapshot.free(c, state), 600);
     expect(walk.found === 'victim' ? walk.victim.key : walk.found).toBe(victim.key);
+  });
+  it('reads up to a share of many residents past its limit, and no further: victims the search would find among them are found by the walk', () => {
+    // The fleet of the test above: 800 priority-0 residents on the 20 clusters read, two of them enough alone.
+    const names = Array.from({ length: 100 }, (_, c) => `m${c}`);
+    const running = names.flatMap((name, c) =>
+      Array.from({ length: 40 }, (_, i) => binding(`${name}-${i}`, { priority: 0, request: { cpu: c < 2 && i === 7 ? 2 : 1 }, clusters: { [name]: 1 } })),
+    );
+    const snapshot = new SchedulingSnapshot(
+      names.map((name, c) => cluster(name, { allocatable: { cpu: c < 2 ? 42 : 40 } })),
+      running,
+    );
+    const relevant = names.slice(0, 20).map((name) => snapshot.clusters.get(name)!);
+    const wanted: Requirement = { type: 'pooled', replicas: 1 };
+    const limit = 50;
+    let foundPastTheLimit = 0;
+    let pastHalf = 0;
+    for (let i = 0; i < 40; i++) {
+      const state = bindingState(binding(`pending-${i}`, { priority: 5, request: { cpu: 3 } }));
+      const room = (c: (typeof relevant)[number]) => snapshot.free(c, state);
+      const walk = walkToSingleVictim(state, relevant, wanted, snapshot, room, limit, 1 / 2);
+      const { placements, selection: full } = searchEveryCandidate(state, relevant, snapshot, wanted, room);
+      expect(full?.victims.length).toBe(1);
+      const index = full!.victims[0]!;
+      if (index >= 400) {
+        // Past half of the 800 residents (the share given) the walk reads no further, whatever it has stepped through.
+        pastHalf++;
+        expect(walk.found).toBe('undecided');
+        continue;
+      }
+      if (walk.found !== 'victim') continue;
+      expect(walk.victim.key).toBe(placements.candidates[index]!.key);
+      if (index >= limit) foundPastTheLimit++;
+    }
+    // A walk held to its limit of 50 reads would find none of the victims past the 50th candidate.
+    expect(foundPastTheLimit).toBeGreaterThan(2);
+    expect(pastHalf).toBeGreaterThan(0);
   });
 });
