@@ -112,6 +112,23 @@ describe(`walkToSingleVictim's lowest priority of a pair (${SPEC}, "Preemption o
   });
 });
 
+/**
+ * 100 clusters of 40 priority-0 bindings (a run of 4,000 ranks), 800 of them on the 20 clusters read
+ * (`relevant`). Only the 2-cpu binding on m0 and the one on m1 (each with 1 cpu to spare) are enough
+ * alone for 3 cpu.
+ */
+function twoVictimsAmongMany() {
+  const names = Array.from({ length: 100 }, (_, c) => `m${c}`);
+  const running = names.flatMap((name, c) =>
+    Array.from({ length: 40 }, (_, i) => binding(`${name}-${i}`, { priority: 0, request: { cpu: c < 2 && i === 7 ? 2 : 1 }, clusters: { [name]: 1 } })),
+  );
+  const snapshot = new SchedulingSnapshot(
+    names.map((name, c) => cluster(name, { allocatable: { cpu: c < 2 ? 42 : 40 } })),
+    running,
+  );
+  return { snapshot, relevant: names.slice(0, 20).map((name) => snapshot.clusters.get(name)!) };
+}
+
 describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption order")`, () => {
   it('reads their residents of a priority and takes them in the preemptor\'s order, answering as the full search does', () => {
     const names = Array.from({ length: 20 }, (_, c) => `m${c}`);
@@ -143,17 +160,7 @@ describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption ord
     expect(found.size).toBeGreaterThanOrEqual(4);
   });
   it('steps through a large priority, then puts the rest of its residents on the clusters in order, finding a victim far into it', () => {
-    // 100 clusters of 40 priority-0 bindings (a run of 4,000 ranks), 800 of them on the 20 clusters read.
-    // Only the 2-cpu binding on m0 and the one on m1 (each with 1 cpu to spare) are enough alone for 3 cpu.
-    const names = Array.from({ length: 100 }, (_, c) => `m${c}`);
-    const running = names.flatMap((name, c) =>
-      Array.from({ length: 40 }, (_, i) => binding(`${name}-${i}`, { priority: 0, request: { cpu: c < 2 && i === 7 ? 2 : 1 }, clusters: { [name]: 1 } })),
-    );
-    const snapshot = new SchedulingSnapshot(
-      names.map((name, c) => cluster(name, { allocatable: { cpu: c < 2 ? 42 : 40 } })),
-      running,
-    );
-    const relevant = names.slice(0, 20).map((name) => snapshot.clusters.get(name)!);
+    const { snapshot, relevant } = twoVictimsAmongMany();
     const wanted: Requirement = { type: 'pooled', replicas: 1 };
     const limit = 600;
     let pastTheLimit = 0;
@@ -201,16 +208,7 @@ describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption ord
     expect(walk.found === 'victim' ? walk.victim.key : walk.found).toBe(victim.key);
   });
   it('reads up to a share of many residents past its limit, and no further: victims the search would find among them are found by the walk', () => {
-    // The fleet of the test above: 800 priority-0 residents on the 20 clusters read, two of them enough alone.
-    const names = Array.from({ length: 100 }, (_, c) => `m${c}`);
-    const running = names.flatMap((name, c) =>
-      Array.from({ length: 40 }, (_, i) => binding(`${name}-${i}`, { priority: 0, request: { cpu: c < 2 && i === 7 ? 2 : 1 }, clusters: { [name]: 1 } })),
-    );
-    const snapshot = new SchedulingSnapshot(
-      names.map((name, c) => cluster(name, { allocatable: { cpu: c < 2 ? 42 : 40 } })),
-      running,
-    );
-    const relevant = names.slice(0, 20).map((name) => snapshot.clusters.get(name)!);
+    const { snapshot, relevant } = twoVictimsAmongMany();
     const wanted: Requirement = { type: 'pooled', replicas: 1 };
     const limit = 50;
     let foundPastTheLimit = 0;
