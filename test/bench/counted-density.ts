@@ -4,7 +4,9 @@
  * do not move with the host's other tenants, which shift wall-clock ratios by a third within a minute.
  * Each scenario and density runs twice, deciding WARM and WARM + COUNTED preemptors (counted-decisions.ts,
  * bundled once, on one V8 thread); the difference is what COUNTED decisions cost after the first WARM.
- * The old generation is never marked whole (V8_FLAGS). The second-level cache is simulated at 1 MiB
+ * The old generation is never marked whole (V8_FLAGS). One tree's counts repeat within half a percent;
+ * two trees doing the same work may differ by up to about 4 %, since the window counts V8's compiling where
+ * it falls and a function's new shape moves what is compiled within it. The second-level cache is simulated at 1 MiB
  * (cachegrind's last level, here standing for a core's L2), where the bindings of a fleet of 300 per
  * cluster no longer fit.
  */
@@ -109,7 +111,9 @@ export async function countedDensity(log: (line: string) => void): Promise<strin
       `the first ${WARM} cost (two runs per scenario and density, ${WARM} and ${WARM + COUNTED} decisions, each applied and undone; their difference),`,
       `in thousands. Second-level misses are of a simulated 1 MiB cache; the estimate is instructions + ${FIRST_LEVEL_MISS_CYCLES} × first-level misses`,
       `+ ${SECOND_LEVEL_MISS_CYCLES} × second-level misses, in cycles: a model of where the time goes, not a timing. Counts repeat within about half a`,
-      'percent between runs (the optimizing compiler runs on the same thread, at the same points).',
+      'percent between runs of one tree (the optimizing compiler runs on the same thread, at the same points); two trees that do the',
+      'same work may differ by up to about 4 %, the compiler meeting other shapes and compiling at other points, so smaller changes',
+      'cannot be told from this.',
       '',
       table(['scenario', 'bindings per cluster', 'instructions (k)', 'first-level misses (k)', 'second-level misses (k)', 'estimate (k cycles)', `${DENSITIES[1]} ÷ ${DENSITIES[0]}`], rows),
     ].join('\n');
