@@ -54,29 +54,30 @@ import { walkToSingleVictim } from './single-victim-walk';
 import { planOnOneCluster } from './one-cluster-search';
 
 /**
- * Residents the walk for a single victim reads before it leaves the decision to the search: most single
- * victims are among the lowest ranks of the clusters, and reading a resident costs a fraction of what
- * laying it out for the search does, so past this the search's own scan is cheaper. A per-cluster
- * requirement short on several clusters reads only the bindings on all of them, whatever their number
- * (single-victim-walk.ts).
+ * Residents the walk for a single victim reads before it leaves the decision to the search, at the least
+ * (SINGLE_VICTIM_SHARE): most single victims are among the lowest ranks of the clusters, and reading a
+ * resident costs a fraction of what laying it out for the search does. A per-cluster requirement short
+ * on several clusters reads only the bindings on all of them, whatever their number (single-victim-walk.ts).
  */
 const SINGLE_VICTIM_WALK = 1024;
+/**
+ * The same for one replica more, anywhere, whose own scan for a single victim (one-cluster-search.ts)
+ * reads each cluster's residents only up to the best priority found: the walk is a first look, for a
+ * victim among the first ranks.
+ */
+const ONE_CLUSTER_WALK = 32;
 /**
  * Past SINGLE_VICTIM_WALK, the share of the clusters' residents below the preemptor's priority the walk
  * reads before the search decides, where that is more: the search lays out each of them and bounds over
  * them all, about ten times what a read costs (a region of 30 clusters holding 300 bindings each: about
  * 8,000 candidates, 6–8 ms), so a walk that reads half of them and gives up adds a fraction of the
- * search's cost, and one that finds the victim spares it whole. Not for a requirement met on one
- * cluster, whose own scan costs less than that search: read first, half its residents cost more than
- * the scan saves (counted per one-replica decision: a third more at 30 bindings per cluster, 2.6 times
- * as much at 300).
+ * search's cost, and one that finds the victim spares it whole. Not for one replica more, anywhere, whose
+ * own scan costs less than that search: read first, half the residents cost more than the scan saves
+ * (counted per one-replica decision: a third more at 30 bindings per cluster, 2.6 times as much at 300).
+ * A per-cluster requirement with one short cluster reads that cluster alone, so the share passes
+ * SINGLE_VICTIM_WALK only where it holds more than twice as many residents below the preemptor.
  */
 const SINGLE_VICTIM_SHARE = 1 / 2;
-/**
- * The same for a requirement met on one cluster, whose own scan for a single victim reads each cluster's
- * residents only up to the best priority found: the walk is a first look, for a victim among the first ranks.
- */
-const ONE_CLUSTER_WALK = 32;
 
 export interface PreemptionPlan {
   readonly victims: readonly BindingState[];

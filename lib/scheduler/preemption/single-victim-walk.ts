@@ -29,19 +29,21 @@ export type SingleVictimWalk =
  * the clusters than are left to read is read whole from them and put in order; a larger one is stepped
  * through rank by rank in the preemptor's order, reading only the ranks before the candidate (those not
  * on the clusters passed over unread, by a mark per resident when they number at most MARKED_PER_LIMIT
- * times `limit`), and past its first STEPPED_FIRST places, when its residents number at most a few times
- * `limit`, the rest of them are collected and put in order instead. Its cost follows where the victim is
- * in the order and a bounded multiple of `limit`, not how many bindings the clusters hold; the full
- * search then never lays the clusters' residents out.
+ * times the read limit), and past its first STEPPED_FIRST places, when its residents number at most a few
+ * times the read limit, the rest of them are collected and put in order instead. Its cost follows where
+ * the victim is in the order and a bounded multiple of the read limit; the full search then never lays
+ * the clusters' residents out.
  *
  * A candidate is what candidatePlacements reads: a binding below the preemptor's priority that may be a
  * victim, other than the preemptor, resident on one of `clusters`. Enough alone is what the oracle
  * answers (placement-oracle.ts) with only it evicted: each cluster holds ⌊(room + freed) / request⌋
- * replicas, the least over the requested resources. After `limit` residents of the clusters read (or,
- * stepping through a large priority, `limit` ranks of it) without one enough the walk gives up
- * (undecided), or after `share` of the clusters' residents below the preemptor's priority where that is
- * more. What it costs then is bounded by a multiple of that, whatever the density (but for several short
- * clusters, below). Spread requirements are left to the search (their rule reads every cluster's replicas at once).
+ * replicas, the least over the requested resources. The walk reads up to its read limit (a resident of
+ * the clusters read, or a rank stepped through in a large priority, is a read) and gives up (undecided)
+ * there without one enough. The read limit is `limit`, or `share` of the clusters' residents from the
+ * lowest priority read up to the preemptor's where that is more: what the walk costs then is bounded by
+ * a multiple of `limit` whatever the density, or by a share of what the search would lay out (but for
+ * several short clusters, below). Spread requirements are left to the search (their rule reads every
+ * cluster's replicas at once).
  *
  * For a per-cluster requirement one victim must fill every short cluster: none below the priority at
  * which each short cluster holds a resident that might fill it alone, by the largest amounts the
@@ -58,7 +60,7 @@ export function walkToSingleVictim(
   snapshot: SchedulingSnapshot,
   room: (cluster: ClusterState) => ResourceList,
   limit: number,
-  /** The share of the clusters' residents below the preemptor's priority read at most, where that is more than `limit`. */
+  /** The read limit as a share of the clusters' residents from the lowest priority read up to the preemptor's, where that is more than `limit`. */
   share = 0,
 ): SingleVictimWalk {
   if (requirement.type === 'spread') return { found: 'undecided', short: [], pairsFrom: Number.NEGATIVE_INFINITY };
