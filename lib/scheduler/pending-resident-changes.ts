@@ -36,13 +36,14 @@ export class PendingResidentChanges {
   appliedTo(residents: RankedResidents): RankedResidents {
     if (this.changes.size === 0) return residents;
     const { ranks, replicas } = residents;
-    const changed = [...this.changes.keys()].sort((a, b) => a - b);
+    /** [rank, replicas now or RELEASED], by rank. */
+    const changed = [...this.changes].sort((a, b) => a[0] - b[0]);
+    this.changes.clear();
     let length = ranks.length;
     let differs = false;
-    for (const rank of changed) {
+    for (const [rank, now] of changed) {
       const at = firstAtOrAbove(ranks, rank);
       const held = ranks[at] === rank;
-      const now = this.changes.get(rank)!;
       if (now === RELEASED) {
         if (held) length--;
         differs ||= held;
@@ -51,10 +52,7 @@ export class PendingResidentChanges {
         differs ||= !held || replicas[at] !== now;
       }
     }
-    if (!differs) {
-      this.changes.clear();
-      return residents;
-    }
+    if (!differs) return residents;
     const mergedRanks = new Int32Array(length);
     const mergedReplicas = new Float64Array(length);
     let out = 0;
@@ -62,23 +60,21 @@ export class PendingResidentChanges {
     for (let at = 0; at <= ranks.length; at++) {
       const rank = at < ranks.length ? ranks[at]! : Number.POSITIVE_INFINITY;
       // Ranks admitted that were not resident, up to this one.
-      for (; next < changed.length && changed[next]! < rank; next++) {
-        const now = this.changes.get(changed[next]!)!;
+      for (; next < changed.length && changed[next]![0] < rank; next++) {
+        const [admitted, now] = changed[next]!;
         if (now === RELEASED) continue;
-        mergedRanks[out] = changed[next]!;
+        mergedRanks[out] = admitted;
         mergedReplicas[out++] = now;
       }
       if (at === ranks.length) break;
       let count = replicas[at]!;
-      if (next < changed.length && changed[next] === rank) {
-        count = this.changes.get(rank)!;
-        next++;
+      if (next < changed.length && changed[next]![0] === rank) {
+        count = changed[next++]![1];
         if (count === RELEASED) continue;
       }
       mergedRanks[out] = rank;
       mergedReplicas[out++] = count;
     }
-    this.changes.clear();
     return { ranks: mergedRanks, replicas: mergedReplicas };
   }
 }

@@ -345,8 +345,9 @@ class ClusterRoom implements ClusterState {
   /** The residents by rank held, with the changes pending merged into them. */
   private merged(held: RankedIn): RankedIn {
     const current = this.pending.appliedTo(held);
-    if (current !== held) this.ranked = { ...current, generation: held.generation };
-    return this.ranked!;
+    if (current === held) return held;
+    this.ranked = { ...current, generation: held.generation };
+    return this.ranked;
   }
 
   /** Nothing held: the residents by rank are read again when next asked. */
