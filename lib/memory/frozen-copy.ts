@@ -17,6 +17,11 @@ export function frozenCopy<T>(value: T): T {
  */
 export function frozenInPlace<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const field of Object.values(value)) frozenInPlace(field);
+  // Every stored object passes here: walked without an array of its values per level.
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) frozenInPlace(value[index]);
+  } else {
+    for (const key in value) frozenInPlace(value[key]);
+  }
   return Object.freeze(value);
 }

@@ -1,17 +1,21 @@
 import type { Metrics } from '../ports/metrics';
 
-/** `name{a=1,b=2}`, the dimensions by name; counted on every commit, so without an entries array for the common one or none. */
+/** `name{a=1,b=2}`, the dimensions by name; counted on every commit, so built without arrays beyond the names'. */
 function seriesKey(name: string, dimensions?: Readonly<Record<string, string>>): string {
   if (dimensions === undefined) return name;
   const keys = Object.keys(dimensions);
   if (keys.length === 0) return name;
-  if (keys.length === 1) return `${name}{${keys[0]}=${dimensions[keys[0]!]}}`;
-  // Any fixed order of the names makes one key per series: code-unit order, without a collator.
-  const labels = keys
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((k) => `${k}=${dimensions[k]}`)
-    .join(',');
+  // Any fixed order of the names makes one key per series: code-unit order, without a collator. Callers
+  // mostly name them in that order already.
+  if (!isAscending(keys)) keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let labels = `${keys[0]}=${dimensions[keys[0]!]}`;
+  for (let index = 1; index < keys.length; index += 1) labels += `,${keys[index]}=${dimensions[keys[index]!]}`;
   return `${name}{${labels}}`;
+}
+
+function isAscending(keys: readonly string[]): boolean {
+  for (let index = 1; index < keys.length; index += 1) if (keys[index - 1]! > keys[index]!) return false;
+  return true;
 }
 
 /** Metrics kept in memory, read back by the simulator and tests. */

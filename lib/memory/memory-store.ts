@@ -1,6 +1,6 @@
 import { compareStorageKeys, refKey, refOf, storageKey, type ObjectRef } from '../api/kinds';
 import { ConflictError, refOfWrite, type AddWrite, type ChangePage, type ObjectPage, type ObjectStore, type PageRequest, type StoredChange, type StoredObject, type Write } from '../ports/object-store';
-import { frozenCopy, frozenInPlace } from './frozen-copy';
+import { frozenInPlace } from './frozen-copy';
 
 /** An object's key within its kind: its place in the kind's order (storageKey). */
 function objectKey(ref: Pick<ObjectRef, 'namespace' | 'name'>): string {
@@ -262,17 +262,12 @@ function firstRepeated(refs: readonly ObjectRef[]): ObjectRef | undefined {
   return undefined;
 }
 
-/** The object as stored, with its new version: frozen, copying only what is not frozen yet, and its own two levels once. */
+/**
+ * The object as stored, with its new version: its own two levels copied once, what lies deeper frozen
+ * where it is. A written object is handed over, as to `restore`: the writer keeps it only to read.
+ */
 function storedVersion(object: StoredObject, resourceVersion: string): StoredObject {
-  const metadata = frozenFields({ ...object.metadata, resourceVersion });
-  return frozenFields({ ...object, metadata });
-}
-
-/** Freezes an object made here, its fields frozen copies. */
-function frozenFields<T extends object>(fresh: T): T {
-  const fields = fresh as Record<string, unknown>;
-  for (const key of Object.keys(fields)) fields[key] = frozenCopy(fields[key]);
-  return Object.freeze(fresh);
+  return frozenInPlace({ ...object, metadata: { ...object.metadata, resourceVersion } });
 }
 
 /** The first index of sorted `keys` whose key passes `test`, which fails for a prefix of them and passes for the rest. */

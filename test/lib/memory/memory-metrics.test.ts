@@ -17,6 +17,10 @@ describe('MemoryMetrics', () => {
     expect(metrics.counter('SchedulingAttempts', {})).toBe(2);
     expect(metrics.counter('Needs', { reason: 'New', fn: 'schedule-cycle' })).toBe(2);
     expect(metrics.counter('Needs', { fn: 'schedule-cycle' })).toBe(0);
+    metrics.count('Commits', { phase: 'preempt', band: 'high', result: 'conflict' });
+    metrics.count('Commits', { band: 'high', phase: 'preempt', result: 'conflict' });
+    expect(metrics.counter('Commits', { result: 'conflict', phase: 'preempt', band: 'high' })).toBe(2);
+    expect(metrics.counter('Commits', { band: 'high', phase: 'preempt', result: 'ok' })).toBe(0);
   });
 
   it('keeps observations in the order made, per series', () => {

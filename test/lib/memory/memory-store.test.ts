@@ -74,4 +74,18 @@ describe('the in-memory store', () => {
     await store.transact([{ op: 'put', object: configMap('b', 3), expectedVersion: b!.metadata.resourceVersion! }]);
     expect(announced).toEqual(['b']);
   });
+
+  it('keeps a written object frozen where it is: nothing can change what it holds, and what lies deeper is not copied', async () => {
+    const store = new MemoryObjectStore();
+    const written = configMap('c', 1) as StoredObject & { data: { value: number } };
+    const [stored] = (await store.transact([{ op: 'put', object: written, expectedVersion: null }])) as [StoredObject & { data: { value: number } }];
+    expect(stored.metadata.resourceVersion).toMatch(/^\d+$/);
+    expect(written.metadata.resourceVersion).toBeUndefined();
+    expect(stored.data).toBe(written.data);
+    for (const part of [stored, stored.metadata, stored.data]) expect(Object.isFrozen(part)).toBe(true);
+    expect(() => {
+      written.data.value = 2;
+    }).toThrow(TypeError);
+    expect(((await store.get(ref('c'))) as unknown as { data: { value: number } }).data.value).toBe(1);
+  });
 });
