@@ -1,31 +1,30 @@
 /**
  * A preemption decision at two densities counted rather than timed: the density benchmark's scenarios
- * (core.ts) run under cachegrind, which counts the instructions and simulates the caches, so the figures
- * do not move with the host's other tenants, which shift wall-clock ratios by a third within a minute.
+ * (core.ts) run under cachegrind (cachegrind.ts).
  * Each scenario and density runs twice, deciding WARM and WARM + COUNTED preemptors (counted-decisions.ts,
  * bundled once, on one V8 thread); the difference is what COUNTED decisions cost after the first WARM.
  * The old generation is never marked whole (V8_FLAGS). One tree's counts repeat within half a percent;
  * two trees doing the same work may differ by up to about 4 %, since the window counts V8's compiling where
- * it falls and a function's new shape moves what is compiled within it. The second-level cache is simulated at 1 MiB
- * (cachegrind's last level, here standing for a core's L2), where the bindings of a fleet of 300 per
- * cluster no longer fit.
+ * it falls and a function's new shape moves what is compiled within it. The bindings of a fleet of 300 per
+ * cluster no longer fit the simulated second-level cache.
  */
-import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { counted, countingUnavailable, difference, estimate, FIRST_LEVEL_MISS_CYCLES, inTurn, SECOND_LEVEL_MISS_CYCLES } from './cachegrind';
 import { DENSITIES, DENSITY_SCENARIOS } from './core';
 import { fmt, table } from './stats';
 
 const DRIVER = fileURLToPath(new URL('./counted-decisions.ts', import.meta.url));
-const WARM = 200;
-const COUNTED = 400;
-/** Cycles charged per first-level miss (a second-level hit) and per second-level miss, in the estimate. */
-const FIRST_LEVEL_MISS_CYCLES = 10;
-const SECOND_LEVEL_MISS_CYCLES = 40;
+/**
+ * The decisions counted follow the first WARM: by then V8 has compiled what the decisions run, which costs
+ * the same at both densities and so hid the difference between them (fleet-full 300 ÷ 30 was 1.05 over
+ * decisions 200–600 and 1.24 over 600–1,100, the same tree).
+ */
+const WARM = 600;
+const COUNTED = 500;
 /**
  * One V8 thread, so that the compiler's and the collector's work is counted where it falls; an old
  * generation large enough that the fleet is never marked whole, and no marking started to give memory
@@ -35,53 +34,10 @@ const SECOND_LEVEL_MISS_CYCLES = 40;
  * decision at 300).
  */
 const V8_FLAGS = ['--single-threaded', '--initial-old-space-size=1024', '--no-memory-reducer'];
-/** Runs at once: each is one thread. */
-const PARALLEL = 2;
-
-interface Counts {
-  readonly instructions: number;
-  readonly firstLevelMisses: number;
-  readonly secondLevelMisses: number;
-}
-
-/** The summary cachegrind prints: `I refs:`, `D1  misses:` and `LLd misses:` (data only: code stays cached). */
-function countsOf(summary: string): Counts {
-  const figure = (label: RegExp) => {
-    const match = label.exec(summary);
-    if (!match) throw new Error(`cachegrind printed no ${label.source}: ${summary.slice(-400)}`);
-    return Number(match[1]!.replaceAll(',', ''));
-  };
-  return { instructions: figure(/I\s+refs:\s+([\d,]+)/), firstLevelMisses: figure(/D1\s+misses:\s+([\d,]+)/), secondLevelMisses: figure(/LLd misses:\s+([\d,]+)/) };
-}
-
-async function counted(bundle: string, scenario: string, perCluster: number, decisions: number): Promise<Counts> {
-  const { stderr } = await promisify(execFile)(
-    'valgrind',
-    ['--tool=cachegrind', '--cache-sim=yes', '--LL=1048576,16,64', '--cachegrind-out-file=/dev/null', '--smc-check=all-non-file', process.execPath, ...V8_FLAGS, bundle, scenario, String(perCluster), String(decisions)],
-    { maxBuffer: 1 << 26 },
-  );
-  return countsOf(stderr);
-}
-
-/** `tasks` run PARALLEL at a time, their results in order. */
-async function inTurn<T>(tasks: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    for (let at = next++; at < tasks.length; at = next++) results[at] = await tasks[at]!();
-  };
-  await Promise.all(Array.from({ length: PARALLEL }, worker));
-  return results;
-}
-
-const estimate = (counts: Counts) => counts.instructions + FIRST_LEVEL_MISS_CYCLES * counts.firstLevelMisses + SECOND_LEVEL_MISS_CYCLES * counts.secondLevelMisses;
 
 export async function countedDensity(log: (line: string) => void): Promise<string> {
-  try {
-    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
-  } catch {
-    return 'Not run: valgrind is not installed on this host (Debian: apt-get install valgrind).';
-  }
+  const unavailable = countingUnavailable();
+  if (unavailable) return unavailable;
   const directory = mkdtempSync(join(tmpdir(), 'outrank-counted-'));
   try {
     const bundle = join(directory, 'counted-decisions.mjs');
@@ -90,14 +46,10 @@ export async function countedDensity(log: (line: string) => void): Promise<strin
     const counts = await inTurn(
       runs.map((run) => async () => {
         log(`counted-density: ${run.scenario} at ${run.perCluster} per cluster, ${run.decisions} decisions under cachegrind`);
-        return counted(bundle, run.scenario, run.perCluster, run.decisions);
+        return counted([...V8_FLAGS, bundle, run.scenario, String(run.perCluster), String(run.decisions)]);
       }),
     );
-    const perDecision = (at: number): Counts => ({
-      instructions: (counts[at + 1]!.instructions - counts[at]!.instructions) / COUNTED,
-      firstLevelMisses: (counts[at + 1]!.firstLevelMisses - counts[at]!.firstLevelMisses) / COUNTED,
-      secondLevelMisses: (counts[at + 1]!.secondLevelMisses - counts[at]!.secondLevelMisses) / COUNTED,
-    });
+    const perDecision = (at: number) => difference(counts[at]!, counts[at + 1]!, COUNTED);
     const rows: string[][] = [];
     Object.keys(DENSITY_SCENARIOS).forEach((scenario, s) => {
       const byDensity = DENSITIES.map((_, d) => perDecision(2 * (s * DENSITIES.length + d)));

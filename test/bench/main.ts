@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: runs every benchmark and writes BENCHMARKS.md at the top level.
- * `npm run bench -- scale core` runs only the named ones (scale, jit, store-calls, cluster-change, what-if, flush, core, core-density, counted-density, victims,
+ * `npm run bench -- scale core` runs only the named ones (scale, jit, store-calls, cluster-change, what-if, flush, core, core-density, counted-density, counted-simulate, victims,
  * pipeline, soak, bundles, console) and prints their sections instead of writing the file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { bundleBenchmark } from './bundles';
 import { clusterChangeBenchmark } from './cluster-change';
 import { coreBenchmark, densityComparison } from './core';
 import { countedDensity } from './counted-density';
+import { countedSimulate } from './counted-simulate';
 import { flushBenchmark, localFlushBenchmark } from './flush';
 import { jitBenchmark } from './jit';
 import { referenceLine, referenceSeconds } from './reference';
@@ -48,6 +49,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<string>; only
   'core-density': { title: 'Core: a preemption decision at two densities', run: async () => densityComparison(log), onlyWhenNamed: true },
   // The same decisions counted under cachegrind (minutes; needs valgrind).
   'counted-density': { title: 'Core: a preemption decision at two densities, counted', run: () => countedDensity(log), onlyWhenNamed: true },
+  'counted-simulate': { title: 'Fleet size: the outrank simulate process, counted', run: () => countedSimulate(log), onlyWhenNamed: true },
   victims: {
     title: 'Victim quality',
     run: async () => {
