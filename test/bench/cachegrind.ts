@@ -30,7 +30,7 @@ export function countingUnavailable(): string | undefined {
 }
 
 /** The summary cachegrind prints: `I refs:`, `D1  misses:` and `LLd misses:` (data only: code stays cached). */
-export function countsOf(summary: string): Counts {
+function countsOf(summary: string): Counts {
   const figure = (label: RegExp) => {
     const match = label.exec(summary);
     if (!match) throw new Error(`cachegrind printed no ${label.source}: ${summary.slice(-400)}`);
