@@ -6,10 +6,21 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
+import { fmt } from './stats';
 
 /** Cycles charged per first-level miss (a second-level hit) and per second-level miss, in the estimate. */
-export const FIRST_LEVEL_MISS_CYCLES = 10;
-export const SECOND_LEVEL_MISS_CYCLES = 40;
+const FIRST_LEVEL_MISS_CYCLES = 10;
+const SECOND_LEVEL_MISS_CYCLES = 40;
+
+/** How the estimate is made, for the text of a section that reports it. */
+export const ESTIMATE_METHOD =
+  `The estimate is instructions + ${FIRST_LEVEL_MISS_CYCLES} × first-level misses + ${SECOND_LEVEL_MISS_CYCLES} × second-level misses (of a simulated 1 MiB cache), ` +
+  'in cycles: a model of where the time goes, not a timing.';
+
+/** The column headers of countCells, in `unitName`s (k, M). */
+export function countHeaders(unitName: string): string[] {
+  return [`instructions (${unitName})`, `first-level misses (${unitName})`, `second-level misses (${unitName})`, `estimate (${unitName} cycles)`];
+}
 /** Runs at once: each is one thread. */
 const PARALLEL = 2;
 
@@ -55,6 +66,11 @@ export async function counted(nodeArguments: readonly string[]): Promise<Counts>
 /** The estimate, in cycles: instructions, and what the misses add. A model of where the time goes, not a timing. */
 export function estimate(counts: Counts): number {
   return counts.instructions + FIRST_LEVEL_MISS_CYCLES * counts.firstLevelMisses + SECOND_LEVEL_MISS_CYCLES * counts.secondLevelMisses;
+}
+
+/** A table row's cells: instructions, first-level misses, second-level misses and the estimate, divided by `unit` (1,000: thousands). */
+export function countCells(counts: Counts, unit: number): string[] {
+  return [fmt(counts.instructions / unit), fmt(counts.firstLevelMisses / unit), fmt(counts.secondLevelMisses / unit), fmt(estimate(counts) / unit)];
 }
 
 /** What the second counts hold more than the first, per unit of `units`. */

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { counted, countingUnavailable, difference, estimate, FIRST_LEVEL_MISS_CYCLES, inTurn, SECOND_LEVEL_MISS_CYCLES } from './cachegrind';
+import { countCells, counted, countHeaders, countingUnavailable, difference, estimate, ESTIMATE_METHOD, inTurn } from './cachegrind';
 import { DENSITIES, DENSITY_SCENARIOS } from './core';
 import { fmt, table } from './stats';
 
@@ -55,19 +55,18 @@ export async function countedDensity(log: (line: string) => void): Promise<strin
       const byDensity = DENSITIES.map((_, d) => perDecision(2 * (s * DENSITIES.length + d)));
       byDensity.forEach((one, d) => {
         const ratio = d === 0 ? '' : fmt(estimate(one) / estimate(byDensity[0]!));
-        rows.push([scenario, String(DENSITIES[d]), fmt(one.instructions / 1000), fmt(one.firstLevelMisses / 1000), fmt(one.secondLevelMisses / 1000), fmt(estimate(one) / 1000), ratio]);
+        rows.push([scenario, String(DENSITIES[d]), ...countCells(one, 1000), ratio]);
       });
     });
     return [
       `The density benchmark's two scenarios (core.ts) under cachegrind, on one V8 thread: per decision, what ${COUNTED} decisions after`,
       `the first ${WARM} cost (two runs per scenario and density, ${WARM} and ${WARM + COUNTED} decisions, each applied and undone; their difference),`,
-      `in thousands. Second-level misses are of a simulated 1 MiB cache; the estimate is instructions + ${FIRST_LEVEL_MISS_CYCLES} × first-level misses`,
-      `+ ${SECOND_LEVEL_MISS_CYCLES} × second-level misses, in cycles: a model of where the time goes, not a timing. Counts repeat within about half a`,
-      'percent between runs of one tree (the optimizing compiler runs on the same thread, at the same points); two trees that do the',
+      `in thousands. ${ESTIMATE_METHOD}`,
+      'Counts repeat within about half a percent between runs of one tree (the optimizing compiler runs on the same thread, at the same points); two trees that do the',
       'same work may differ by up to about 4 %, the compiler meeting other shapes and compiling at other points, so smaller changes',
       'cannot be told from this.',
       '',
-      table(['scenario', 'bindings per cluster', 'instructions (k)', 'first-level misses (k)', 'second-level misses (k)', 'estimate (k cycles)', `${DENSITIES[1]} ÷ ${DENSITIES[0]}`], rows),
+      table(['scenario', 'bindings per cluster', ...countHeaders('k'), `${DENSITIES[1]} ÷ ${DENSITIES[0]}`], rows),
     ].join('\n');
   } finally {
     rmSync(directory, { recursive: true, force: true });

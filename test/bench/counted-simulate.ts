@@ -4,20 +4,25 @@
  * last line of JSON written. The difference between the two, per binding, is what one more binding costs
  * the process (validation, the store, the claims, the schedule cycles, the result), without its start
  * and the compiler's first work, which both sizes pay. The wall clock of the 10,000-workload target moves
- * by ±15 % between identical runs on a shared host; these counts repeat within 0.1 %, so a change of a
- * few percent to the process can be told.
+ * by ±15 % between identical runs on a shared host; these counts repeat within 0.1 % (V8_FLAGS), so a
+ * change of a few percent to the process can be told.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { counted, countingUnavailable, difference, estimate, FIRST_LEVEL_MISS_CYCLES, inTurn, SECOND_LEVEL_MISS_CYCLES, type Counts } from './cachegrind';
+import { countCells, counted, countHeaders, countingUnavailable, difference, ESTIMATE_METHOD, inTurn } from './cachegrind';
 import { buildCommandLine, curveSize } from './scale';
 import { scaleScenario } from './scale-scenario';
-import { fmt, table } from './stats';
+import { table } from './stats';
 
 const OUTRANK = fileURLToPath(new URL('../../bin/outrank.mjs', import.meta.url));
 const SIZES = [2_000, 10_000] as const;
+/**
+ * One V8 thread, and no marking started to give memory back: that one is started by time, and under
+ * valgrind, on a host busy with other work, it moved a count by 1.5 %.
+ */
+const V8_FLAGS = ['--single-threaded', '--no-memory-reducer'];
 
 /** Bindings a scale scenario of `workloads` makes: one per workload and one per preemptor. */
 const bindingsOf = (workloads: number) => workloads + curveSize(workloads).preemptors;
@@ -33,27 +38,25 @@ export async function countedSimulate(log: (line: string) => void): Promise<stri
         const scenario = join(directory, `scale-${workloads}.json`);
         writeFileSync(scenario, JSON.stringify(scaleScenario(curveSize(workloads))));
         log(`counted-simulate: ${workloads} workloads under cachegrind`);
-        return counted(['--single-threaded', OUTRANK, 'simulate', '-f', scenario, '-o', 'json']);
+        return counted([...V8_FLAGS, OUTRANK, 'simulate', '-f', scenario, '-o', 'json']);
       }),
     );
-    const millions = (one: Counts) => [fmt(one.instructions / 1e6), fmt(one.firstLevelMisses / 1e6), fmt(one.secondLevelMisses / 1e6), fmt(estimate(one) / 1e6)];
     const [small, large] = SIZES;
     const perBinding = difference(counts[0]!, counts[1]!, bindingsOf(large) - bindingsOf(small));
     return [
       `\`outrank simulate -f <scale scenario> -o json\`, the whole process, under cachegrind on one V8 thread, at ${small.toLocaleString('en-US')} and`,
-      `${large.toLocaleString('en-US')} workloads (100 clusters, priorities 0–9, a twentieth as many preemptors at 90). The estimate is`,
-      `instructions + ${FIRST_LEVEL_MISS_CYCLES} × first-level misses + ${SECOND_LEVEL_MISS_CYCLES} × second-level misses (a simulated 1 MiB cache), in cycles: a model of`,
-      'where the time goes, not a timing. One more binding is the difference between the two processes, per binding: what the',
-      "process spends on it, the start and the compiler's first work left out.",
+      `${large.toLocaleString('en-US')} workloads (100 clusters, priorities 0–9, a twentieth as many preemptors at 90). ${ESTIMATE_METHOD}`,
+      'One more binding is the difference between the two processes, per binding: what the process spends on it, the start and',
+      "the compiler's first work left out.",
       '',
       table(
-        ['workloads', 'bindings', 'instructions (M)', 'first-level misses (M)', 'second-level misses (M)', 'estimate (M cycles)'],
-        SIZES.map((workloads, at) => [workloads.toLocaleString('en-US'), bindingsOf(workloads).toLocaleString('en-US'), ...millions(counts[at]!)]),
+        ['workloads', 'bindings', ...countHeaders('M')],
+        SIZES.map((workloads, at) => [workloads.toLocaleString('en-US'), bindingsOf(workloads).toLocaleString('en-US'), ...countCells(counts[at]!, 1e6)]),
       ),
       '',
       table(
-        ['one more binding', 'instructions (k)', 'first-level misses (k)', 'second-level misses (k)', 'estimate (k cycles)'],
-        [[`${small.toLocaleString('en-US')} → ${large.toLocaleString('en-US')} workloads`, fmt(perBinding.instructions / 1000), fmt(perBinding.firstLevelMisses / 1000), fmt(perBinding.secondLevelMisses / 1000), fmt(estimate(perBinding) / 1000)]],
+        ['one more binding', ...countHeaders('k')],
+        [[`${small.toLocaleString('en-US')} → ${large.toLocaleString('en-US')} workloads`, ...countCells(perBinding, 1000)]],
       ),
     ].join('\n');
   } finally {
