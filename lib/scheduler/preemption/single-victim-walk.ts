@@ -3,7 +3,7 @@ import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
 import { inVictimOrder, placeOf, preemptorStart, tieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
-import { exactIntegers, lowestEnoughWith } from './victim-amounts';
+import { EXACT_LIMIT, exactIntegers, lowestEnoughWith, type VictimAmounts } from './victim-amounts';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
 export type SingleVictimWalk =
@@ -44,6 +44,13 @@ export type SingleVictimWalk =
  * a multiple of `limit` whatever the density, or by a share of what the search would lay out (but for
  * several short clusters, below). Spread requirements are left to the search (their rule reads every
  * cluster's replicas at once).
+ *
+ * For one replica more, anywhere, one victim enough alone makes room for it on one cluster: the walk
+ * starts at the lowest priority at which some cluster holds a resident that might, by the largest amounts
+ * the snapshot keeps (victim-amounts.ts), and gives up at once when none does, so that residents too
+ * small to make room alone are not read. (For more replicas the same holds of a replica more on some
+ * cluster, but over a fleet's clusters that bound cost more to work out than the reads it spared,
+ * counted on the density benchmark's fleet-full decisions.)
  *
  * For a per-cluster requirement one victim must fill every short cluster: none below the priority at
  * which each short cluster holds a resident that might fill it alone, by the largest amounts the
@@ -97,15 +104,22 @@ export function walkToSingleVictim(
   const order = snapshot.priorityOrder();
   const { priorities, mayBeVictim, states } = order;
   const below = firstAtOrAbove(priorities, preemptor.priority);
-  const closingEveryShort = (victims: number) => lowestClosingEveryShort(victims, short, clusters, snapshot, resources, amounts, free, shares);
+  const lowestEnough = new LowestEnough(clusters, snapshot, resources, amounts, free);
+  const closingEveryShort = (victims: number) => short.reduce((highest, at) => Math.max(highest, lowestEnough.on(at, shares[at]!, victims)), Number.NEGATIVE_INFINITY);
   const undecided: SingleVictimWalk = {
     found: 'undecided',
     short: short.map((at) => clusters[at]!),
     pairsFrom: requirement.type === 'per-cluster' && short.length > 1 ? closingEveryShort(2) : Number.NEGATIVE_INFINITY,
   };
   // Per-cluster: below the priority at which every short cluster holds a resident that might fill it
-  // alone, no candidate is enough alone; with none at all, no single victim is.
-  const fromPriority = requirement.type === 'per-cluster' ? closingEveryShort(1) : Number.NEGATIVE_INFINITY;
+  // alone, no candidate is enough alone; with none at all, no single victim is. One replica: none lies
+  // below the lowest priority at which some cluster holds a resident that might make room for it alone.
+  const fromPriority =
+    requirement.type === 'per-cluster'
+      ? closingEveryShort(1)
+      : requirement.replicas === 1
+        ? clusters.reduce((lowest, _, at) => Math.min(lowest, lowestEnough.on(at, 1, 1)), Number.POSITIVE_INFINITY)
+        : Number.NEGATIVE_INFINITY;
   if (fromPriority === Number.POSITIVE_INFINITY) return undecided;
   const fromRank = firstAtOrAbove(priorities, fromPriority);
   const own = order.rank.get(preemptor.key) ?? -1;
@@ -175,12 +189,12 @@ export function walkToSingleVictim(
     const held = residents.count();
     /** The priority's residents on the clusters from `place` on in the preemptor's order (where each is read too), until `readLimit` are read. */
     const readCollected = (place: number): BindingState | undefined => {
-      const collected = new Collected(held);
+      const collected = new Collected(held, run.end - run.first);
       residents.forEach((list, rank, replicas) => {
         const at = placeOf(run, rank);
         if (at >= place) collected.add(rank, at, readFrom[list]!, replicas);
       });
-      collected.sort();
+      collected.order();
       for (let next = 0; next < collected.size && read < readLimit; ) {
         const rank = collected.rankAt(next);
         const listed = collected.placementInto(next, clusterOf, replicasOf);
@@ -244,31 +258,38 @@ function sharedRanks(lists: readonly RankedResidents[], from: number, to: number
 }
 
 /**
- * The lowest priority at which each short cluster holds `victims` residents that might close its gaps,
- * by the largest amounts the snapshot keeps (lowestEnoughWith): +∞ when some short cluster has none,
- * −∞ when the amounts cannot tell.
+ * The lowest priority at which a cluster holds `victims` residents that might bring it to `replicas`
+ * replicas, by the largest amounts the snapshot keeps (lowestEnoughWith): +∞ when at none, −∞ when the
+ * amounts cannot tell.
  */
-function lowestClosingEveryShort(
-  victims: number,
-  short: readonly number[],
-  clusters: readonly ClusterState[],
-  snapshot: SchedulingSnapshot,
-  resources: readonly string[],
-  amounts: readonly number[],
-  free: Float64Array,
-  shares: Float64Array,
-): number {
-  const slots = amounts.length;
-  const gaps = new Float64Array(slots);
-  const integralAmounts = exactIntegers(amounts);
-  let lowest = Number.NEGATIVE_INFINITY;
-  for (const at of short) {
-    for (let slot = 0; slot < slots; slot++) gaps[slot] = Math.max(0, shares[at]! * amounts[slot]! - free[at * slots + slot]!);
-    const integral = integralAmounts && exactIntegers(gaps);
-    const held = resources.map((resource) => snapshot.victimAmounts(clusters[at]!, resource));
-    lowest = Math.max(lowest, lowestEnoughWith(held, gaps, 0, integral, victims));
+class LowestEnough {
+  private readonly gaps: Float64Array;
+  private readonly held: VictimAmounts[];
+  private readonly integralAmounts: boolean;
+
+  constructor(
+    private readonly clusters: readonly ClusterState[],
+    private readonly snapshot: SchedulingSnapshot,
+    private readonly resources: readonly string[],
+    private readonly amounts: readonly number[],
+    private readonly free: Float64Array,
+  ) {
+    this.gaps = new Float64Array(amounts.length);
+    this.held = new Array<VictimAmounts>(amounts.length);
+    this.integralAmounts = exactIntegers(amounts);
   }
-  return lowest;
+
+  on(at: number, replicas: number, victims: number): number {
+    const slots = this.amounts.length;
+    let integral = this.integralAmounts;
+    for (let slot = 0; slot < slots; slot++) {
+      const gap = Math.max(0, replicas * this.amounts[slot]! - this.free[at * slots + slot]!);
+      this.gaps[slot] = gap;
+      integral &&= Number.isInteger(gap) && gap <= EXACT_LIMIT;
+      this.held[slot] = this.snapshot.victimAmounts(this.clusters[at]!, this.resources[slot]!);
+    }
+    return lowestEnoughWith(this.held, this.gaps, 0, integral, victims);
+  }
 }
 
 /**
@@ -288,10 +309,15 @@ const MARKED_PER_LIMIT = 16;
 /** Collected holds fewer entries than this: an entry's index fits below its place in one number. */
 const COLLECTED = 2 ** 21;
 
+/** Entries per bucket of places, on average, when Collected puts its entries in order. */
+const ENTRIES_PER_BUCKET = 16;
+
 /**
  * A priority's residents on the clusters, an entry per binding and cluster, put in a preemptor's
  * order by sorting numbers: place × COLLECTED + entry, so that a binding's entries (one place) come
- * together.
+ * together. The walk most often stops within the first places, so the entries are put in buckets of
+ * places (a pass over them) and each bucket sorted only when the walk first reads into it: what it
+ * costs follows the places read, not the priority's residents sorted whole.
  */
 class Collected {
   private readonly keys: Float64Array;
@@ -299,12 +325,20 @@ class Collected {
   private readonly entryCluster: Int32Array;
   private readonly entryReplicas: Float64Array;
   private entries = 0;
+  /** The keys by bucket of places: bucket b is [bucketStart[b], bucketStart[b + 1]), sorted once read into. */
+  private inOrder = new Float64Array(0);
+  private bucketStart = new Int32Array(1);
+  private sortedBuckets = 0;
 
   get size(): number {
     return this.entries;
   }
 
-  constructor(held: number) {
+  /** At most `held` entries, of places below `places`. */
+  constructor(
+    held: number,
+    private readonly places: number,
+  ) {
     this.keys = new Float64Array(held);
     this.entryRank = new Int32Array(held);
     this.entryCluster = new Int32Array(held);
@@ -318,25 +352,46 @@ class Collected {
     this.entryReplicas[this.entries++] = replicas;
   }
 
-  sort(): void {
-    this.keys.subarray(0, this.entries).sort();
+  /** Puts the entries added in buckets of places, in place order; each is sorted when first read. */
+  order(): void {
+    const buckets = Math.max(1, Math.ceil(this.entries / ENTRIES_PER_BUCKET));
+    const bucketOf = (key: number) => Math.floor((Math.floor(key / COLLECTED) * buckets) / this.places);
+    const start = new Int32Array(buckets + 1);
+    for (let entry = 0; entry < this.entries; entry++) start[bucketOf(this.keys[entry]!) + 1]!++;
+    for (let bucket = 0; bucket < buckets; bucket++) start[bucket + 1]! += start[bucket]!;
+    const next = start.slice(0, buckets);
+    this.inOrder = new Float64Array(this.entries);
+    for (let entry = 0; entry < this.entries; entry++) this.inOrder[next[bucketOf(this.keys[entry]!)]!++] = this.keys[entry]!;
+    this.bucketStart = start;
+    this.sortedBuckets = 0;
   }
 
   /** The rank of the `at`-th entry in order. */
   rankAt(at: number): number {
-    return this.entryRank[this.keys[at]! % COLLECTED]!;
+    return this.entryRank[this.keyAt(at) % COLLECTED]!;
   }
 
   /** The clusters and replicas of the binding whose entries start at the `at`-th in order, into the arrays given: how many. */
   placementInto(at: number, clusterOf: Int32Array, replicasOf: Float64Array): number {
-    const place = Math.floor(this.keys[at]! / COLLECTED);
+    const place = Math.floor(this.keyAt(at) / COLLECTED);
     let count = 0;
-    for (let next = at; next < this.entries && Math.floor(this.keys[next]! / COLLECTED) === place; next++, count++) {
-      const entry = this.keys[next]! % COLLECTED;
+    // A binding's entries share its place, and so its bucket: sorted with the first of them.
+    for (let next = at; next < this.entries && Math.floor(this.inOrder[next]! / COLLECTED) === place; next++, count++) {
+      const entry = this.inOrder[next]! % COLLECTED;
       clusterOf[count] = this.entryCluster[entry]!;
       replicasOf[count] = this.entryReplicas[entry]!;
     }
     return count;
+  }
+
+  /** The `at`-th key in order, the buckets up to its own sorted first. */
+  private keyAt(at: number): number {
+    const buckets = this.bucketStart.length - 1;
+    while (this.sortedBuckets < buckets && this.bucketStart[this.sortedBuckets]! <= at) {
+      this.inOrder.subarray(this.bucketStart[this.sortedBuckets]!, this.bucketStart[this.sortedBuckets + 1]!).sort();
+      this.sortedBuckets++;
+    }
+    return this.inOrder[at]!;
   }
 }
 

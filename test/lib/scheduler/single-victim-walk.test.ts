@@ -5,7 +5,7 @@
  * having read every candidate.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PlacementOracle } from '../../../lib/scheduler/preemption/placement-oracle';
 import { candidatePlacements } from '../../../lib/scheduler/preemption/preemption-candidates';
 import { walkToSingleVictim } from '../../../lib/scheduler/preemption/single-victim-walk';
@@ -72,6 +72,42 @@ describe(`walkToSingleVictim (${SPEC}, "Preemption order")`, () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe(`walkToSingleVictim's first priority for one replica more, anywhere (${SPEC}, "Preemption order")`, () => {
+  // Four clusters of 16 cpu, each full with 15 priority-0 bindings of 1 cpu and, on m3 alone, one of
+  // priority 1 and 2 cpu in place of two of them: one cpu to spare nowhere, so a preemptor of 2 cpu
+  // needs a victim freeing 2 on one cluster.
+  const names = ['m1', 'm2', 'm3', 'm4'];
+  const running = names.flatMap((name) => [
+    ...Array.from({ length: name === 'm3' ? 14 : 16 }, (_, i) => binding(`${name}-small-${i}`, { priority: 0, request: { cpu: 1 }, clusters: { [name]: 1 } })),
+    ...(name === 'm3' ? [binding('m3-large', { priority: 1, request: { cpu: 2 }, clusters: { m3: 1 } })] : []),
+  ]);
+  const snapshot = new SchedulingSnapshot(names.map((name) => cluster(name, { allocatable: { cpu: 16 } })), running);
+  const relevant = names.map((name) => snapshot.clusters.get(name)!);
+  const wanted: Requirement = { type: 'pooled', replicas: 1 };
+
+  it('starts above the priorities where no resident might add a replica alone: a victim past more small residents than its limit is found', () => {
+    const state = bindingState(binding('pending', { priority: 5, request: { cpu: 2 } }));
+    const room = (c: (typeof relevant)[number]) => snapshot.free(c, state);
+    // 62 residents of priority 0 lie before it in the order; the walk reads 8.
+    const walk = walkToSingleVictim(state, relevant, wanted, snapshot, room, 8);
+    const { placements, selection: full } = searchEveryCandidate(state, relevant, snapshot, wanted, room);
+    expect(full?.victims.map((index) => placements.candidates[index]!.key)).toEqual(['ResourceBinding.work.karmada.io/default/m3-large']);
+    expect(walk.found === 'victim' ? walk.victim.key : walk.found).toBe('ResourceBinding.work.karmada.io/default/m3-large');
+  });
+
+  it('gives up at once when no cluster holds a resident that might add a replica alone, as the full search needs several', () => {
+    const state = bindingState(binding('pending', { priority: 5, request: { cpu: 3 } }));
+    const room = (c: (typeof relevant)[number]) => snapshot.free(c, state);
+    const residentsRead = vi.spyOn(snapshot, 'rankedResidents');
+    const walk = walkToSingleVictim(state, relevant, wanted, snapshot, room, Number.POSITIVE_INFINITY);
+    expect(residentsRead).not.toHaveBeenCalled();
+    residentsRead.mockRestore();
+    const { selection: full } = searchEveryCandidate(state, relevant, snapshot, wanted, room);
+    expect(walk).toEqual({ found: 'undecided', short: [], pairsFrom: Number.NEGATIVE_INFINITY });
+    expect(full?.victims.length).toBe(2);
   });
 });
 
@@ -207,6 +243,38 @@ describe(`walkToSingleVictim on a few of many clusters (${SPEC}, "Preemption ord
     const walk = walkToSingleVictim(state, relevant, { type: 'pooled', replicas: 1 }, snapshot, (c) => snapshot.free(c, state), 600);
     expect(walk.found === 'victim' ? walk.victim.key : walk.found).toBe(victim.key);
   });
+  it('puts bindings placed on several of the clusters in order by place, each read once with all its replicas there', () => {
+    // 20 full clusters; 300 bindings of 1 cpu each on two neighbours (m(c), m(c+1)), and 5 on two even
+    // clusters (m(2k), m(2k+2)). The even clusters are read: a preemptor wanting 2 replicas of 1 cpu gains
+    // one on each cluster a victim leaves, so only the 5 are enough alone, found among some 600 entries
+    // collected in buckets of places.
+    const names = Array.from({ length: 20 }, (_, c) => `m${c}`);
+    const placements = [
+      ...Array.from({ length: 300 }, (_, i) => [`pair-${i}`, names[i % 20]!, names[(i + 1) % 20]!] as const),
+      ...Array.from({ length: 5 }, (_, k) => [`even-${k}`, names[(4 * k) % 20]!, names[(4 * k + 2) % 20]!] as const),
+    ];
+    const held = new Map<string, number>();
+    for (const [, first, second] of placements) for (const name of [first, second]) held.set(name, (held.get(name) ?? 0) + 1);
+    const snapshot = new SchedulingSnapshot(
+      names.map((name) => cluster(name, { allocatable: { cpu: held.get(name)! } })),
+      placements.map(([name, first, second]) => binding(name, { priority: 0, request: { cpu: 1 }, clusters: { [first]: 1, [second]: 1 } })),
+    );
+    const relevant = names.filter((_, c) => c % 2 === 0).map((name) => snapshot.clusters.get(name)!);
+    const wanted: Requirement = { type: 'pooled', replicas: 2 };
+    const found = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const state = bindingState(binding(`pending-${i}`, { priority: 5, request: { cpu: 1 } }));
+      const room = (c: (typeof relevant)[number]) => snapshot.free(c, state);
+      const walk = walkToSingleVictim(state, relevant, wanted, snapshot, room, 1024);
+      const { placements: candidates, selection: full } = searchEveryCandidate(state, relevant, snapshot, wanted, room);
+      expect(full?.victims.map((index) => candidates.candidates[index]!.key)).toEqual([walk.found === 'victim' ? walk.victim.key : walk.found]);
+      found.add(walk.found === 'victim' ? walk.victim.binding.metadata.name : walk.found);
+    }
+    // The preemptors' own orders reach for different ones of the 5.
+    expect([...found].every((name) => name.startsWith('even-'))).toBe(true);
+    expect(found.size).toBeGreaterThan(1);
+  });
+
   it('reads up to a share of many residents past its limit, and no further: every single victim among them is found', () => {
     // The 20 clusters alone: the priority's 800 ranks are all theirs, so each read is a candidate's, in
     // the search's order. With a limit of 50 and a share of 1/2, the walk reads 400 of them.
