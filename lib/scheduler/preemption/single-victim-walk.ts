@@ -111,15 +111,21 @@ export function walkToSingleVictim(
     short: short.map((at) => clusters[at]!),
     pairsFrom: requirement.type === 'per-cluster' && short.length > 1 ? closingEveryShort(2) : Number.NEGATIVE_INFINITY,
   };
+  /**
+   * One replica: the lowest priority at which some cluster holds a resident that might make room for it
+   * alone. The clusters are read until one holds such a resident of the order's lowest priority, below
+   * which there is none.
+   */
+  const makingRoomFrom = (): number => {
+    const floor = priorities.length > 0 ? priorities[0]! : Number.POSITIVE_INFINITY;
+    let lowest = Number.POSITIVE_INFINITY;
+    for (let at = 0; at < clusters.length && lowest > floor; at++) lowest = Math.min(lowest, lowestEnough.on(at, 1, 1));
+    return lowest;
+  };
   // Per-cluster: below the priority at which every short cluster holds a resident that might fill it
   // alone, no candidate is enough alone; with none at all, no single victim is. One replica: none lies
   // below the lowest priority at which some cluster holds a resident that might make room for it alone.
-  const fromPriority =
-    requirement.type === 'per-cluster'
-      ? closingEveryShort(1)
-      : requirement.replicas === 1
-        ? clusters.reduce((lowest, _, at) => Math.min(lowest, lowestEnough.on(at, 1, 1)), Number.POSITIVE_INFINITY)
-        : Number.NEGATIVE_INFINITY;
+  const fromPriority = requirement.type === 'per-cluster' ? closingEveryShort(1) : requirement.replicas === 1 ? makingRoomFrom() : Number.NEGATIVE_INFINITY;
   if (fromPriority === Number.POSITIVE_INFINITY) return undecided;
   const fromRank = firstAtOrAbove(priorities, fromPriority);
   const own = order.rank.get(preemptor.key) ?? -1;
@@ -294,7 +300,7 @@ class LowestEnough {
 
 /**
  * A large priority is stepped through for this many places, the victim being most often among the
- * first; past them its residents on the clusters are collected and sorted when they number at most
+ * first; past them its residents on the clusters are collected and put in order when they number at most
  * COLLECTED_PER_LIMIT times the limit, which costs less than stepping through the whole priority.
  */
 const STEPPED_FIRST = 256;
