@@ -76,9 +76,9 @@ describe(`walkToSingleVictim (${SPEC}, "Preemption order")`, () => {
 });
 
 describe(`walkToSingleVictim's first priority for one replica more, anywhere (${SPEC}, "Preemption order")`, () => {
-  // Four clusters of 16 cpu, each full with 15 priority-0 bindings of 1 cpu and, on m3 alone, one of
-  // priority 1 and 2 cpu in place of two of them: one cpu to spare nowhere, so a preemptor of 2 cpu
-  // needs a victim freeing 2 on one cluster.
+  // Four clusters of 16 cpu, each full with 16 priority-0 bindings of 1 cpu, but m3, which holds 14 of
+  // them and one of priority 1 and 2 cpu: no cpu to spare anywhere, so a preemptor of 2 cpu needs a
+  // victim freeing 2 on one cluster.
   const names = ['m1', 'm2', 'm3', 'm4'];
   const running = names.flatMap((name) => [
     ...Array.from({ length: name === 'm3' ? 14 : 16 }, (_, i) => binding(`${name}-small-${i}`, { priority: 0, request: { cpu: 1 }, clusters: { [name]: 1 } })),
@@ -108,6 +108,20 @@ describe(`walkToSingleVictim's first priority for one replica more, anywhere (${
     const { selection: full } = searchEveryCandidate(state, relevant, snapshot, wanted, room);
     expect(walk).toEqual({ found: 'undecided', short: [], pairsFrom: Number.NEGATIVE_INFINITY });
     expect(full?.victims.length).toBe(2);
+  });
+
+  it("reads the clusters' largest amounts only until one holds a resident of the order's lowest priority that might make room alone", () => {
+    // A preemptor of 1 cpu: every cluster's priority-0 residents might, so the first cluster settles it.
+    const state = bindingState(binding('pending', { priority: 5, request: { cpu: 1 } }));
+    const room = (c: (typeof relevant)[number]) => snapshot.free(c, state);
+    const amountsRead = vi.spyOn(snapshot, 'victimAmounts');
+    const walk = walkToSingleVictim(state, relevant, wanted, snapshot, room, 8);
+    const clustersRead = new Set(amountsRead.mock.calls.map(([read]) => read.name));
+    amountsRead.mockRestore();
+    expect(clustersRead).toEqual(new Set(['m1']));
+    const { placements, selection: full } = searchEveryCandidate(state, relevant, snapshot, wanted, room);
+    expect(walk.found === 'victim' ? walk.victim.key : walk.found).toBe(placements.candidates[full!.victims[0]!]!.key);
+    expect(walk.found === 'victim' && walk.victim.priority).toBe(0);
   });
 });
 
