@@ -4,7 +4,7 @@
  * Each scenario and density runs twice, deciding WARM and WARM + COUNTED preemptors (counted-decisions.ts,
  * bundled once, on one V8 thread); the difference is what COUNTED decisions cost after the first WARM.
  * The old generation is never marked whole (V8_FLAGS). One tree's counts repeat within half a percent;
- * two trees doing the same work may differ by up to about 4 %, since the window counts V8's compiling where
+ * two trees doing the same work may differ by up to about 6 %, since the window counts V8's compiling where
  * it falls and a function's new shape moves what is compiled within it. The bindings of a fleet of 300 per
  * cluster no longer fit the simulated second-level cache.
  */
@@ -63,7 +63,7 @@ export async function countedDensity(log: (line: string) => void): Promise<strin
       `the first ${WARM} cost (two runs per scenario and density, ${WARM} and ${WARM + COUNTED} decisions, each applied and undone; their difference),`,
       `in thousands. ${ESTIMATE_METHOD}`,
       'Counts repeat within about half a percent between runs of one tree (the optimizing compiler runs on the same thread, at the same points); two trees that do the',
-      'same work may differ by up to about 4 %, the compiler meeting other shapes and compiling at other points, so smaller changes',
+      'same work may differ by up to about 6 %, the compiler meeting other shapes and compiling at other points, so smaller changes',
       'cannot be told from this.',
       '',
       table(['scenario', 'bindings per cluster', ...countHeaders('k'), `${DENSITIES[1]} ÷ ${DENSITIES[0]}`], rows),

@@ -3,7 +3,7 @@ import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
 import { inVictimOrder, placeOf, preemptorStart, tieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
-import { EXACT_LIMIT, exactIntegers, lowestEnoughWith, type VictimAmounts } from './victim-amounts';
+import { exactIntegers, lowestEnoughWith, type VictimAmounts } from './victim-amounts';
 
 /** What the walk found: the best victim set when it is one victim, or that the full search must decide. */
 export type SingleVictimWalk =
@@ -287,14 +287,11 @@ class LowestEnough {
 
   on(at: number, replicas: number, victims: number): number {
     const slots = this.amounts.length;
-    let integral = this.integralAmounts;
     for (let slot = 0; slot < slots; slot++) {
-      const gap = Math.max(0, replicas * this.amounts[slot]! - this.free[at * slots + slot]!);
-      this.gaps[slot] = gap;
-      integral &&= Number.isInteger(gap) && gap <= EXACT_LIMIT;
+      this.gaps[slot] = Math.max(0, replicas * this.amounts[slot]! - this.free[at * slots + slot]!);
       this.held[slot] = this.snapshot.victimAmounts(this.clusters[at]!, this.resources[slot]!);
     }
-    return lowestEnoughWith(this.held, this.gaps, 0, integral, victims);
+    return lowestEnoughWith(this.held, this.gaps, 0, this.integralAmounts && exactIntegers(this.gaps), victims);
   }
 }
 
