@@ -1,7 +1,7 @@
 import { amountOf, type ResourceList } from '../../resources';
 import type { Requirement } from '../replica-strategy';
 import type { BindingState, ClusterState, RankedResidents, SchedulingSnapshot } from '../snapshot';
-import { inVictimOrder, placeOf, preemptorStart, tieRun } from './victim-tie-order';
+import { inVictimOrder, placeOf, preemptorStart, rankAt, tieRun, type TieRun } from './victim-tie-order';
 import { firstAtOrAbove } from '../rank-search';
 import { exactIntegers, lowestEnoughWith, type VictimAmounts } from './victim-amounts';
 
@@ -26,7 +26,8 @@ export type SingleVictimWalk =
  * set of two or more, and among single victims the order is the tie-break itself (victim-search.ts).
  * This takes the priorities from the lowest the clusters hold up (their residents kept by rank tell
  * which that is), each in that order, and stops at that candidate: a priority with no more residents on
- * the clusters than are left to read is read whole from them and put in order; a larger one is stepped
+ * the clusters than are left to read is read whole from them and put in order (kept by rank and stepped
+ * through when they hold most of the priority, sorted by place otherwise); a larger one is stepped
  * through rank by rank in the preemptor's order, reading only the ranks before the candidate (those not
  * on the clusters passed over unread, by a mark per resident when they number at most MARKED_PER_LIMIT
  * times the read limit), and past its first STEPPED_FIRST places, when its residents number at most a few
@@ -195,19 +196,13 @@ export function walkToSingleVictim(
     const held = residents.count();
     /** The priority's residents on the clusters from `place` on in the preemptor's order (where each is read too), until `readLimit` are read. */
     const readCollected = (place: number): BindingState | undefined => {
-      const collected = new Collected(held, run.end - run.first);
-      residents.forEach((list, rank, replicas) => {
-        const at = placeOf(run, rank);
-        if (at >= place) collected.add(rank, at, readFrom[list]!, replicas);
-      });
-      collected.order();
-      for (let next = 0; next < collected.size && read < readLimit; ) {
-        const rank = collected.rankAt(next);
-        const listed = collected.placementInto(next, clusterOf, replicasOf);
-        next += listed;
+      const inOrder = residentsInOrder(run, held, place, residents, readFrom);
+      while (read < readLimit) {
+        const rank = inOrder.nextInto(clusterOf, replicasOf);
+        if (rank < 0) break;
         read++;
         if (!isCandidate(rank)) continue;
-        const entries = requirement.type === 'per-cluster' ? placementOf(rank) : listed;
+        const entries = requirement.type === 'per-cluster' ? placementOf(rank) : inOrder.listed;
         if (enoughAlone(rank, entries)) return states[rank]!;
       }
       return undefined;
@@ -316,13 +311,107 @@ const COLLECTED = 2 ** 21;
 const ENTRIES_PER_BUCKET = 16;
 
 /**
+ * A priority whose places number at most this many times its residents on the clusters read is stepped
+ * through (SteppedResidents): a step costs an array read, working out a resident's place several divisions.
+ */
+const STEPPED_PER_RESIDENT = 8;
+
+/** A priority's residents on the clusters read, from a place on, binding by binding in a preemptor's order. */
+interface ResidentsInOrder {
+  /** The next binding's rank, its entries (cluster, replicas) written into the arrays given; −1 when none is left. */
+  nextInto(clusterOf: Int32Array, replicasOf: Float64Array): number;
+  /** How many entries the last binding returned has. */
+  readonly listed: number;
+}
+
+/**
+ * The residents of `run`'s priority on the clusters (`held` of them, those in range of `residents`;
+ * `readFrom` maps a list to its cluster's index) from place `from` on: stepped through when the priority
+ * is dense on them, collected and put in order otherwise.
+ */
+function residentsInOrder(run: TieRun, held: number, from: number, residents: ResidentsInRange, readFrom: readonly number[]): ResidentsInOrder {
+  if (run.end - run.first <= STEPPED_PER_RESIDENT * held) {
+    const stepped = new SteppedResidents(run, held, from);
+    residents.forEach((list, rank, replicas) => stepped.add(rank, readFrom[list]!, replicas));
+    return stepped;
+  }
+  const collected = new Collected(held, run.end - run.first);
+  residents.forEach((list, rank, replicas) => {
+    const at = placeOf(run, rank);
+    if (at >= from) collected.add(rank, at, readFrom[list]!, replicas);
+  });
+  collected.order();
+  return collected;
+}
+
+/**
+ * A priority's residents on the clusters kept by rank, a list of entries each, and read by stepping
+ * through the priority's places in the preemptor's order from a given one: no resident's place is
+ * worked out and nothing is sorted, and the steps taken follow the residents read.
+ */
+class SteppedResidents implements ResidentsInOrder {
+  /** By rank within the run: 1 + its last entry added, 0 for a rank not resident. */
+  private readonly lastEntry: Int32Array;
+  /** By entry: 1 + the binding's entry added before it, 0 for its first. */
+  private readonly previousEntry: Int32Array;
+  private readonly entryCluster: Int32Array;
+  private readonly entryReplicas: Float64Array;
+  private entries = 0;
+  /** The next place to step to, and its rank's offset in the run. */
+  private place: number;
+  private offset: number;
+  listed = 0;
+
+  constructor(
+    private readonly run: TieRun,
+    held: number,
+    from: number,
+  ) {
+    this.lastEntry = new Int32Array(run.end - run.first);
+    this.previousEntry = new Int32Array(held);
+    this.entryCluster = new Int32Array(held);
+    this.entryReplicas = new Float64Array(held);
+    this.place = from;
+    this.offset = from < run.end - run.first ? rankAt(run, from) - run.first : 0;
+  }
+
+  add(rank: number, cluster: number, replicas: number): void {
+    const entry = this.entries++;
+    this.previousEntry[entry] = this.lastEntry[rank - this.run.first]!;
+    this.lastEntry[rank - this.run.first] = entry + 1;
+    this.entryCluster[entry] = cluster;
+    this.entryReplicas[entry] = replicas;
+  }
+
+  nextInto(clusterOf: Int32Array, replicasOf: Float64Array): number {
+    const n = this.run.end - this.run.first;
+    while (this.place < n) {
+      const offset = this.offset;
+      this.place++;
+      this.offset += this.run.stride;
+      if (this.offset >= n) this.offset -= n;
+      let count = 0;
+      for (let entry = this.lastEntry[offset]!; entry > 0; entry = this.previousEntry[entry - 1]!) {
+        clusterOf[count] = this.entryCluster[entry - 1]!;
+        replicasOf[count++] = this.entryReplicas[entry - 1]!;
+      }
+      if (count > 0) {
+        this.listed = count;
+        return this.run.first + offset;
+      }
+    }
+    return -1;
+  }
+}
+
+/**
  * A priority's residents on the clusters, an entry per binding and cluster, put in a preemptor's
  * order by sorting numbers: place × COLLECTED + entry, so that a binding's entries (one place) come
  * together. The walk most often stops within the first places, so the entries are put in buckets of
  * places (a pass over them) and each bucket sorted only when the walk first reads into it: what it
  * costs follows the places read, not the priority's residents sorted whole.
  */
-class Collected {
+class Collected implements ResidentsInOrder {
   private readonly keys: Float64Array;
   private readonly entryRank: Int32Array;
   private readonly entryCluster: Int32Array;
@@ -332,10 +421,9 @@ class Collected {
   private inOrder = new Float64Array(0);
   private bucketStart = new Int32Array(1);
   private sortedBuckets = 0;
-
-  get size(): number {
-    return this.entries;
-  }
+  /** The next entry in order to read. */
+  private next = 0;
+  listed = 0;
 
   /** At most `held` entries, of places below `places`. */
   constructor(
@@ -367,24 +455,22 @@ class Collected {
     for (let entry = 0; entry < this.entries; entry++) this.inOrder[next[bucketOf(this.keys[entry]!)]!++] = this.keys[entry]!;
     this.bucketStart = start;
     this.sortedBuckets = 0;
+    this.next = 0;
   }
 
-  /** The rank of the `at`-th entry in order. */
-  rankAt(at: number): number {
-    return this.entryRank[this.keyAt(at) % COLLECTED]!;
-  }
-
-  /** The clusters and replicas of the binding whose entries start at the `at`-th in order, into the arrays given: how many. */
-  placementInto(at: number, clusterOf: Int32Array, replicasOf: Float64Array): number {
-    const place = Math.floor(this.keyAt(at) / COLLECTED);
+  nextInto(clusterOf: Int32Array, replicasOf: Float64Array): number {
+    if (this.next >= this.entries) return -1;
+    const first = this.keyAt(this.next);
+    const place = Math.floor(first / COLLECTED);
     let count = 0;
     // A binding's entries share its place, and so its bucket: sorted with the first of them.
-    for (let next = at; next < this.entries && Math.floor(this.inOrder[next]! / COLLECTED) === place; next++, count++) {
-      const entry = this.inOrder[next]! % COLLECTED;
+    for (; this.next < this.entries && Math.floor(this.inOrder[this.next]! / COLLECTED) === place; this.next++, count++) {
+      const entry = this.inOrder[this.next]! % COLLECTED;
       clusterOf[count] = this.entryCluster[entry]!;
       replicasOf[count] = this.entryReplicas[entry]!;
     }
-    return count;
+    this.listed = count;
+    return this.entryRank[first % COLLECTED]!;
   }
 
   /** The `at`-th key in order, the buckets up to its own sorted first. */
