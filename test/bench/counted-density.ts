@@ -3,9 +3,11 @@
  * (core.ts) run under cachegrind (cachegrind.ts).
  * Each scenario and density runs twice, deciding WARM and WARM + COUNTED preemptors (counted-decisions.ts,
  * bundled once, on one V8 thread); the difference is what COUNTED decisions cost after the first WARM.
- * The old generation is never marked whole (V8_FLAGS). One tree's counts repeat within half a percent;
- * two trees doing the same work may differ by up to about 6 %, since the window counts V8's compiling where
- * it falls and a function's new shape moves what is compiled within it. The bindings of a fleet of 300 per
+ * The old generation is never marked whole (V8_FLAGS). Run alone on the host, one tree's counts repeat
+ * within half a percent; two trees doing the same work may differ by up to about 6 %, since the window
+ * counts V8's compiling where it falls and a function's new shape moves what is compiled within it. Run
+ * beside other work on the same cores, one bundle's counts moved by up to 13 %: V8 sizes its heap, and so
+ * where its collections fall, partly by how long its collections take. The bindings of a fleet of 300 per
  * cluster no longer fit the simulated second-level cache.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -62,9 +64,9 @@ export async function countedDensity(log: (line: string) => void): Promise<strin
       `The density benchmark's two scenarios (core.ts) under cachegrind, on one V8 thread: per decision, what ${COUNTED} decisions after`,
       `the first ${WARM} cost (two runs per scenario and density, ${WARM} and ${WARM + COUNTED} decisions, each applied and undone; their difference),`,
       `in thousands. ${ESTIMATE_METHOD}`,
-      'Counts repeat within about half a percent between runs of one tree (the optimizing compiler runs on the same thread, at the same points); two trees that do the',
-      'same work may differ by up to about 6 %, the compiler meeting other shapes and compiling at other points, so smaller changes',
-      'cannot be told from this.',
+      'Run alone on the host, counts repeat within about half a percent between runs of one tree (the optimizing compiler runs on the same thread, at the same points);',
+      'two trees that do the same work may differ by up to about 6 %, the compiler meeting other shapes and compiling at other points, so smaller changes',
+      'cannot be told from this. Run beside other work on the same cores, one bundle moved by up to 13 % (V8 sizes its heap partly by how long its collections take).',
       '',
       table(['scenario', 'bindings per cluster', ...countHeaders('k'), `${DENSITIES[1]} ÷ ${DENSITIES[0]}`], rows),
     ].join('\n');
