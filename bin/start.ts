@@ -44,12 +44,15 @@ async function main(): Promise<void> {
       identityHeaderTrusted: process.env.OUTRANK_TRUST_IDENTITY_HEADER === 'true',
     }),
   );
-  const stop = async () => {
-    await runtime.stop();
-    process.exit(0);
+  // A signal that comes while stopping is taken as the same request: Ctrl-C reaches this process from
+  // the terminal and again through npm and tsx, and a second signal with no listener would end it before
+  // the moto_server it started is stopped.
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= runtime.stop().then(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {
