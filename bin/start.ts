@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { OutrankSettingsWithTenancy } from '../functions/environment';
+import { stopOnSignals } from '../functions/local/stop-on-signals';
 import { startBanner } from './start-banner';
 
 // Read by Powertools when the functions load: metrics stay off and logs quiet unless asked for.
@@ -44,15 +45,7 @@ async function main(): Promise<void> {
       identityHeaderTrusted: process.env.OUTRANK_TRUST_IDENTITY_HEADER === 'true',
     }),
   );
-  // A signal that comes while stopping is taken as the same request: Ctrl-C reaches this process from
-  // the terminal and again through npm and tsx, and a second signal with no listener would end it before
-  // the moto_server it started is stopped.
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= runtime.stop().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  stopOnSignals(() => runtime.stop());
 }
 
 main().catch((error: unknown) => {

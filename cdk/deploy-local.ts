@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MissingEmulatorError, startAwsEndpoint } from '../functions/local/aws-endpoint';
+import { stopOnSignals } from '../functions/local/stop-on-signals';
 import { deployToEndpoint } from './deploy-to-endpoint';
 
 /**
@@ -37,9 +38,7 @@ async function main(): Promise<void> {
   }
   if (!endpoint.started) return;
   process.stdout.write(`moto_server keeps the deployment until Ctrl-C: AWS_ENDPOINT_URL=${endpoint.url}\n`);
-  const stop = () => void endpoint.stop().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnSignals(() => endpoint.stop());
 }
 
 main().catch((error: unknown) => {

@@ -3,12 +3,9 @@
  * process from the terminal and again through npm and tsx: a second signal while it stops must not end it
  * before that moto_server is stopped, or the emulator is left running with nobody to stop it.
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../reliability/support/local-runtime-process';
-
-const root = new URL('../../', import.meta.url).pathname;
+import { freePort, LocalRuntime } from '../reliability/support/local-runtime-process';
 
 /** The processes whose parent is `pid`, read from /proc. */
 function childrenOf(pid: number): number[] {
@@ -47,26 +44,12 @@ describe.skipIf(process.platform !== 'linux')('npm start stopped by a signal', (
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'a second %s while it stops still leaves no moto_server of its own running',
     async (signal) => {
-      const port = await freePort();
-      const { AWS_ENDPOINT_URL: _configured, ...environment } = process.env;
       // Without AWS_ENDPOINT_URL, npm start runs a moto_server of its own.
-      const child = spawn('node', ['--import', 'tsx', 'bin/start.ts'], {
-        cwd: root,
-        env: { ...environment, OUTRANK_PORT: String(port), OUTRANK_PREFIX: `signals-${signal.toLowerCase()}` },
-        stdio: 'ignore',
-      });
+      const runtime = await LocalRuntime.start(`signals-${signal.toLowerCase()}`, await freePort(), { AWS_ENDPOINT_URL: undefined });
+      const { child } = runtime;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       let emulators: number[] = [];
       try {
-        for (let tries = 0; ; tries++) {
-          const ready = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
-            (response) => response.ok,
-            () => false,
-          );
-          if (ready) break;
-          if (tries > 180) throw new Error('npm start did not answer within 90 s');
-          await new Promise((resolve) => setTimeout(resolve, 500));
-        }
         emulators = childrenOf(child.pid!).filter((pid) => commandOf(pid).includes('moto_server'));
         expect(emulators).toHaveLength(1);
 
@@ -78,7 +61,7 @@ describe.skipIf(process.platform !== 'linux')('npm start stopped by a signal', (
         expect(child.exitCode).toBe(0);
         expect(isRunning(emulators[0]!)).toBe(false);
       } finally {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        await runtime.kill();
         for (const pid of emulators.filter(isRunning)) process.kill(pid, 'SIGKILL');
       }
     },

@@ -454,8 +454,6 @@ class Collected implements ResidentsInOrder {
     this.inOrder = new Float64Array(this.entries);
     for (let entry = 0; entry < this.entries; entry++) this.inOrder[next[bucketOf(this.keys[entry]!)]!++] = this.keys[entry]!;
     this.bucketStart = start;
-    this.sortedBuckets = 0;
-    this.next = 0;
   }
 
   nextInto(clusterOf: Int32Array, replicasOf: Float64Array): number {
