@@ -5,6 +5,8 @@
  * what lies deeper is one piece each, from JSON.stringify itself.
  */
 const INDENT = '  ';
+/** Elements of an array past the levels walked that one JSON.stringify writes at once. */
+const ELEMENTS_AT_ONCE = 1_000;
 
 export function* jsonChunks(value: unknown, levels = 2, indent = ''): Generator<string> {
   const prepared = prepare(value);
@@ -19,6 +21,11 @@ export function* jsonChunks(value: unknown, levels = 2, indent = ''): Generator<
       return;
     }
     yield '[';
+    if (levels === 1) {
+      yield* elementChunks(prepared, inner);
+      yield `\n${indent}]`;
+      return;
+    }
     for (let i = 0; i < prepared.length; i++) {
       yield `${i === 0 ? '' : ','}\n${inner}`;
       // As JSON.stringify: what has no JSON form is null in an array.
@@ -39,6 +46,24 @@ export function* jsonChunks(value: unknown, levels = 2, indent = ''): Generator<
     yield* jsonChunks(member, levels - 1, inner);
   }
   yield `\n${indent}}`;
+}
+
+/**
+ * The elements of an array past the levels walked, each on its line at `inner` with the separators
+ * between them, ELEMENTS_AT_ONCE to a piece. Each piece is one JSON.stringify of those elements nested
+ * in arrays as deep as `inner` is, so that it indents them as they stand here; the lines of the arrays
+ * around them are cut off. One call per element, its text then indented, cost several times more.
+ */
+function* elementChunks(elements: readonly unknown[], inner: string): Generator<string> {
+  const depth = inner.length / INDENT.length;
+  const opening = Array.from({ length: depth }, (_, level) => `${INDENT.repeat(level)}[\n`).join('');
+  const closing = Array.from({ length: depth }, (_, level) => `\n${INDENT.repeat(depth - 1 - level)}]`).join('');
+  for (let start = 0; start < elements.length; start += ELEMENTS_AT_ONCE) {
+    let nested: unknown = elements.slice(start, start + ELEMENTS_AT_ONCE);
+    for (let level = 1; level < depth; level++) nested = [nested];
+    const text = JSON.stringify(nested, null, 2);
+    yield `${start === 0 ? '' : ','}\n${text.slice(opening.length, text.length - closing.length)}`;
+  }
 }
 
 /** What JSON.stringify would serialize in place of `value`: its toJSON() when it has one. */

@@ -13,6 +13,21 @@ describe('jsonChunks', () => {
     );
   });
 
+  it('writes a long array past the levels walked a thousand elements to a piece, the same text', () => {
+    const elements = Array.from({ length: 2_500 }, (_, i) =>
+      i % 5 === 0 ? undefined : i % 5 === 1 ? { name: `b-${i}`, clusters: [{ name: 'm', replicas: i }], at: new Date(i) } : i % 5 === 2 ? [i, 'x\ny'] : i % 5 === 3 ? () => i : i,
+    );
+    for (const [value, levels, pieces] of [
+      [elements, 1, 3 + 2],
+      [{ bindings: elements, count: 1 }, 2, 3 + 7],
+      [[{ deeper: elements }], 3, 3 + 8],
+    ] as const) {
+      const chunks = [...jsonChunks(value, levels)];
+      expect(chunks.join('')).toBe(JSON.stringify(value, null, 2));
+      expect(chunks).toHaveLength(pieces);
+    }
+  });
+
   it('leaves out or nulls what has no JSON form, and serializes toJSON as JSON.stringify does', () => {
     const value = {
       kept: 1,
