@@ -1,7 +1,3 @@
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
-
 export interface SignableRequest {
   readonly method: string;
   readonly url: URL;
@@ -12,30 +8,6 @@ export interface SignableRequest {
 /** Adds whatever headers a deployed API's authorization needs. */
 export interface RequestSigner {
   sign(request: SignableRequest): Promise<Record<string, string>>;
-}
-
-/** The SHA-256 the signer asks for, on node:crypto; HMAC when given a secret. */
-class Sha256 {
-  private readonly hash: Hash | Hmac;
-
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-
-  update(data: SourceData): void {
-    this.hash.update(bytes(data));
-  }
-
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.hash.digest());
-  }
-}
-
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-
-function bytes(data: SourceData): string | Uint8Array {
-  if (typeof data === 'string') return data;
-  return ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
 }
 
 const EXECUTE_API_HOST = /^[a-z0-9]+\.execute-api\.([a-z0-9-]+)\.amazonaws\.com$/;
@@ -55,20 +27,13 @@ export function signingOf(url: URL): { readonly service: 'execute-api' | 'lambda
  * SSO, instance role).
  */
 export function sigV4Signer(region: string, service: 'execute-api' | 'lambda' = 'execute-api'): RequestSigner {
-  const signer = new SignatureV4({ service, region, credentials: defaultProvider(), sha256: Sha256 });
+  // The AWS SDK is loaded when the first request is signed, from a chunk of the compiled command line
+  // of its own: a command that signs nothing (simulate, one against a local server) starts without it.
+  let signer: Promise<RequestSigner> | undefined;
   return {
-    async sign({ method, url, headers, body }) {
-      const signed = await signer.sign({
-        method,
-        protocol: url.protocol,
-        hostname: url.hostname,
-        ...(url.port ? { port: Number(url.port) } : {}),
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        headers: { ...headers, host: url.host },
-        ...(body === undefined ? {} : { body }),
-      });
-      return signed.headers;
+    async sign(request) {
+      signer ??= import('./aws-sigv4').then(({ awsSigV4Signer }) => awsSigV4Signer(region, service));
+      return (await signer).sign(request);
     },
   };
 }

@@ -29,6 +29,29 @@ describe('node bin/outrank.mjs', () => {
     });
   });
 
+  it('signs its requests with SigV4 when OUTRANK_AWS_REGION asks, the AWS SDK loaded then from a chunk of its own', async () => {
+    const authorizations: Array<string | undefined> = [];
+    const server = createServer((request, response) => {
+      authorizations.push(request.headers.authorization);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const result = await outrankProcess(['get', 'pc', '--server', `http://127.0.0.1:${(server.address() as AddressInfo).port}`], {
+        OUTRANK_AWS_REGION: 'eu-west-1',
+        AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+        AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+        AWS_SESSION_TOKEN: undefined,
+        AWS_PROFILE: undefined,
+      });
+      expect(result.code, result.stderr).toBe(0);
+    } finally {
+      server.close();
+    }
+    expect(authorizations).toHaveLength(1);
+    expect(authorizations[0]).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/execute-api\/aws4_request, /);
+  });
+
   it('talks to the server OUTRANK_SERVER names, and exits 1 with the Status of a failed request', async () => {
     const result = await outrankProcess(['get', 'pc', 'nope'], { OUTRANK_SERVER: api.url });
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'Error from server (NotFound): priorityclasses.scheduling.k8s.io "nope" not found\n' });

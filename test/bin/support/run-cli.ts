@@ -22,12 +22,14 @@ const root = new URL('../../../', import.meta.url).pathname;
 
 /**
  * The command line as users run it, `node bin/outrank.mjs ...`, to check the process's own exit code
- * and streams. Only the server a test names is used, never an OUTRANK_SERVER of the shell running the tests.
+ * and streams. Only the server a test names is used, never an OUTRANK_SERVER of the shell running the
+ * tests; `env` sets variables of the process, or, undefined, leaves them out.
  */
-export function outrankProcess(args: readonly string[], server?: { OUTRANK_SERVER: string }): Promise<CliResult> {
-  const { OUTRANK_SERVER: _ignored, ...env } = process.env;
+export function outrankProcess(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Promise<CliResult> {
+  const { OUTRANK_SERVER: _ignored, ...inherited } = process.env;
+  const variables = Object.fromEntries(Object.entries({ ...inherited, ...env }).filter((entry): entry is [string, string] => entry[1] !== undefined));
   return new Promise((resolve) => {
-    execFile('node', ['bin/outrank.mjs', ...args], { cwd: root, env: { ...env, ...server } }, (error, stdout, stderr) => {
+    execFile('node', ['bin/outrank.mjs', ...args], { cwd: root, env: variables }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });
   });
