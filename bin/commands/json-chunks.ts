@@ -2,7 +2,8 @@
  * JSON.stringify(value, null, 2) in pieces: the same text, written a piece at a time, so that a result of
  * hundreds of megabytes (`outrank simulate -o json` of a fleet of 100,000) is never held whole as one
  * string, its copy and its encoding at once. The first levels of objects and arrays are walked here;
- * what lies deeper is one piece each, from JSON.stringify itself.
+ * what lies deeper comes from JSON.stringify itself: an object's member a piece, an array's elements
+ * ELEMENTS_AT_ONCE to a piece.
  */
 const INDENT = '  ';
 /** Elements of an array past the levels walked that one JSON.stringify writes at once. */
