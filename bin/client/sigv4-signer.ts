@@ -27,12 +27,19 @@ export function signingOf(url: URL): { readonly service: 'execute-api' | 'lambda
  * SSO, instance role).
  */
 export function sigV4Signer(region: string, service: 'execute-api' | 'lambda' = 'execute-api'): RequestSigner {
-  // The AWS SDK is loaded when the first request is signed, from a chunk of the compiled command line
-  // of its own: a command that signs nothing (simulate, one against a local server) starts without it.
+  // The AWS SDK is loaded by the first request signed, from a chunk of the compiled command line of its
+  // own: no command reads it at start, and one that signs nothing never does. An import that failed
+  // (its chunk replaced by a build while this process ran) is tried again at the next request.
   let signer: Promise<RequestSigner> | undefined;
   return {
     async sign(request) {
-      signer ??= import('./aws-sigv4').then(({ awsSigV4Signer }) => awsSigV4Signer(region, service));
+      signer ??= import('./aws-sigv4').then(
+        ({ awsSigV4Signer }) => awsSigV4Signer(region, service),
+        (error: unknown) => {
+          signer = undefined;
+          throw error;
+        },
+      );
       return (await signer).sign(request);
     },
   };

@@ -2,14 +2,19 @@
  * JSON.stringify(value, null, 2) in pieces: the same text, written a piece at a time, so that a result of
  * hundreds of megabytes (`outrank simulate -o json` of a fleet of 100,000) is never held whole as one
  * string, its copy and its encoding at once. The first levels of objects and arrays are walked here;
- * what lies deeper comes from JSON.stringify itself: an object's member a piece, an array's elements
- * ELEMENTS_AT_ONCE to a piece.
+ * what lies deeper comes from JSON.stringify itself: an object's member after its key, an array's
+ * elements ELEMENTS_AT_ONCE to a piece.
  */
 const INDENT = '  ';
 /** Elements of an array past the levels walked that one JSON.stringify writes at once. */
 const ELEMENTS_AT_ONCE = 1_000;
 
-export function* jsonChunks(value: unknown, levels = 2, indent = ''): Generator<string> {
+export function jsonChunks(value: unknown, levels = 2): Generator<string> {
+  return chunksAt(value, levels, '');
+}
+
+/** jsonChunks of a value that stands at `indent`, INDENT repeated. */
+function* chunksAt(value: unknown, levels: number, indent: string): Generator<string> {
   const prepared = prepare(value);
   if (levels === 0 || prepared === null || typeof prepared !== 'object') {
     yield indented(JSON.stringify(prepared, null, 2) ?? 'null', indent);
@@ -30,7 +35,7 @@ export function* jsonChunks(value: unknown, levels = 2, indent = ''): Generator<
     for (let i = 0; i < prepared.length; i++) {
       yield `${i === 0 ? '' : ','}\n${inner}`;
       // As JSON.stringify: what has no JSON form is null in an array.
-      yield* jsonChunks(hasJsonForm(prepared[i]) ? prepared[i] : null, levels - 1, inner);
+      yield* chunksAt(hasJsonForm(prepared[i]) ? prepared[i] : null, levels - 1, inner);
     }
     yield `\n${indent}]`;
     return;
@@ -44,7 +49,7 @@ export function* jsonChunks(value: unknown, levels = 2, indent = ''): Generator<
   for (let i = 0; i < entries.length; i++) {
     const [key, member] = entries[i]!;
     yield `${i === 0 ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
-    yield* jsonChunks(member, levels - 1, inner);
+    yield* chunksAt(member, levels - 1, inner);
   }
   yield `\n${indent}}`;
 }
