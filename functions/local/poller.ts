@@ -1,6 +1,6 @@
 /**
  * What drives a function as an event source mapping would: `pollOnce` reads and invokes once; started,
- * it polls until stopped, reporting a failed round and pausing a second before the next.
+ * it polls until stopped, reporting a failed round (not one the stop cut short) and pausing a second before the next.
  */
 export abstract class Poller {
   private running = false;
@@ -26,6 +26,9 @@ export abstract class Poller {
       try {
         await this.pollOnce();
       } catch (error) {
+        // A round the stop cut short is no failure: on Ctrl-C the terminal stops the local endpoint too,
+        // while the round is still waiting on it.
+        if (!this.running) break;
         this.reportError(error);
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
