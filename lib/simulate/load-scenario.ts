@@ -2,6 +2,7 @@ import type { Document } from 'yaml';
 import { composeDocuments, nestedDeeperThan, NestingDepthError } from '../api/nesting-depth';
 import { fieldErrorsOf } from './field-errors';
 import { scenarioSchema, type Scenario } from './scenario';
+import { jsonOffsets } from './json-offsets';
 import { lineCounterOf, offsetOf } from './source-lines';
 
 /** Past this many, a file's errors end with how many more there are: a generated file can hold thousands. */
@@ -70,9 +71,13 @@ function parsedJson(text: string): unknown {
   }
 }
 
-/** The YAML document of `read`, composed again for the positions of a text first read as JSON. */
-export function documentOf(read: ReadDocument, text: string): Document.Parsed | undefined {
-  return read.document ?? composeDocuments(text, {})[0];
+/**
+ * Where the fields at `paths` are written in the text `read` came from, as offsets (offsetOf): in its
+ * YAML document, or, for a text read as JSON, by a pass over the JSON text.
+ */
+export function fieldOffsets(read: ReadDocument, text: string, paths: ReadonlyArray<readonly PropertyKey[]>): number[] {
+  const { document } = read;
+  return document ? paths.map((path) => offsetOf(document, path)) : jsonOffsets(text, paths);
 }
 
 /** `file:line: message` for each error, in the order of the lines, at most MAX_ERRORS_SHOWN of them. */
@@ -87,9 +92,9 @@ export function locatedErrors(errors: ReadonlyArray<{ offset: number; message: s
 export function validScenario(read: ReadDocument, text: string, file: string): Scenario {
   const result = scenarioSchema.safeParse(read.value, { reportInput: true });
   if (result.success) return result.data;
-  const document = documentOf(read, text);
-  const errors = fieldErrorsOf(result.error.issues).map(({ path, message }) => ({ offset: document ? offsetOf(document, path) : 0, message }));
-  throw new ScenarioError(locatedErrors(errors, text, file));
+  const errors = fieldErrorsOf(result.error.issues);
+  const offsets = fieldOffsets(read, text, errors.map(({ path }) => path));
+  throw new ScenarioError(locatedErrors(errors.map(({ message }, index) => ({ offset: offsets[index]!, message })), text, file));
 }
 
 /** Reads a scenario from YAML or JSON text; errors name the file, the line and the field (`scenario.yaml:7: steps[2].apply: Required value`). */

@@ -1,8 +1,7 @@
-import { isMap, isNode, isSeq, type Document } from 'yaml';
 import { InvalidObjectError } from '../api/invalid-object-error';
 import { parseManifests } from '../api/manifest';
 import { isPlainObject } from '../api/plain-object';
-import { documentOf, loadScenario, locatedErrors, readDocuments, ScenarioError, validScenario, type ReadDocument } from './load-scenario';
+import { fieldOffsets, loadScenario, locatedErrors, readDocuments, ScenarioError, validScenario, type ReadDocument } from './load-scenario';
 import type { Scenario } from './scenario';
 
 /** A file of manifests (what `kubectl apply -f` takes) or a scenario (top-level `steps`). */
@@ -23,24 +22,18 @@ export function readManifests(text: string, file: string): unknown[] {
   }
 }
 
-/** The YAML nodes of the objects a document holds, in the order parseManifests returns them (a List's items, a sequence's items). */
-function objectNodes(document: Document.Parsed): unknown[] {
-  const { contents } = document;
-  if (isSeq(contents)) return contents.items;
-  if (isMap(contents)) {
-    const kind: unknown = contents.get('kind');
-    const items = contents.get('items', true);
-    if (typeof kind === 'string' && kind.endsWith('List') && isSeq(items)) return items.items;
+/** The paths of the objects a document holds, in the order parseManifests returns them (a List's items, a sequence's items). */
+function objectPaths(value: unknown): Array<readonly PropertyKey[]> {
+  if (Array.isArray(value)) return value.map((_, index) => [index]);
+  if (isPlainObject(value) && typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items)) {
+    return value.items.map((_, index) => ['items', index]);
   }
-  return [contents];
+  return [[]];
 }
 
 /** Where each object of the file starts, as offsets, in the order the objects are read. */
 function objectOffsets(documents: readonly ReadDocument[], text: string): number[] {
-  return documents.flatMap((read) => {
-    const document = documentOf(read, text);
-    return document ? objectNodes(document).map((node) => (isNode(node) ? (node.range?.[0] ?? 0) : 0)) : [];
-  });
+  return documents.flatMap((read) => fieldOffsets(read, text, objectPaths(read.value)));
 }
 
 /** What is wrong with an object given to run as a manifest, if anything. */
@@ -86,8 +79,8 @@ export function readSimulationSource(text: string, file: string): SimulationSour
   const scenario = documents.find((read) => isScenarioShaped(read.value));
   if (scenario === undefined) return { scenario: oneApplyStep(text, file, documents), writtenAsScenario: false };
   if (documents.length > 1) {
-    const document = documentOf(scenario, text);
-    throw new ScenarioError(locatedErrors([{ offset: document?.contents?.range[0] ?? 0, message: 'a scenario must be the only document of its file' }], text, file));
+    const [offset] = fieldOffsets(scenario, text, [[]]);
+    throw new ScenarioError(locatedErrors([{ offset: offset!, message: 'a scenario must be the only document of its file' }], text, file));
   }
   return { scenario: validScenario(scenario, text, file), writtenAsScenario: true };
 }

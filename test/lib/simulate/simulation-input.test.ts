@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
+import { composeDocuments } from '../../../lib/api/nesting-depth';
 import { ScenarioError } from '../../../lib/simulate/load-scenario';
 import { runScenario } from '../../../lib/simulate/run-scenario';
 import { loadSimulation, readSimulationSource, scenarioOrManifests } from '../../../lib/simulate/simulation-input';
@@ -17,6 +18,12 @@ const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web, namespace: default}
 spec: {replicas: 2, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: a, image: b, resources: {requests: {cpu: "1"}}}]}}}`;
+
+// Counted, not changed: a JSON text's errors must be located without composing it as YAML.
+vi.mock('../../../lib/api/nesting-depth', async (importActual) => {
+  const actual = await importActual<typeof import('../../../lib/api/nesting-depth')>();
+  return { ...actual, composeDocuments: vi.fn(actual.composeDocuments) };
+});
 
 function errorOf(run: () => unknown): ScenarioError {
   try {
@@ -82,6 +89,30 @@ describe('loadSimulation of manifests', () => {
     const source = readSimulationSource(text, 'large.json');
     expect(source.writtenAsScenario).toBe(true);
     expect(source.scenario.steps[0]).toEqual({ apply: deployments });
+  });
+
+  it('names the line of an error in a large JSON scenario, found in the JSON text without composing it as YAML', () => {
+    const deployments = Array.from({ length: 4_000 }, (_, index) => ({ ...parse(DEPLOYMENT), metadata: { name: `web-${index}`, namespace: 'default' } }));
+    const text = JSON.stringify({ steps: [{ apply: deployments }, { wait: '1m' }, { apply: [] }, { delete: [{ kind: 'Deployment', name: 'web-1' }] }] }, null, 1);
+    const lineOf = (needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length;
+    vi.mocked(composeDocuments).mockClear();
+    expect(errorOf(() => loadSimulation(text, 'large.json')).lines).toEqual([
+      `large.json:${lineOf('"apply": []')}: steps[2].apply: Required value`,
+      // A field left out is pointed at by the nearest enclosing one: the list item, on the line after "delete".
+      `large.json:${lineOf('"delete"') + 1}: steps[3].delete[0].apiVersion: Required value`,
+    ]);
+    expect(composeDocuments).not.toHaveBeenCalled();
+  });
+
+  it('names the line of each object of a JSON file of manifests that is not a manifest', () => {
+    const text = JSON.stringify([parse(CLUSTER), { owner: 'me' }, { apiVersion: 'v1', metadata: { name: 'x' } }], null, 2);
+    const lineOf = (needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length - 1;
+    expect(errorOf(() => loadSimulation(text, 'list.json')).lines).toEqual([
+      `list.json:${lineOf('"owner"')}: neither a scenario (a map with top-level "steps") nor a Kubernetes object (with "apiVersion" and "kind")`,
+      `list.json:${lineOf('"apiVersion": "v1"')}: kind: Required value`,
+    ]);
+    const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [parse(CLUSTER), { kind: 'Deployment' }] }, null, 2);
+    expect(errorOf(() => loadSimulation(list, 'list.json')).lines).toEqual([`list.json:${list.slice(0, list.indexOf('"kind": "Deployment"')).split('\n').length - 1}: apiVersion: Required value`]);
   });
 
   it('keeps the nesting rule as it is worded for scenarios', () => {
