@@ -76,52 +76,40 @@ class JsonScanner {
   locate(point: Wanted): void {
     if (point.below.size === 0) return this.skipValue();
     const code = this.text.charCodeAt(this.at);
-    if (code === OPEN_BRACE) return this.locateInMapping(point);
-    if (code === OPEN_BRACKET) return this.locateInList(point);
+    if (code === OPEN_BRACE) return this.locateWithin(point, CLOSE_BRACE, false);
+    if (code === OPEN_BRACKET) return this.locateWithin(point, CLOSE_BRACKET, true);
     this.skipValue();
   }
 
-  private locateInMapping(point: Wanted): void {
+  /** Reads a mapping or a list: each field where its key starts, each item where it starts. */
+  private locateWithin(point: Wanted, close: number, inList: boolean): void {
     this.at += 1;
-    if (this.skipWhitespace() < this.text.length && this.text.charCodeAt(this.at) === CLOSE_BRACE) {
-      this.at += 1;
-      return;
-    }
-    for (;;) {
-      const keyStart = this.skipWhitespace();
-      const key = JSON.parse(this.text.slice(keyStart, this.skipString())) as string;
-      this.skipWhitespace();
-      this.at += 1; // the colon
-      this.skipWhitespace();
-      const field = point.below.get(key);
-      if (field) {
-        field.offset = keyStart;
-        this.locate(field);
-      } else {
-        this.skipValue();
-      }
-      if (this.endOfCollection(CLOSE_BRACE)) return;
-    }
-  }
-
-  private locateInList(point: Wanted): void {
-    this.at += 1;
-    if (this.skipWhitespace() < this.text.length && this.text.charCodeAt(this.at) === CLOSE_BRACKET) {
+    if (this.skipWhitespace() < this.text.length && this.text.charCodeAt(this.at) === close) {
       this.at += 1;
       return;
     }
     for (let index = 0; ; index += 1) {
-      const itemStart = this.skipWhitespace();
-      const item = point.below.get(String(index));
-      if (item) {
-        item.offset = itemStart;
-        item.inList = true;
-        this.locate(item);
+      const start = this.skipWhitespace();
+      const found = point.below.get(inList ? String(index) : this.key());
+      if (found) {
+        found.offset = start;
+        found.inList = inList;
+        this.locate(found);
       } else {
         this.skipValue();
       }
-      if (this.endOfCollection(CLOSE_BRACKET)) return;
+      if (this.endOfCollection(close)) return;
     }
+  }
+
+  /** A mapping's key at the current offset, read past its colon up to its value. */
+  private key(): string {
+    const start = this.at;
+    const key = JSON.parse(this.text.slice(start, this.skipString())) as string;
+    this.skipWhitespace();
+    this.at += 1; // the colon
+    this.skipWhitespace();
+    return key;
   }
 
   /** After an item: true past the collection's closing character, false past the comma before the next item. */
