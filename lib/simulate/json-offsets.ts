@@ -21,6 +21,10 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 
+function isWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
 function wanted(): Wanted {
   return { offset: undefined, inList: false, below: new Map() };
 }
@@ -57,6 +61,15 @@ export function jsonOffsets(text: string, paths: ReadonlyArray<readonly Property
   });
 }
 
+/** The offsets found below `point`, cleared. */
+function forget(point: Wanted): void {
+  for (const below of point.below.values()) {
+    if (below.offset === undefined) continue;
+    below.offset = undefined;
+    forget(below);
+  }
+}
+
 class JsonScanner {
   private at = 0;
 
@@ -64,11 +77,7 @@ class JsonScanner {
 
   skipWhitespace(): number {
     const { text } = this;
-    while (this.at < text.length) {
-      const code = text.charCodeAt(this.at);
-      if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) break;
-      this.at += 1;
-    }
+    while (this.at < text.length && isWhitespace(text.charCodeAt(this.at))) this.at += 1;
     return this.at;
   }
 
@@ -92,6 +101,8 @@ class JsonScanner {
       const start = this.skipWhitespace();
       const found = point.below.get(inList ? String(index) : this.key());
       if (found) {
+        // JSON.parse keeps the last of a key written twice: what an earlier one held is not in the value.
+        if (found.offset !== undefined) forget(found);
         found.offset = start;
         found.inList = inList;
         this.locate(found);
@@ -151,13 +162,14 @@ class JsonScanner {
       }
       if (code === OPEN_BRACE || code === OPEN_BRACKET) depth += 1;
       else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+        // A scalar ends at the close of the collection it is the last item of.
         if (depth === 0) return;
         depth -= 1;
         if (depth === 0) {
           this.at += 1;
           return;
         }
-      } else if (depth === 0 && (code === COMMA || code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09)) return;
+      } else if (depth === 0 && (code === COMMA || isWhitespace(code))) return;
       this.at += 1;
     }
   }

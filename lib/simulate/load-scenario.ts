@@ -16,10 +16,11 @@ export class ScenarioError extends Error {
   }
 }
 
-/** One document of a text: its value, and the YAML document it was read from (none when read as JSON). */
+/** One document of a text: its value, and the YAML document it was read from, or that the text was read as JSON. */
 export interface ReadDocument {
   readonly value: unknown;
   readonly document?: Document.Parsed;
+  readonly json?: true;
 }
 
 /** The non-empty documents of a YAML text, composed only within the nesting limit; a syntax error is reported at its line. */
@@ -51,7 +52,7 @@ export function readDocuments(text: string, file: string): ReadDocument[] {
       const value = parsedJson(text);
       if (value !== undefined) {
         if (nestedDeeperThan(value)) throw new NestingDepthError();
-        return [{ value }];
+        return [{ value, json: true }];
       }
     }
     const read = composeYaml(text, file).map((document) => ({ value: valueOf(document, file), document }));
@@ -73,11 +74,13 @@ function parsedJson(text: string): unknown {
 
 /**
  * Where the fields at `paths` are written in the text `read` came from, as offsets (offsetOf): in its
- * YAML document, or, for a text read as JSON, by a pass over the JSON text.
+ * YAML document, or, for a text read as JSON, by a pass over the JSON text; the start of the text for
+ * a text without documents.
  */
 export function fieldOffsets(read: ReadDocument, text: string, paths: ReadonlyArray<readonly PropertyKey[]>): number[] {
   const { document } = read;
-  return document ? paths.map((path) => offsetOf(document, path)) : jsonOffsets(text, paths);
+  if (document) return paths.map((path) => offsetOf(document, path));
+  return read.json ? jsonOffsets(text, paths) : paths.map(() => 0);
 }
 
 /** `file:line: message` for each error, in the order of the lines, at most MAX_ERRORS_SHOWN of them. */

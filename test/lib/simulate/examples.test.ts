@@ -205,6 +205,7 @@ describe('loadScenario', () => {
     ['a locator without its apiVersion', 'steps:\n  - delete:\n      - kind: Deployment\n        name: web', 'scenario:3: steps[0].delete[0].apiVersion: Required value'],
     ['an unknown gate', 'config:\n  gates:\n    Nope: true\nsteps: [{wait: 1m}]', 'scenario:3: unknown field "config.gates.Nope"'],
     ['too long a description', `description: ${'x'.repeat(4097)}\nsteps: [{wait: 1m}]`, 'scenario:1: description: Too long: may not be more than 4096 characters'],
+    ['a text of comments alone', '\n\n\n# nothing yet\n', 'scenario:1: <root>: Required value'],
   ])('rejects %s, naming the line and the field as kube-apiserver does', (_, text, message) => {
     expect(() => loadScenario(text)).toThrow(new ScenarioError(message.split('\n')));
   });

@@ -43,6 +43,13 @@ describe('jsonOffsets', () => {
     ]);
   });
 
+  it('finds the fields of a key written twice in its last copy, the one JSON.parse keeps', () => {
+    const twice = '{"a": {"b": 1, "d": {"e": 2}}, "a": {"c": 2}}';
+    expect(JSON.parse(twice)).toEqual({ a: { c: 2 } });
+    const last = twice.lastIndexOf('"a"');
+    expect(jsonOffsets(twice, [['a'], ['a', 'c'], ['a', 'b'], ['a', 'd', 'e']])).toEqual([last, twice.indexOf('"c"'), last, last]);
+  });
+
   it('agrees with the offsets in the text composed as YAML, compact or indented, for fields there and not', () => {
     const value = fc.jsonValue({ maxDepth: 4, stringUnit: 'grapheme' }).filter((json) => typeof json === 'object' && json !== null);
     fc.assert(

@@ -104,15 +104,25 @@ describe('loadSimulation of manifests', () => {
     expect(composeDocuments).not.toHaveBeenCalled();
   });
 
-  it('names the line of each object of a JSON file of manifests that is not a manifest', () => {
-    const text = JSON.stringify([parse(CLUSTER), { owner: 'me' }, { apiVersion: 'v1', metadata: { name: 'x' } }], null, 2);
-    const lineOf = (needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length - 1;
-    expect(errorOf(() => loadSimulation(text, 'list.json')).lines).toEqual([
+  it('names the line of each object of a JSON List of manifests that is not a manifest', () => {
+    const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [parse(CLUSTER), { owner: 'me' }, { kind: 'Deployment' }] }, null, 2);
+    const lineOf = (needle: string) => list.slice(0, list.indexOf(needle)).split('\n').length - 1;
+    expect(errorOf(() => loadSimulation(list, 'list.json')).lines).toEqual([
       `list.json:${lineOf('"owner"')}: neither a scenario (a map with top-level "steps") nor a Kubernetes object (with "apiVersion" and "kind")`,
-      `list.json:${lineOf('"apiVersion": "v1"')}: kind: Required value`,
+      `list.json:${lineOf('"kind": "Deployment"')}: apiVersion: Required value`,
     ]);
-    const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [parse(CLUSTER), { kind: 'Deployment' }] }, null, 2);
-    expect(errorOf(() => loadSimulation(list, 'list.json')).lines).toEqual([`list.json:${list.slice(0, list.indexOf('"kind": "Deployment"')).split('\n').length - 1}: apiVersion: Required value`]);
+  });
+
+  it('names the line of a field of a JSON scenario written twice where the copy JSON.parse keeps is', () => {
+    const text = [
+      '{',
+      '  "steps": [{"delete": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}]}],',
+      '  "steps": [{"delete": [',
+      '    {"kind": "Deployment", "name": "web"}',
+      '  ]}]',
+      '}',
+    ].join('\n');
+    expect(errorOf(() => loadSimulation(text, 'twice.json')).lines).toEqual(['twice.json:4: steps[0].delete[0].apiVersion: Required value']);
   });
 
   it('keeps the nesting rule as it is worded for scenarios', () => {
